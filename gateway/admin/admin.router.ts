@@ -1,0 +1,61 @@
+import { createHash, timingSafeEqual } from 'node:crypto';
+import { Router, type NextFunction, type Request, type Response } from 'express';
+import { RateLimitedError, UnauthenticatedError, ValidationError, type ValidationIssue } from '../../schema/errors';
+import { setRateLimitHeaders, type RateLimits } from '../rate-limit';
+import type { AdminService } from './admin.service';
+
+const digest = (text: string) => createHash('sha256').update(text).digest();
+
+/** Reads `{name, demoData?}`; the same 422 vocabulary as the rest of the API. */
+function parseCreateTenant(body: unknown): { name: string; demoData: boolean } {
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) {
+    throw new ValidationError([{ type: 'model_attributes_type', loc: ['body'], msg: 'Input should be a valid dictionary or object to extract fields from', input: body ?? null }]);
+  }
+  const { name, demoData } = body as Record<string, unknown>;
+  const issues: ValidationIssue[] = [];
+  if (name === undefined) issues.push({ type: 'missing', loc: ['body', 'name'], msg: 'Field required', input: body });
+  else if (typeof name !== 'string') issues.push({ type: 'string_type', loc: ['body', 'name'], msg: 'Input should be a valid string', input: name });
+  else if (name.trim().length === 0 || name.length > 200) {
+    issues.push({ type: 'value_error', loc: ['body', 'name'], msg: 'Value error, name must be 1 to 200 characters', input: name, ctx: { error: 'name must be 1 to 200 characters' } });
+  }
+  if (demoData !== undefined && typeof demoData !== 'boolean') issues.push({ type: 'bool_type', loc: ['body', 'demoData'], msg: 'Input should be a valid boolean', input: demoData });
+  if (issues.length) throw new ValidationError(issues);
+  return { name: (name as string).trim(), demoData: demoData === true };
+}
+
+/**
+ * `/admin/*`, guarded by `Authorization: Bearer $OPERATOR_TOKEN`. A failed operator login counts
+ * against the client address's budget like a failed API key; the operator itself is not limited.
+ */
+export function adminRouter(service: AdminService, operatorToken: string, limits: RateLimits): Router {
+  const expected = digest(operatorToken);
+  const router = Router();
+  router.use(async (req: Request, res: Response, next: NextFunction) => {
+    const presented = /^Bearer (.+)$/.exec(req.get('authorization') ?? '')?.[1] ?? '';
+    if (timingSafeEqual(digest(presented), expected)) return next();
+    const decision = await limits.consumeAnonymous(req.ip ?? 'unknown');
+    setRateLimitHeaders(res, decision);
+    next(decision.allowed ? new UnauthenticatedError('Invalid operator token') : new RateLimitedError(decision.resetSeconds));
+  });
+  router.post('/tenants', async (req, res) => {
+    res.locals.route = '/admin/tenants';
+    const { name, demoData } = parseCreateTenant(req.body);
+    res.status(201).json(await service.createTenant(name, demoData));
+  });
+  router.get('/tenants/:tenantId/api-keys', async (req, res) => {
+    res.locals.route = '/admin/tenants/{tenant_id}/api-keys';
+    res.json(await service.listKeys(req.params.tenantId));
+  });
+  router.post('/tenants/:tenantId/api-keys', async (req, res) => {
+    res.locals.route = '/admin/tenants/{tenant_id}/api-keys';
+    const name = typeof req.body?.name === 'string' ? req.body.name : null;
+    const key = await service.issueKey(req.params.tenantId, name);
+    res.status(201).json({ id: key.id, apiKey: key.apiKey });
+  });
+  router.delete('/api-keys/:keyId', async (req, res) => {
+    res.locals.route = '/admin/api-keys/{key_id}';
+    await service.revokeKey(req.params.keyId);
+    res.status(204).end();
+  });
+  return router;
+}

@@ -1,0 +1,59 @@
+import 'reflect-metadata';
+import { parseArgs } from 'node:util';
+import pino from 'pino';
+import { DomainError } from '../../schema/errors';
+import { loadConfig } from '../config';
+import { bootPlatform } from '../platform';
+import { AdminService } from './admin.service';
+
+const USAGE = `Usage: npm run admin -- <command>
+
+  create-tenant <name> [--demo]   create a tenant and its first API key (--demo: with demo data)
+  issue-key <tenant-id> [--name N] issue another API key for a tenant
+  list-keys <tenant-id>           list a tenant's keys (no secrets)
+  revoke-key <key-id>             revoke an API key
+
+Reaches DATABASE_URL, or the embedded database under DATA_DIR (a running server's, if there is one).
+Keys are printed once; store them in a secret manager.`;
+
+/** `npm run admin`: the operator's control plane when no server is running (or beside one). */
+async function main(argv: string[]): Promise<number> {
+  const { positionals, values } = parseArgs({ args: argv, allowPositionals: true, options: { demo: { type: 'boolean' }, name: { type: 'string' }, help: { type: 'boolean', short: 'h' } } });
+  const [command, arg] = positionals;
+  const commands = ['create-tenant', 'issue-key', 'list-keys', 'revoke-key'];
+  if (values.help || !command || !commands.includes(command) || !arg) {
+    console.error(USAGE);
+    return values.help ? 0 : 2;
+  }
+  const config = loadConfig({ ...process.env, MODE: 'all-in-one' });
+  const platform = await bootPlatform(config, pino({ level: 'warn' }), { migrate: true, reuseRunningEmbedded: true });
+  try {
+    const admin = new AdminService(platform.tenantOrm, platform.seeders);
+    let output: unknown;
+    if (command === 'create-tenant') output = await admin.createTenant(arg, values.demo === true);
+    else if (command === 'issue-key') output = await admin.issueKey(arg, values.name ?? null);
+    else if (command === 'list-keys') output = await admin.listKeys(arg);
+    else {
+      await admin.revokeKey(arg);
+      output = { revoked: arg, note: 'a server running elsewhere stops accepting it within 10 seconds' };
+    }
+    console.log(JSON.stringify(output, null, 2));
+    return 0;
+  } catch (error) {
+    if (error instanceof DomainError) {
+      console.error(`${command}: ${error.message}`);
+      return 1;
+    }
+    throw error;
+  } finally {
+    await platform.stop();
+  }
+}
+
+main(process.argv.slice(2)).then(
+  (code) => process.exit(code),
+  (error) => {
+    console.error(error instanceof Error ? error.message : error);
+    process.exit(1);
+  },
+);

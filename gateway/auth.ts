@@ -1,0 +1,45 @@
+import type { NextFunction, Request, Response } from 'express';
+import { ForbiddenError, RateLimitedError, UnauthenticatedError, ValidationError, type ValidationIssue } from '../schema/errors';
+import type { KeyCache } from './key-cache';
+import { setRateLimitHeaders, type RateLimits } from './rate-limit';
+import { contextOf } from './request-context';
+
+const missingHeader = (name: string): ValidationIssue => ({ type: 'missing', loc: ['header', name], msg: 'Field required', input: null });
+
+/**
+ * Authenticates a tenant-scoped request (DESIGN.md section 4) and counts it against a budget:
+ * the tenant's when the key is good, the client address's when it is not, so nobody can drain
+ * a tenant's budget without its key. Errors go to the bridge's error handler.
+ */
+export function authenticate(keys: KeyCache, limits: RateLimits) {
+  return async (req: Request, res: Response, next: NextFunction) => {
+    const ctx = contextOf(res);
+    const tenantId = req.get('tenant');
+    const apiKey = req.get('api-key');
+    let failure: Error | null = null;
+    if (!tenantId || !apiKey) {
+      failure = new ValidationError([...(tenantId ? [] : [missingHeader('tenant')]), ...(apiKey ? [] : [missingHeader('api-key')])]);
+    } else {
+      const principal = await keys.principal(apiKey);
+      if (!principal) failure = new UnauthenticatedError('Invalid API key');
+      else if (principal.tenantId !== tenantId) failure = new ForbiddenError('API key does not belong to this tenant');
+      else {
+        ctx.tenantId = principal.tenantId;
+        ctx.keyId = principal.keyId;
+      }
+    }
+    const decision = failure ? await limits.consumeAnonymous(req.ip ?? 'unknown') : await limits.consumeTenant(ctx.tenantId!);
+    setRateLimitHeaders(res, decision);
+    if (!decision.allowed) return next(new RateLimitedError(decision.resetSeconds));
+    next(failure ?? undefined);
+  };
+}
+
+/** Counts a request that needs no tenant (unknown routes, public pages) against the client address's budget. */
+export function limitAnonymous(limits: RateLimits) {
+  return async (req: Request, res: Response, next: NextFunction) => {
+    const decision = await limits.consumeAnonymous(req.ip ?? 'unknown');
+    setRateLimitHeaders(res, decision);
+    next(decision.allowed ? undefined : new RateLimitedError(decision.resetSeconds));
+  };
+}

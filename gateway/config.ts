@@ -1,0 +1,100 @@
+import { resolve } from 'node:path';
+import type { SubgraphName } from '../subgraphs/shared/subgraph-definition';
+
+/** How the process runs: everything in one process, or the gateway alone in front of subgraph services. */
+export type RunMode = 'all-in-one' | 'distributed';
+
+/** Validated configuration; read once at start-up from the environment (README lists every variable). */
+export interface Config {
+  mode: RunMode;
+  nodeEnv: string;
+  host: string;
+  port: number;
+  /** Absolute URL the API is reached at, for printed links and asset URLs. */
+  publicUrl: string;
+  /** null: start the embedded PostgreSQL under dataDir. */
+  databaseUrl: string | null;
+  dataDir: string;
+  /** Shared secret the gateway sends to subgraphs; required in distributed mode. */
+  internalSecret: string | null;
+  /** Enables `/admin/*` when set. */
+  operatorToken: string | null;
+  subgraphUrls: Partial<Record<SubgraphName, string>>;
+  rateLimit: { points: number; windowSeconds: number; authFailurePoints: number };
+  redisUrl: string | null;
+  bodyLimitBytes: number;
+  logLevel: string;
+  demoTenant: boolean;
+}
+
+/** Every problem found in the environment at once, instead of the first exception. */
+export class ConfigError extends Error {
+  constructor(readonly problems: string[]) {
+    super(`Invalid configuration:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
+  }
+}
+
+const SUBGRAPH_NAMES: SubgraphName[] = ['tenant', 'billing', 'analytics', 'notes'];
+
+/** Reads and validates the configuration from an environment (process.env by default; tests pass their own). */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const problems: string[] = [];
+  const int = (name: string, fallback: number, min: number, max: number): number => {
+    const raw = env[name];
+    if (raw === undefined || raw === '') return fallback;
+    const value = Number(raw);
+    if (!Number.isInteger(value) || value < min || value > max) {
+      problems.push(`${name} must be a whole number from ${min} to ${max} (got "${raw}")`);
+      return fallback;
+    }
+    return value;
+  };
+  const text = (name: string): string | null => (env[name] && env[name]!.trim() !== '' ? env[name]!.trim() : null);
+
+  const modeRaw = text('MODE') ?? 'all-in-one';
+  if (modeRaw !== 'all-in-one' && modeRaw !== 'distributed') problems.push(`MODE must be "all-in-one" or "distributed" (got "${modeRaw}")`);
+  const mode = modeRaw === 'distributed' ? 'distributed' : 'all-in-one';
+
+  const port = int('PORT', 4000, 0, 65535);
+  const host = text('HOST') ?? '0.0.0.0';
+  const databaseUrl = text('DATABASE_URL');
+  if (databaseUrl && !/^postgres(ql)?:\/\//.test(databaseUrl)) problems.push('DATABASE_URL must start with postgres:// or postgresql://');
+
+  const subgraphUrls: Partial<Record<SubgraphName, string>> = {};
+  for (const name of SUBGRAPH_NAMES) {
+    const url = text(`SUBGRAPH_${name.toUpperCase()}_URL`);
+    if (url) subgraphUrls[name] = url;
+    else if (mode === 'distributed') problems.push(`SUBGRAPH_${name.toUpperCase()}_URL is required in distributed mode`);
+  }
+  const internalSecret = text('INTERNAL_SECRET');
+  if (mode === 'distributed') {
+    if (!internalSecret) problems.push('INTERNAL_SECRET is required in distributed mode (the subgraphs refuse calls without it)');
+    if (!databaseUrl) problems.push('DATABASE_URL is required in distributed mode');
+  }
+  const operatorToken = text('OPERATOR_TOKEN');
+  if (operatorToken && operatorToken.length < 16) problems.push('OPERATOR_TOKEN must be at least 16 characters');
+
+  const config: Config = {
+    mode,
+    nodeEnv: text('NODE_ENV') ?? 'development',
+    host,
+    port,
+    publicUrl: (text('PUBLIC_URL') ?? `http://localhost:${port}`).replace(/\/+$/, ''),
+    databaseUrl,
+    dataDir: resolve(text('DATA_DIR') ?? '.data'),
+    internalSecret,
+    operatorToken,
+    subgraphUrls,
+    rateLimit: {
+      points: int('RATE_LIMIT_PER_WINDOW', 600, 1, 10_000_000),
+      windowSeconds: int('RATE_LIMIT_WINDOW_SECONDS', 60, 1, 86_400),
+      authFailurePoints: int('RATE_LIMIT_AUTH_FAILURES_PER_WINDOW', 60, 1, 10_000_000),
+    },
+    redisUrl: text('REDIS_URL'),
+    bodyLimitBytes: int('BODY_LIMIT_BYTES', 1024 * 1024, 1024, 64 * 1024 * 1024),
+    logLevel: text('LOG_LEVEL') ?? 'info',
+    demoTenant: text('DEMO_TENANT') !== '0',
+  };
+  if (problems.length > 0) throw new ConfigError(problems);
+  return config;
+}

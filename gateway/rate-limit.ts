@@ -1,0 +1,86 @@
+import type { Response } from 'express';
+import { Redis } from 'ioredis';
+import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
+import type { Config } from './config';
+
+/** Outcome of counting one request against a budget. */
+export interface RateDecision {
+  allowed: boolean;
+  limit: number;
+  remaining: number;
+  /** Seconds until the window resets. */
+  resetSeconds: number;
+  /** Which budget answered, for the IETF `RateLimit` headers' policy name. */
+  policy: 'tenant' | 'anonymous';
+  windowSeconds: number;
+}
+
+/**
+ * Fixed-window budgets (DESIGN.md section 4): one per tenant, and one per client address for
+ * requests that are not (yet) a tenant's: failed authentications, unknown routes, public pages.
+ * The store is memory in one process, Redis when REDIS_URL is set so that replicas share counts.
+ */
+export class RateLimits {
+  private readonly tenant: RateLimiterAbstract;
+  private readonly anonymous: RateLimiterAbstract;
+  private readonly redis: Redis | null;
+
+  constructor(private readonly config: Config['rateLimit'], redisUrl: string | null) {
+    const tenantOptions = { keyPrefix: 'rl:tenant', points: config.points, duration: config.windowSeconds };
+    const anonymousOptions = { keyPrefix: 'rl:anon', points: config.authFailurePoints, duration: config.windowSeconds };
+    if (redisUrl) {
+      this.redis = new Redis(redisUrl, { enableOfflineQueue: false, maxRetriesPerRequest: 1 });
+      this.tenant = new RateLimiterRedis({ ...tenantOptions, storeClient: this.redis });
+      this.anonymous = new RateLimiterRedis({ ...anonymousOptions, storeClient: this.redis });
+    } else {
+      this.redis = null;
+      this.tenant = new RateLimiterMemory(tenantOptions);
+      this.anonymous = new RateLimiterMemory(anonymousOptions);
+    }
+  }
+
+  /** Counts a request of an authenticated tenant. */
+  consumeTenant(tenantId: string): Promise<RateDecision> {
+    return this.consume(this.tenant, tenantId, 'tenant', this.config.points);
+  }
+
+  /** Counts a request that is nobody's yet, by client address. */
+  consumeAnonymous(address: string): Promise<RateDecision> {
+    return this.consume(this.anonymous, address, 'anonymous', this.config.authFailurePoints);
+  }
+
+  async close(): Promise<void> {
+    await this.redis?.quit().catch(() => undefined);
+  }
+
+  private async consume(limiter: RateLimiterAbstract, key: string, policy: RateDecision['policy'], limit: number): Promise<RateDecision> {
+    const decide = (res: RateLimiterRes, allowed: boolean): RateDecision => ({
+      allowed,
+      limit,
+      remaining: Math.max(0, res.remainingPoints),
+      resetSeconds: Math.max(1, Math.ceil(res.msBeforeNext / 1000)),
+      policy,
+      windowSeconds: this.config.windowSeconds,
+    });
+    try {
+      return decide(await limiter.consume(key), true);
+    } catch (rejection) {
+      if (rejection instanceof RateLimiterRes) return decide(rejection, false);
+      throw rejection;
+    }
+  }
+}
+
+/**
+ * Writes the budget on a response: GitHub's `X-RateLimit-*` (reset as Unix epoch seconds) and the
+ * IETF draft's `RateLimit-Policy` / `RateLimit` structured fields beside them.
+ */
+export function setRateLimitHeaders(res: Response, decision: RateDecision): void {
+  const resetEpoch = Math.ceil(Date.now() / 1000) + decision.resetSeconds;
+  res.setHeader('X-RateLimit-Limit', String(decision.limit));
+  res.setHeader('X-RateLimit-Remaining', String(decision.remaining));
+  res.setHeader('X-RateLimit-Reset', String(resetEpoch));
+  res.setHeader('RateLimit-Policy', `"${decision.policy}";q=${decision.limit};w=${decision.windowSeconds}`);
+  res.setHeader('RateLimit', `"${decision.policy}";r=${decision.remaining};t=${decision.resetSeconds}`);
+  if (!decision.allowed) res.setHeader('Retry-After', String(decision.resetSeconds));
+}

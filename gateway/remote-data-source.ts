@@ -1,0 +1,18 @@
+import { RemoteGraphQLDataSource, type GraphQLDataSourceProcessOptions } from '@apollo/gateway';
+import { IDENTITY_HEADERS } from '../subgraphs/shared/context';
+import type { RequestContext } from './request-context';
+
+/** Calls a subgraph over HTTP, carrying the request's identity and the gateway's shared secret. */
+export class IdentityForwardingDataSource extends RemoteGraphQLDataSource<RequestContext> {
+  constructor(url: string, private readonly secret: string) {
+    super({ url });
+  }
+
+  willSendRequest(options: GraphQLDataSourceProcessOptions<RequestContext>): void {
+    const headers = options.request.http!.headers;
+    headers.set(IDENTITY_HEADERS.secret, this.secret);
+    const ctx = options.context as Partial<RequestContext>;
+    if (ctx.tenantId) headers.set(IDENTITY_HEADERS.tenant, ctx.tenantId);
+    if (ctx.requestId) headers.set(IDENTITY_HEADERS.requestId, ctx.requestId);
+  }
+}

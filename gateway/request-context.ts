@@ -1,0 +1,33 @@
+import { randomUUID } from 'node:crypto';
+import type { NextFunction, Request, Response } from 'express';
+import type { Logger } from 'pino';
+
+/** The request's identity, created once at the edge and handed down explicitly (STYLE.md). */
+export interface RequestContext {
+  requestId: string;
+  /** Set by authentication; null on public and operator routes. */
+  tenantId: string | null;
+  keyId: string | null;
+  log: Logger;
+}
+
+/** An incoming X-Request-Id is echoed only when it is short and plain, so logs cannot be forged through it. */
+const VALID_REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
+
+/** Creates the context, sets `X-Request-Id` on the response, and stores the context in `res.locals`. */
+export function requestContextMiddleware(log: Logger) {
+  return (req: Request, res: Response, next: NextFunction) => {
+    const incoming = req.get('x-request-id');
+    const requestId = incoming && VALID_REQUEST_ID.test(incoming) ? incoming : randomUUID();
+    res.setHeader('X-Request-Id', requestId);
+    res.locals.ctx = { requestId, tenantId: null, keyId: null, log: log.child({ requestId }) } satisfies RequestContext;
+    next();
+  };
+}
+
+/** The context the edge created for this response; throws if the edge middleware did not run. */
+export function contextOf(res: Response): RequestContext {
+  const ctx = res.locals.ctx as RequestContext | undefined;
+  if (!ctx) throw new Error('request context missing: requestContextMiddleware must run first');
+  return ctx;
+}

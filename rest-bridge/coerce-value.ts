@@ -1,0 +1,228 @@
+import {
+  GraphQLEnumType,
+  GraphQLInputObjectType,
+  GraphQLInputType,
+  GraphQLScalarType,
+  isEnumType,
+  isInputObjectType,
+  isListType,
+  isNonNullType,
+} from 'graphql';
+import type { ValidationIssue } from '../schema/errors';
+
+/** Where a value sits in the request, FastAPI style: `["query", "page"]`, `["body", "tags", 0]`. */
+export type Loc = (string | number)[];
+
+/** Pydantic v2's fixed messages for the error types this layer emits (DESIGN.md section 5). */
+const MESSAGES = {
+  missing: 'Field required',
+  extra_forbidden: 'Extra inputs are not permitted',
+  model_attributes_type: 'Input should be a valid dictionary or object to extract fields from',
+  int_parsing: 'Input should be a valid integer, unable to parse string as an integer',
+  int_type: 'Input should be a valid integer',
+  int_from_float: 'Input should be a valid integer, got a number with a fractional part',
+  float_parsing: 'Input should be a valid number, unable to parse string as a number',
+  float_type: 'Input should be a valid number',
+  bool_parsing: 'Input should be a valid boolean, unable to interpret input',
+  bool_type: 'Input should be a valid boolean',
+  string_type: 'Input should be a valid string',
+  list_type: 'Input should be a valid list',
+  dict_type: 'Input should be a valid dictionary',
+  datetime_type: 'Input should be a valid datetime',
+} as const;
+
+/** Records one fixed-message issue; returns undefined so callers can `return fail(...)`. */
+export function fail(issues: ValidationIssue[], type: keyof typeof MESSAGES, loc: Loc, input: unknown): undefined {
+  issues.push({ type, loc, msg: MESSAGES[type], input });
+  return undefined;
+}
+
+/** A JSON object (not an array, not null): what a model or a nested input object must receive. */
+export function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+// Digits with single underscores between them, as Python writes `1_000`.
+const DIGITS = String.raw`\d+(?:_\d+)*`;
+// Pydantic's str -> int also takes a zero fraction: `3.0`, but not `3.` (pydantic-core str_as_int).
+const INT_TEXT = new RegExp(`^[+-]?${DIGITS}(?:\\.0+)?$`);
+// Rust's f64 grammar, which Pydantic uses; inf and nan are left out because JSON cannot carry them on.
+const FLOAT_TEXT = new RegExp(`^[+-]?(?:${DIGITS}\\.?(?:${DIGITS})?|\\.${DIGITS})(?:[eE][+-]?${DIGITS})?$`);
+const TRUE_TEXT = new Set(['1', 'on', 't', 'true', 'y', 'yes']);
+const FALSE_TEXT = new Set(['0', 'off', 'f', 'false', 'n', 'no']);
+const INT32_MAX = 2147483647;
+const INT32_MIN = -2147483648;
+
+/** GraphQL Int is 32-bit; Pydantic has no such limit, so say it the way a `ge`/`le` constraint would. */
+function int32(n: number, loc: Loc, input: unknown, issues: ValidationIssue[]): number | undefined {
+  if (n > INT32_MAX) {
+    issues.push({ type: 'less_than_equal', loc, msg: `Input should be less than or equal to ${INT32_MAX}`, input, ctx: { le: INT32_MAX } });
+    return undefined;
+  }
+  if (n < INT32_MIN) {
+    issues.push({ type: 'greater_than_equal', loc, msg: `Input should be greater than or equal to ${INT32_MIN}`, input, ctx: { ge: INT32_MIN } });
+    return undefined;
+  }
+  return n === 0 ? 0 : n;
+}
+
+/** The enum values as a REST client writes them: lower-case when the GraphQL names are SHOUTING. */
+function restNames(type: GraphQLEnumType): string[] {
+  const names = type.getValues().map((v) => v.name);
+  return names.every((n) => n === n.toUpperCase()) ? names.map((n) => n.toLowerCase()) : names;
+}
+
+/** Exact value name first; otherwise a case-insensitive match, but only when it is unambiguous. */
+function coerceEnum(type: GraphQLEnumType, value: unknown, loc: Loc, issues: ValidationIssue[]): string | undefined {
+  if (typeof value === 'string') {
+    const names = type.getValues().map((v) => v.name);
+    if (names.includes(value)) return value;
+    const folded = names.filter((n) => n.toLowerCase() === value.toLowerCase());
+    if (folded.length === 1) return folded[0];
+  }
+  const quoted = restNames(type).map((n) => `'${n}'`);
+  const expected = quoted.length > 1 ? `${quoted.slice(0, -1).join(', ')} or ${quoted[quoted.length - 1]}` : quoted.join('');
+  issues.push({ type: 'enum', loc, msg: `Input should be ${expected}`, input: value, ctx: { expected } });
+  return undefined;
+}
+
+/**
+ * Why Pydantic refuses a datetime string: it retries the text as a date and reports that failure
+ * (pydantic-core `datetime_from_date`, speedate `Date::parse_bytes`). Undefined means a valid date.
+ */
+function dateReason(text: string): string | undefined {
+  const digits = (from: number) => /^\d\d$/.test(text.slice(from, from + 2));
+  if (Buffer.byteLength(text, 'utf8') < 10) return 'input is too short';
+  if (!/^\d{4}$/.test(text.slice(0, 4))) return 'invalid character in year';
+  if (text[4] !== '-') return 'invalid date separator, expected `-`';
+  if (!digits(5)) return 'invalid character in month';
+  if (text[7] !== '-') return 'invalid date separator, expected `-`';
+  if (!digits(8)) return 'invalid character in day';
+  const [year, month, day] = [text.slice(0, 4), text.slice(5, 7), text.slice(8, 10)].map(Number);
+  if (month < 1 || month > 12) return 'month value is outside expected range of 1-12';
+  const leap = year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0);
+  const maxDay = month === 2 ? (leap ? 29 : 28) : [4, 6, 9, 11].includes(month) ? 30 : 31;
+  if (day < 1 || day > maxDay) return 'day value is outside expected range';
+  return text.length > 10 ? 'unexpected extra characters at the end of the input' : undefined;
+}
+
+/** Custom scalars are checked by their own parseValue; the variable keeps the external form. */
+function coerceCustom(type: GraphQLScalarType, value: unknown, loc: Loc, issues: ValidationIssue[]): unknown {
+  if (type.name === 'DateTime') {
+    if (typeof value !== 'string') return fail(issues, 'datetime_type', loc, value);
+    try {
+      type.parseValue(value);
+      return value;
+    } catch {
+      const reason = dateReason(value);
+      // Pydantic reads a bare date as midnight; the scalar wants a full date-time, so give it one.
+      if (reason === undefined) return `${value}T00:00:00Z`;
+      issues.push({ type: 'datetime_from_date_parsing', loc, msg: `Input should be a valid datetime or date, ${reason}`, input: value, ctx: { error: reason } });
+      return undefined;
+    }
+  }
+  try {
+    type.parseValue(value);
+    return value;
+  } catch (error) {
+    const reason = error instanceof Error ? error.message : String(error);
+    issues.push({ type: 'value_error', loc, msg: `Value error, ${reason}`, input: value, ctx: { error: reason } });
+    return undefined;
+  }
+}
+
+/** Text from the path, the query string or a header, Pydantic's lax str -> scalar rules. */
+function coerceTextScalar(type: GraphQLScalarType, raw: string, loc: Loc, issues: ValidationIssue[]): unknown {
+  switch (type.name) {
+    case 'Int': {
+      const text = raw.trim();
+      return INT_TEXT.test(text) ? int32(Number(text.replace(/_/g, '')), loc, raw, issues) : fail(issues, 'int_parsing', loc, raw);
+    }
+    case 'Float': {
+      const text = raw.trim();
+      const n = Number(text.replace(/_/g, ''));
+      return FLOAT_TEXT.test(text) && Number.isFinite(n) ? n : fail(issues, 'float_parsing', loc, raw);
+    }
+    case 'Boolean': {
+      const text = raw.toLowerCase();
+      if (TRUE_TEXT.has(text)) return true;
+      return FALSE_TEXT.has(text) ? false : fail(issues, 'bool_parsing', loc, raw);
+    }
+    case 'String':
+    case 'ID':
+      return raw;
+    default:
+      return coerceCustom(type, raw, loc, issues);
+  }
+}
+
+/**
+ * Coerces a text parameter to a variable's GraphQL type. A list type takes every repeated key
+ * (`?ids=a&ids=b`); any other type takes the last one, as Starlette's `query_params[key]` does.
+ */
+export function coerceText(type: GraphQLInputType, raw: string | string[], loc: Loc, issues: ValidationIssue[]): unknown {
+  const nullable = isNonNullType(type) ? type.ofType : type;
+  if (isListType(nullable)) {
+    const items = Array.isArray(raw) ? raw : [raw];
+    return items.map((item, i) => coerceText(nullable.ofType, item, [...loc, i], issues));
+  }
+  const text = Array.isArray(raw) ? raw[raw.length - 1] : raw;
+  if (isEnumType(nullable)) return coerceEnum(nullable, text, loc, issues);
+  if (isInputObjectType(nullable)) throw new Error(`${nullable.name} is an input object and cannot come from ${loc[0]}`);
+  return coerceTextScalar(nullable, text, loc, issues);
+}
+
+/** JSON body scalars, strict: no numeric strings for numbers, no 0/1 for booleans. */
+function coerceJsonScalar(type: GraphQLScalarType, value: unknown, loc: Loc, issues: ValidationIssue[]): unknown {
+  switch (type.name) {
+    case 'Int':
+      if (typeof value !== 'number') return fail(issues, 'int_type', loc, value);
+      return Number.isInteger(value) ? int32(value, loc, value, issues) : fail(issues, 'int_from_float', loc, value);
+    case 'Float':
+      return typeof value === 'number' ? value : fail(issues, 'float_type', loc, value);
+    case 'Boolean':
+      return typeof value === 'boolean' ? value : fail(issues, 'bool_type', loc, value);
+    case 'String':
+    case 'ID':
+      return typeof value === 'string' ? value : fail(issues, 'string_type', loc, value);
+    default:
+      return coerceCustom(type, value, loc, issues);
+  }
+}
+
+/**
+ * Pydantic model semantics for an input object: declared fields in order (absent required ones
+ * are `missing` with the received object as input), then every unknown key as `extra_forbidden`.
+ */
+function coerceObject(type: GraphQLInputObjectType, value: unknown, loc: Loc, issues: ValidationIssue[]): unknown {
+  if (!isPlainObject(value)) return fail(issues, 'dict_type', loc, value);
+  const fields = type.getFields();
+  const out: Record<string, unknown> = {};
+  for (const field of Object.values(fields)) {
+    if (!Object.hasOwn(value, field.name)) {
+      if (isNonNullType(field.type) && field.defaultValue === undefined) fail(issues, 'missing', [...loc, field.name], value);
+      continue;
+    }
+    out[field.name] = coerceJson(field.type, value[field.name], [...loc, field.name], issues);
+  }
+  for (const [key, extra] of Object.entries(value)) {
+    if (!Object.hasOwn(fields, key)) fail(issues, 'extra_forbidden', [...loc, key], extra);
+  }
+  return out;
+}
+
+/**
+ * Checks a parsed JSON value against a GraphQL input type, pushing Pydantic-shaped issues.
+ * `null` passes only for a nullable type; for a non-null one it gets that type's own error.
+ */
+export function coerceJson(type: GraphQLInputType, value: unknown, loc: Loc, issues: ValidationIssue[]): unknown {
+  if (!isNonNullType(type) && value === null) return null;
+  const nullable = isNonNullType(type) ? type.ofType : type;
+  if (isListType(nullable)) {
+    if (!Array.isArray(value)) return fail(issues, 'list_type', loc, value);
+    return value.map((item, i) => coerceJson(nullable.ofType, item, [...loc, i], issues));
+  }
+  if (isInputObjectType(nullable)) return coerceObject(nullable, value, loc, issues);
+  if (isEnumType(nullable)) return coerceEnum(nullable, value, loc, issues);
+  return coerceJsonScalar(nullable, value, loc, issues);
+}

@@ -1,0 +1,203 @@
+import {
+  DocumentNode,
+  FragmentDefinitionNode,
+  getNullableType,
+  GraphQLInputType,
+  GraphQLNonNull,
+  GraphQLSchema,
+  isInputType,
+  isListType,
+  isNonNullType,
+  Kind,
+  OperationDefinitionNode,
+  parse,
+  typeFromAST,
+  VariableDefinitionNode,
+} from 'graphql';
+import { inputTypeSchema, JsonSchema, objectSchema, parameterSchema, SchemaComponents } from './json-schema';
+import { HttpMethod, RouteDefinition } from './types';
+
+/** A route as the document reads it: the bridge's definition, optionally with its success body's schema spelled out. */
+export interface DocumentedRoute extends RouteDefinition {
+  /** Replaces the schema derived from the operation, for a route whose `result` is not its first root field's value. */
+  responseSchema?: JsonSchema;
+}
+
+const DESCRIPTION = [
+  'Every request carries the `TENANT` and `API-KEY` headers.',
+  'Errors are JSON objects with a `detail` field: a message string, or for 422 a list of validation errors',
+  '`{type, loc, msg, input, ctx}` whose `loc` starts with `query`, `path`, `header` or `body`.',
+  'Every response, errors included, carries `X-RateLimit-Limit`, `X-RateLimit-Remaining`, `X-RateLimit-Reset`',
+  '(Unix epoch seconds), `RateLimit-Policy`, `RateLimit` and `X-Request-Id`; 429 adds `Retry-After` (seconds).',
+].join(' ');
+
+const HEADERS: Record<string, JsonSchema> = {
+  'X-RateLimit-Limit': { description: "Requests allowed in the tenant's current window.", schema: { type: 'integer' } },
+  'X-RateLimit-Remaining': { description: 'Requests left in the current window.', schema: { type: 'integer' } },
+  'X-RateLimit-Reset': { description: 'When the window resets, in Unix epoch seconds.', schema: { type: 'integer' } },
+  'RateLimit-Policy': { description: 'Quota policy (IETF draft-ietf-httpapi-ratelimit-headers).', schema: { type: 'string' } },
+  RateLimit: { description: 'Remaining quota and reset (IETF draft-ietf-httpapi-ratelimit-headers).', schema: { type: 'string' } },
+  'X-Request-Id': { description: 'Id of the request, as logged; a valid incoming one is echoed.', schema: { type: 'string' } },
+  'Retry-After': { description: 'Seconds to wait before retrying.', schema: { type: 'integer' } },
+};
+
+const ERROR_SCHEMAS: SchemaComponents = {
+  ErrorDetail: {
+    type: 'object',
+    properties: { detail: { type: 'string' } },
+    required: ['detail'],
+  },
+  ValidationErrorElement: {
+    type: 'object',
+    properties: {
+      type: { type: 'string' },
+      loc: { type: 'array', items: { anyOf: [{ type: 'string' }, { type: 'integer' }] } },
+      msg: { type: 'string' },
+      input: {},
+      ctx: { type: 'object' },
+    },
+    required: ['type', 'loc', 'msg'],
+  },
+  HTTPValidationError: {
+    type: 'object',
+    properties: { detail: { type: 'array', items: { $ref: '#/components/schemas/ValidationErrorElement' } } },
+    required: ['detail'],
+  },
+};
+
+// DESIGN.md section 5: one status per error code; 409 only where a write can meet the resource's state.
+const ERRORS: { status: number; description: string; schema: string; methods?: HttpMethod[] }[] = [
+  { status: 401, description: 'Invalid API key', schema: 'ErrorDetail' },
+  { status: 403, description: 'API key does not belong to this tenant', schema: 'ErrorDetail' },
+  { status: 404, description: "Not found: unknown identifiers and other tenants' alike", schema: 'ErrorDetail' },
+  { status: 409, description: "Conflicts with the resource's state", schema: 'ErrorDetail', methods: ['POST', 'PUT', 'DELETE'] },
+  { status: 422, description: 'Validation error', schema: 'HTTPValidationError' },
+  { status: 429, description: 'Rate limit exceeded', schema: 'ErrorDetail' },
+  { status: 500, description: 'Internal server error', schema: 'ErrorDetail' },
+];
+
+const COMMON_HEADERS = ['X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset', 'RateLimit-Policy', 'RateLimit', 'X-Request-Id'];
+
+function headerRefs(names: string[]): Record<string, JsonSchema> {
+  return Object.fromEntries(names.map((name) => [name, { $ref: `#/components/headers/${name}` }]));
+}
+
+function json(schema: JsonSchema): JsonSchema {
+  return { 'application/json': { schema } };
+}
+
+/** The OpenAPI 3.1 document of the REST surface, generated from the bridge's route table and the supergraph schema. */
+export function buildOpenApiDocument(
+  routes: DocumentedRoute[],
+  schema: GraphQLSchema,
+  options: { serverUrl?: string } = {},
+): Record<string, unknown> {
+  const schemas: SchemaComponents = {};
+  const paths: Record<string, Record<string, unknown>> = {};
+  for (const route of routes) {
+    const item = (paths[route.path] ??= {});
+    const method = route.method.toLowerCase();
+    if (item[method]) throw new Error(`Two routes for ${route.method} ${route.path}`);
+    try {
+      item[method] = operationObject(route, schema, schemas);
+    } catch (error) {
+      throw new Error(`Route ${route.operationId}: ${(error as Error).message}`);
+    }
+  }
+  return {
+    openapi: '3.1.0',
+    info: { title: 'Healthcare Practice Platform API', version: '1.0', description: DESCRIPTION },
+    ...(options.serverUrl ? { servers: [{ url: options.serverUrl }] } : {}),
+    security: [{ tenant: [], apiKey: [] }],
+    tags: [...new Set(routes.map((r) => r.tag))].map((name) => ({ name })),
+    paths,
+    components: {
+      schemas: { ...schemas, ...ERROR_SCHEMAS },
+      headers: HEADERS,
+      securitySchemes: {
+        tenant: { type: 'apiKey', in: 'header', name: 'TENANT', description: 'The tenant the request is made on behalf of.' },
+        apiKey: { type: 'apiKey', in: 'header', name: 'API-KEY', description: 'An API key of that tenant.' },
+      },
+    },
+  };
+}
+
+function operationObject(route: DocumentedRoute, schema: GraphQLSchema, schemas: SchemaComponents): JsonSchema {
+  const document = parse(route.document);
+  const operations = document.definitions.filter((d): d is OperationDefinitionNode => d.kind === Kind.OPERATION_DEFINITION);
+  if (operations.length !== 1) throw new Error('the document must hold exactly one operation');
+  const [operation] = operations;
+  const variables = new Map((operation.variableDefinitions ?? []).map((v) => [v.variable.name.value, v]));
+  const variable = (name: string | undefined, what: string): Variable => {
+    const definition = name === undefined ? undefined : variables.get(name);
+    if (!definition) throw new Error(`no operation variable for ${what}`);
+    const type = typeFromAST(schema, definition.type);
+    if (!type || !isInputType(type)) throw new Error(`$${name} has no input type in the schema`);
+    return { definition, type };
+  };
+
+  const placeholders = [...route.path.matchAll(/\{([^}]+)\}/g)].map((m) => m[1]);
+  const parameters = [
+    ...placeholders.map((name) => parameter('path', name, variable(route.pathParams?.[name], `path parameter ${name}`), schemas)),
+    ...Object.entries(route.queryParams ?? {}).map(([name, v]) => parameter('query', name, variable(v, `query parameter ${name}`), schemas)),
+    ...Object.entries(route.headerParams ?? {}).map(([name, v]) => parameter('header', name, variable(v, `header ${name}`), schemas)),
+  ];
+
+  const result: JsonSchema = { operationId: route.operationId, summary: route.summary, tags: [route.tag] };
+  if (parameters.length) result.parameters = parameters;
+  if (route.body) {
+    const { type } = variable(route.body.variable, 'the body');
+    // The body is one JSON object even when the variable is nullable: an absent body becomes `{}`.
+    const body = inputTypeSchema(new GraphQLNonNull(getNullableType(type)), schemas);
+    result.requestBody = { required: route.body.required, content: json(body) };
+  }
+  const status = route.status ?? 200;
+  const success: JsonSchema = { description: route.responseDescription ?? 'Successful Response', headers: headerRefs(COMMON_HEADERS) };
+  if (status !== 204) success.content = json(route.responseSchema ?? firstRootFieldSchema(document, operation, schema));
+  result.responses = { [status]: success, ...errorResponses(route.method) };
+  return result;
+}
+
+interface Variable {
+  definition: VariableDefinitionNode;
+  type: GraphQLInputType;
+}
+
+function parameter(location: 'path' | 'query' | 'header', name: string, { definition, type }: Variable, schemas: SchemaComponents): JsonSchema {
+  const required = location === 'path' || (isNonNullType(type) && !definition.defaultValue);
+  const result: JsonSchema = { name, in: location, required, schema: parameterSchema(type, definition.defaultValue, schemas) };
+  // Repeated keys (`?id=a&id=b`) are how the bridge reads list parameters.
+  if (location === 'query' && isListType(getNullableType(type))) Object.assign(result, { style: 'form', explode: true });
+  return result;
+}
+
+/**
+ * `route.result` is code and cannot be read, so the body is described by convention: a route answers
+ * with the value of its operation's first root field (aliases and fragments applied). A route whose
+ * `result` returns anything else must set `responseSchema`.
+ */
+function firstRootFieldSchema(document: DocumentNode, operation: OperationDefinitionNode, schema: GraphQLSchema): JsonSchema {
+  const root = schema.getRootType(operation.operation);
+  if (!root) throw new Error(`the schema has no ${operation.operation} type`);
+  const fragments = Object.fromEntries(
+    document.definitions
+      .filter((d): d is FragmentDefinitionNode => d.kind === Kind.FRAGMENT_DEFINITION)
+      .map((f) => [f.name.value, f]),
+  );
+  const [first] = Object.values(objectSchema(root, operation.selectionSet.selections, { schema, fragments }).properties);
+  if (!first) throw new Error('the operation selects no root field');
+  return first;
+}
+
+function errorResponses(method: HttpMethod): Record<string, JsonSchema> {
+  return Object.fromEntries(
+    ERRORS.filter((e) => !e.methods || e.methods.includes(method)).map((e) => [
+      e.status,
+      {
+        description: e.description,
+        headers: headerRefs(e.status === 429 ? [...COMMON_HEADERS, 'Retry-After'] : COMMON_HEADERS),
+        content: json({ $ref: `#/components/schemas/${e.schema}` }),
+      },
+    ]),
+  );
+}

@@ -1,0 +1,100 @@
+import { GraphQLError } from 'graphql';
+
+/** The error vocabulary shared by every subgraph, the gateway and the bridge (DESIGN.md section 5). */
+export type ErrorCode =
+  | 'BAD_USER_INPUT'
+  | 'UNAUTHENTICATED'
+  | 'FORBIDDEN'
+  | 'NOT_FOUND'
+  | 'CONFLICT'
+  | 'RATE_LIMITED'
+  | 'INTERNAL_SERVER_ERROR';
+
+/**
+ * One validation problem, shaped like a Pydantic v2 error element. Inside a subgraph `loc`
+ * starts with the GraphQL argument name (`["input", "timezone"]`); the REST bridge rewrites the
+ * head into `body`, `query`, `path` or `header` using its route table.
+ */
+export interface ValidationIssue {
+  type: string;
+  loc: (string | number)[];
+  msg: string;
+  input?: unknown;
+  ctx?: Record<string, unknown>;
+}
+
+/** Base of every error a resolver may throw on purpose; anything else is a 500. */
+export abstract class DomainError extends Error {
+  abstract readonly code: ErrorCode;
+
+  /** Extensions carried by the GraphQL error besides `code`. */
+  extensions(): Record<string, unknown> {
+    return {};
+  }
+
+  /** The GraphQL form of this error, as the subgraph's formatError emits it. */
+  toGraphQLError(): GraphQLError {
+    return new GraphQLError(this.message, { extensions: { code: this.code, ...this.extensions() } });
+  }
+}
+
+/** Input that breaks a rule: 422 with the issues as `detail`. */
+export class ValidationError extends DomainError {
+  readonly code = 'BAD_USER_INPUT' as const;
+  constructor(readonly issues: ValidationIssue[]) {
+    super(issues.map((i) => i.msg).join('; ') || 'Invalid input');
+  }
+  extensions(): Record<string, unknown> {
+    return { validation: this.issues };
+  }
+}
+
+/** A domain rule failure on one field (`value_error`, as Pydantic names it). */
+export function valueError(loc: (string | number)[], reason: string, input: unknown): ValidationError {
+  return new ValidationError([{ type: 'value_error', loc, msg: `Value error, ${reason}`, input, ctx: { error: reason } }]);
+}
+
+/** Unknown id, or another tenant's: the two must be indistinguishable (DESIGN.md section 4). */
+export class NotFoundError extends DomainError {
+  readonly code = 'NOT_FOUND' as const;
+  constructor(message = 'Not Found') {
+    super(message);
+  }
+}
+
+/** The request conflicts with the resource's state (409). */
+export class ConflictError extends DomainError {
+  readonly code = 'CONFLICT' as const;
+}
+
+/** No valid credentials (401). */
+export class UnauthenticatedError extends DomainError {
+  readonly code = 'UNAUTHENTICATED' as const;
+}
+
+/** Valid credentials that do not reach this resource (403). */
+export class ForbiddenError extends DomainError {
+  readonly code = 'FORBIDDEN' as const;
+}
+
+/** Over the tenant's request budget (429). */
+export class RateLimitedError extends DomainError {
+  readonly code = 'RATE_LIMITED' as const;
+  constructor(readonly retryAfterSeconds: number) {
+    super('Rate limit exceeded');
+  }
+  extensions(): Record<string, unknown> {
+    return { retryAfter: this.retryAfterSeconds };
+  }
+}
+
+/** HTTP status for each code; the bridge and the gateway's edge both read it from here. */
+export const HTTP_STATUS: Record<ErrorCode, number> = {
+  BAD_USER_INPUT: 422,
+  UNAUTHENTICATED: 401,
+  FORBIDDEN: 403,
+  NOT_FOUND: 404,
+  CONFLICT: 409,
+  RATE_LIMITED: 429,
+  INTERNAL_SERVER_ERROR: 500,
+};

@@ -1,0 +1,41 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+
+/** What the gateway tells a subgraph about the request: created once at the edge (STYLE.md). */
+export interface RequestIdentity {
+  /** The authenticated tenant; null only for internal calls that act on no tenant. */
+  tenantId: string | null;
+  requestId: string;
+}
+
+/** Context every resolver receives. `em` is forked for this request with the tenant filter set. */
+export interface SubgraphContext extends RequestIdentity {
+  readonly em: EntityManager;
+}
+
+/** Header names that carry the identity from the gateway to a subgraph over HTTP. */
+export const IDENTITY_HEADERS = {
+  tenant: 'x-tenant-id',
+  requestId: 'x-request-id',
+  secret: 'x-internal-secret',
+} as const;
+
+/**
+ * Builds a resolver context whose entity manager is forked lazily: a request that never touches
+ * this subgraph's database pays nothing, and one that does gets its own identity map.
+ */
+export function createSubgraphContext(rootEm: EntityManager, identity: RequestIdentity): SubgraphContext {
+  let em: EntityManager | undefined;
+  return {
+    tenantId: identity.tenantId,
+    requestId: identity.requestId,
+    get em() {
+      if (!em) {
+        em = rootEm.fork();
+        // The default `tenant` filter throws when its parameter is unset (STACK.md): a request
+        // without a tenant can only reach queries that disable the filter on purpose.
+        if (identity.tenantId) em.setFilterParams('tenant', { tenantId: identity.tenantId });
+      }
+      return em;
+    },
+  };
+}

@@ -1,0 +1,36 @@
+import { GraphQLError, type GraphQLFormattedError } from 'graphql';
+import { DomainError } from '../../schema/errors';
+
+/** Where unexpected errors are reported; the subgraph's logger, never the client. */
+export type ErrorReporter = (error: unknown, requestId: string | undefined) => void;
+
+/**
+ * The subgraph's single error mapper: domain errors keep their code and extensions, GraphQL's
+ * own request errors pass through, anything else becomes a generic 500 whose cause is logged
+ * with the request id and never sent (DESIGN.md section 5).
+ */
+export function toClientError(error: GraphQLError, report: ErrorReporter, requestId?: string): GraphQLError {
+  const original = error.originalError;
+  if (original instanceof DomainError) {
+    return new GraphQLError(original.message, {
+      path: error.path,
+      extensions: { code: original.code, ...original.extensions() },
+    });
+  }
+  if (!original || original instanceof GraphQLError) {
+    // Parse, validation and variable-coercion errors: safe to show and already coded.
+    const code = error.extensions?.code ?? 'BAD_USER_INPUT';
+    return new GraphQLError(error.message, { path: error.path, nodes: error.nodes, extensions: { ...error.extensions, code } });
+  }
+  report(original, requestId);
+  return new GraphQLError('Internal server error', { path: error.path, extensions: { code: 'INTERNAL_SERVER_ERROR' } });
+}
+
+/** Same mapping for Apollo Server's `formatError`, which hands over the formatted error too. */
+export function formatSubgraphError(report: ErrorReporter) {
+  return (formatted: GraphQLFormattedError, error: unknown): GraphQLFormattedError => {
+    if (error instanceof GraphQLError) return toClientError(error, report).toJSON();
+    report(error, undefined);
+    return { message: 'Internal server error', extensions: { code: 'INTERNAL_SERVER_ERROR' } };
+  };
+}

@@ -1,0 +1,60 @@
+import { Migrator, type Migration } from '@mikro-orm/migrations';
+import { MikroORM, PostgreSqlDriver, ReflectMetadataProvider } from '@mikro-orm/postgresql';
+import type { Constructor, MigrationObject } from '@mikro-orm/core';
+import { Client } from 'pg';
+
+/** What a subgraph hands to the ORM: its schema name, entity classes and migrations in order. */
+export interface OrmDefinition {
+  /** PostgreSQL schema owned by the subgraph (DESIGN.md section 6). */
+  schema: string;
+  entities: Function[];
+  migrations: MigrationObject[];
+}
+
+/** Connection pool size per subgraph; four subgraphs share one server in all-in-one mode. */
+const POOL_MAX = Number(process.env.DB_POOL_MAX ?? 10);
+
+/** Opens the subgraph's ORM on its own PostgreSQL schema. Entities are listed, never discovered by glob. */
+export async function openOrm(definition: OrmDefinition, clientUrl: string): Promise<MikroORM> {
+  return MikroORM.init({
+    driver: PostgreSqlDriver,
+    clientUrl,
+    schema: definition.schema,
+    entities: definition.entities as Constructor[],
+    metadataProvider: ReflectMetadataProvider,
+    extensions: [Migrator],
+    forceUtcTimezone: true,
+    allowGlobalContext: false,
+    pool: { min: 0, max: POOL_MAX },
+    discovery: { warnWhenNoEntities: false },
+    migrations: {
+      tableName: `${definition.schema}.mikro_orm_migrations`,
+      migrationsList: definition.migrations,
+      transactional: true,
+      allOrNothing: true,
+      snapshot: false,
+    },
+  });
+}
+
+/** Names a checked-in migration class for MikroORM's `migrationsList`. */
+export function migration(name: string, cls: Constructor<Migration>): MigrationObject {
+  return { name, class: cls };
+}
+
+/**
+ * Applies pending migrations under a PostgreSQL advisory lock, so several processes (parallel
+ * test workers, replicas starting together) never run the same migration twice.
+ */
+export async function runMigrations(orm: MikroORM, clientUrl: string, schema: string): Promise<string[]> {
+  const lock = new Client({ connectionString: clientUrl });
+  await lock.connect();
+  try {
+    await lock.query('select pg_advisory_lock(hashtext($1))', [`migrations:${schema}`]);
+    const applied = await orm.getMigrator().up();
+    return applied.map((m) => m.name);
+  } finally {
+    await lock.query('select pg_advisory_unlock(hashtext($1))', [`migrations:${schema}`]).catch(() => undefined);
+    await lock.end();
+  }
+}

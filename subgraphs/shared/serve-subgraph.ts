@@ -1,0 +1,74 @@
+import { createHash, timingSafeEqual } from 'node:crypto';
+import type { Server } from 'node:http';
+import { ApolloServer } from '@apollo/server';
+import { ApolloServerPluginDrainHttpServer } from '@apollo/server/plugin/drainHttpServer';
+import { ApolloServerPluginLandingPageDisabled } from '@apollo/server/plugin/disabled';
+import { expressMiddleware } from '@as-integrations/express5';
+import express, { type NextFunction, type Request, type Response } from 'express';
+import { createHandler } from 'graphql-sse/lib/use/express';
+import pino from 'pino';
+import { IDENTITY_HEADERS, type RequestIdentity, type SubgraphContext } from './context';
+import { formatSubgraphError } from './format-error';
+import { isUuid } from './ids';
+import type { RunningSubgraph } from './subgraph-runtime';
+
+const digest = (text: string) => createHash('sha256').update(text).digest();
+
+/** Reads the identity the gateway forwarded; a tenant id that is no UUID cannot be a tenant. */
+function identityOf(req: { headers: Record<string, string | string[] | undefined> }): RequestIdentity {
+  const tenant = req.headers[IDENTITY_HEADERS.tenant];
+  const requestId = req.headers[IDENTITY_HEADERS.requestId];
+  return {
+    tenantId: typeof tenant === 'string' && isUuid(tenant) ? tenant : null,
+    requestId: typeof requestId === 'string' ? requestId.slice(0, 128) : 'internal',
+  };
+}
+
+/**
+ * Runs one subgraph as its own HTTP service (distributed mode): `/graphql`, `/graphql/stream`,
+ * `/internal/seed` and `/healthz`. Everything but health refuses calls without the gateway's
+ * shared secret, as Apollo's subgraph template does with its router secret.
+ */
+export async function serveSubgraph(subgraph: RunningSubgraph, options: { port: number; host: string; secret: string }): Promise<{ server: Server; close(): Promise<void> }> {
+  const log = pino({ base: { service: subgraph.name }, timestamp: pino.stdTimeFunctions.isoTime });
+  const app = express();
+  app.disable('x-powered-by');
+  const server = app.listen(options.port, options.host);
+  await new Promise<void>((resolve, reject) => server.once('listening', resolve).once('error', reject));
+
+  const apollo = new ApolloServer<SubgraphContext>({
+    schema: subgraph.schema,
+    includeStacktraceInErrorResponses: false,
+    formatError: formatSubgraphError((error, requestId) => log.error({ err: error, requestId }, 'resolver failed')),
+    plugins: [ApolloServerPluginDrainHttpServer({ httpServer: server }), ApolloServerPluginLandingPageDisabled()],
+  });
+  await apollo.start();
+
+  app.get('/healthz', (_req, res) => void res.json({ status: 'ok', service: subgraph.name }));
+  const expected = digest(options.secret);
+  app.use((req: Request, res: Response, next: NextFunction) => {
+    const presented = req.get(IDENTITY_HEADERS.secret) ?? '';
+    if (timingSafeEqual(digest(presented), expected)) return next();
+    res.status(401).json({ detail: 'This subgraph accepts calls from the gateway only' });
+  });
+  app.use(express.json({ limit: '1mb' }));
+  app.post('/internal/seed', async (req, res) => {
+    const tenantId = req.body?.tenantId;
+    if (typeof tenantId !== 'string' || !isUuid(tenantId)) return void res.status(422).json({ detail: 'tenantId must be a UUID' });
+    await subgraph.seedDemo(tenantId);
+    res.status(204).end();
+  });
+  app.use(
+    '/graphql/stream',
+    createHandler({ schema: subgraph.schema, authenticate: () => null, context: (req) => subgraph.context(identityOf(req.raw)) as never }),
+  );
+  app.use('/graphql', expressMiddleware(apollo, { context: async ({ req }) => subgraph.context(identityOf(req)) }));
+
+  return {
+    server,
+    async close() {
+      await apollo.stop();
+      server.closeAllConnections();
+    },
+  };
+}

@@ -1,0 +1,18 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import type { NonEmptyArray } from 'type-graphql';
+import type { ReferenceResolvers } from './build-federated-schema';
+import type { OrmDefinition } from './orm';
+
+/** The four subgraphs of DESIGN.md section 6. */
+export type SubgraphName = 'tenant' | 'billing' | 'analytics' | 'notes';
+
+/** Everything the platform needs to know to run one subgraph, in-process or alone. */
+export interface SubgraphDefinition extends OrmDefinition {
+  name: SubgraphName;
+  resolvers: NonEmptyArray<Function>;
+  referenceResolvers?: ReferenceResolvers;
+  /** Types reachable only through federation (entities with no root field of their own). */
+  orphanedTypes?: Function[];
+  /** Fills a new tenant with demo data; `em` is already scoped to that tenant. */
+  seedDemo?: (em: EntityManager, tenantId: string) => Promise<void>;
+}

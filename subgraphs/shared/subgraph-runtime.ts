@@ -1,0 +1,47 @@
+import type { MikroORM } from '@mikro-orm/postgresql';
+import type { GraphQLSchema } from 'graphql';
+import { buildFederatedSchema } from './build-federated-schema';
+import { createSubgraphContext, type RequestIdentity, type SubgraphContext } from './context';
+import { openOrm, runMigrations } from './orm';
+import type { SubgraphDefinition, SubgraphName } from './subgraph-definition';
+
+/** A subgraph with its schema built and its database open, ready to serve in-process or over HTTP. */
+export interface RunningSubgraph {
+  name: SubgraphName;
+  schema: GraphQLSchema;
+  orm: MikroORM;
+  /** The resolver context for one request. */
+  context(identity: RequestIdentity): SubgraphContext;
+  /** Runs the subgraph's demo seeder for one tenant, in one transaction. */
+  seedDemo(tenantId: string): Promise<void>;
+  close(): Promise<void>;
+}
+
+/** Opens the ORM, optionally applies migrations, and builds the federated schema. */
+export async function startSubgraph(
+  definition: SubgraphDefinition,
+  databaseUrl: string,
+  options: { migrate: boolean },
+): Promise<RunningSubgraph> {
+  const orm = await openOrm(definition, databaseUrl);
+  try {
+    if (options.migrate) await runMigrations(orm, databaseUrl, definition.schema);
+    const schema = await buildFederatedSchema(definition.resolvers, definition.referenceResolvers, definition.orphanedTypes);
+    return {
+      name: definition.name,
+      schema,
+      orm,
+      context: (identity) => createSubgraphContext(orm.em as never, identity),
+      async seedDemo(tenantId) {
+        if (!definition.seedDemo) return;
+        const em = orm.em.fork();
+        em.setFilterParams('tenant', { tenantId });
+        await em.transactional((tx) => definition.seedDemo!(tx, tenantId));
+      },
+      close: () => orm.close(),
+    };
+  } catch (error) {
+    await orm.close();
+    throw error;
+  }
+}

@@ -1,0 +1,89 @@
+import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { NotFoundError } from '../../../schema/errors';
+import { isUuid } from '../../shared/ids';
+import { ApiKey } from '../entities/api-key.entity';
+import { Tenant } from '../entities/tenant.entity';
+
+/** Prefix that makes a leaked key recognisable to secret scanners. */
+const KEY_PREFIX = 'hpp_';
+
+/** A verified key: who is calling. */
+export interface KeyPrincipal {
+  keyId: string;
+  tenantId: string;
+}
+
+/** A newly issued key; `apiKey` is shown once and never stored. */
+export interface IssuedKey {
+  id: string;
+  tenantId: string;
+  apiKey: string;
+}
+
+/** Public facts about a key, for listing. */
+export interface ApiKeySummary {
+  id: string;
+  name: string | null;
+  prefix: string;
+  createdAt: string;
+  revokedAt: string | null;
+}
+
+const sha256 = (text: string) => createHash('sha256').update(text).digest();
+
+/** Splits `hpp_<lookupId>_<secret>`; null when the text cannot be one of our keys. */
+function parseKey(apiKey: string): { lookupId: string; secret: string } | null {
+  const match = /^hpp_([A-Za-z0-9]{16})_([A-Za-z0-9_-]{43})$/.exec(apiKey);
+  return match ? { lookupId: match[1], secret: match[2] } : null;
+}
+
+/** Issues, verifies, lists and revokes API keys. Every method works across tenants: callers are the edge and the operator. */
+export class ApiKeyService {
+  constructor(private readonly em: EntityManager) {}
+
+  /** Creates a key for an existing tenant. */
+  async issue(tenantId: string, name: string | null = null): Promise<IssuedKey> {
+    const tenant = isUuid(tenantId) ? await this.em.findOne(Tenant, { id: tenantId }, { filters: false }) : null;
+    if (!tenant) throw new NotFoundError('Tenant not found');
+    const lookupId = randomBytes(12).toString('base64url').replace(/[-_]/g, '').padEnd(16, '0').slice(0, 16);
+    const secret = randomBytes(32).toString('base64url');
+    const key = this.em.create(ApiKey, { tenantId, lookupId, secretHash: sha256(secret), name } as never);
+    await this.em.persistAndFlush(key);
+    return { id: key.id, tenantId, apiKey: `${KEY_PREFIX}${lookupId}_${secret}` };
+  }
+
+  /** Returns the key's principal, or null for a malformed, unknown or revoked key. */
+  async verify(apiKey: string): Promise<KeyPrincipal | null> {
+    const parts = parseKey(apiKey);
+    if (!parts) return null;
+    const key = await this.em.findOne(ApiKey, { lookupId: parts.lookupId }, { filters: false });
+    if (!key || key.revokedAt) return null;
+    // Compare hashes in constant time so response timing reveals nothing about the secret.
+    if (!timingSafeEqual(sha256(parts.secret), Buffer.from(key.secretHash))) return null;
+    return { keyId: key.id, tenantId: key.tenantId };
+  }
+
+  /** Marks a key revoked; unknown ids are 404. */
+  async revoke(keyId: string): Promise<void> {
+    const key = isUuid(keyId) ? await this.em.findOne(ApiKey, { id: keyId }, { filters: false }) : null;
+    if (!key) throw new NotFoundError('API key not found');
+    if (!key.revokedAt) {
+      key.revokedAt = new Date();
+      await this.em.flush();
+    }
+  }
+
+  /** The tenant's keys, newest first, without secrets. */
+  async list(tenantId: string): Promise<ApiKeySummary[]> {
+    if (!isUuid(tenantId)) throw new NotFoundError('Tenant not found');
+    const keys = await this.em.find(ApiKey, { tenantId }, { filters: false, orderBy: { createdAt: 'desc' } });
+    return keys.map((k) => ({
+      id: k.id,
+      name: k.name,
+      prefix: `${KEY_PREFIX}${k.lookupId}`,
+      createdAt: k.createdAt.toISOString(),
+      revokedAt: k.revokedAt?.toISOString() ?? null,
+    }));
+  }
+}
