@@ -55,7 +55,8 @@ export async function startApp(config: Config, platform: Platform, log: Logger):
   const app = express();
   app.disable('x-powered-by');
   app.set('trust proxy', 'loopback');
-  app.use(helmet());
+  // No upgrade-insecure-requests: a plain-HTTP dev server reached by a host name would lose /docs.
+  app.use(helmet({ contentSecurityPolicy: { directives: { upgradeInsecureRequests: null } } }));
   app.use(requestContextMiddleware(log));
   app.use(accessLog());
 

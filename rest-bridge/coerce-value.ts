@@ -63,7 +63,7 @@ function int32(n: number, loc: Loc, input: unknown, issues: ValidationIssue[]): 
     issues.push({ type: 'greater_than_equal', loc, msg: `Input should be greater than or equal to ${INT32_MIN}`, input, ctx: { ge: INT32_MIN } });
     return undefined;
   }
-  return n === 0 ? 0 : n;
+  return n;
 }
 
 /** The enum values as a REST client writes them: lower-case when the GraphQL names are SHOUTING. */

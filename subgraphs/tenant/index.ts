@@ -4,6 +4,7 @@ import type { SubgraphDefinition } from '../shared/subgraph-definition';
 import { ApiKey } from './entities/api-key.entity';
 import { Tenant } from './entities/tenant.entity';
 import { Migration20261122000000_init } from './migrations/Migration20261122000000_init';
+import { ApiKeyResolver } from './resolvers/api-key.resolver';
 import { resolveTenantReference } from './resolvers/tenant.reference';
 import { TenantResolver } from './resolvers/tenant.resolver';
 import { seedTenantDemo } from './seeder';
@@ -14,7 +15,7 @@ export const tenantSubgraph: SubgraphDefinition = {
   schema: 'tenant',
   entities: [Tenant, ApiKey],
   migrations: [migration('Migration20261122000000_init', Migration20261122000000_init)],
-  resolvers: [TenantResolver, createHealthResolver('tenant')],
+  resolvers: [TenantResolver, ApiKeyResolver, createHealthResolver('tenant')],
   referenceResolvers: { Tenant: { __resolveReference: resolveTenantReference } },
   seedDemo: seedTenantDemo,
 };

@@ -1,0 +1,25 @@
+import { Args, Ctx, Query, Resolver } from 'type-graphql';
+import type { SubgraphContext } from '../../shared/context';
+import { toPage, type Page } from '../../shared/pagination';
+import { requireTenant } from '../../shared/require-tenant';
+import { validatePage } from '../../shared/validate-page';
+import { ApiKey } from '../entities/api-key.entity';
+import { ApiKeyListArgs, ApiKeyPage, type ApiKeyType } from '../types/api-key.type';
+
+/** The calling tenant's own API keys, for its staff to audit (issuing and revoking is the operator's). */
+@Resolver()
+export class ApiKeyResolver {
+  @Query(() => ApiKeyPage, { description: "The calling tenant's API keys, newest first by default" })
+  async apiKeys(@Args() args: ApiKeyListArgs, @Ctx() ctx: SubgraphContext): Promise<Page<ApiKeyType>> {
+    requireTenant(ctx);
+    validatePage(args);
+    const where = args.includeRevoked ? {} : { revokedAt: null };
+    const [keys, total] = await ctx.em.findAndCount(ApiKey, where, {
+      orderBy: { createdAt: args.sortDirection, id: args.sortDirection },
+      limit: args.perPage,
+      offset: (args.page - 1) * args.perPage,
+    });
+    const items = keys.map((k) => ({ id: k.id, name: k.name, prefix: `hpp_${k.lookupId}`, createdAt: k.createdAt, revokedAt: k.revokedAt }));
+    return toPage(items, total, args);
+  }
+}
