@@ -15,5 +15,11 @@ module.exports = {
   testMatch: ['**/*.test.ts'],
   transform: { '^.+\\.ts$': ['@swc/jest', swcOptions] },
   setupFiles: ['reflect-metadata'],
+  globalSetup: '<rootDir>/test/global-setup.mjs',
+  globalTeardown: '<rootDir>/test/global-teardown.mjs',
   testTimeout: 30000,
+  // MikroORM's entity metadata does not survive a second jest sandbox in the same worker
+  // ("Map.prototype.set called on incompatible receiver"): give every test file a fresh worker.
+  maxWorkers: 2,
+  workerIdleMemoryLimit: 1,
 };

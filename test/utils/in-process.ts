@@ -1,0 +1,36 @@
+import pino from 'pino';
+import { startApp, type AppOptions, type RunningApp } from '../../gateway/app';
+import { loadConfig } from '../../gateway/config';
+import { bootPlatform, type Platform } from '../../gateway/platform';
+
+/** An all-in-one app started inside the test process, for tests that need their own configuration. */
+export interface InProcessApp {
+  url: string;
+  app: RunningApp;
+  platform: Platform;
+  close(): Promise<void>;
+}
+
+/** Starts the app on a free port against the test database with extra environment (e.g. a small rate limit). */
+export async function startInProcessApp(env: Record<string, string> = {}, options: AppOptions = {}): Promise<InProcessApp> {
+  const config = loadConfig({
+    DATABASE_URL: process.env.DATABASE_URL,
+    PORT: '0',
+    HOST: '127.0.0.1',
+    OPERATOR_TOKEN: process.env.E2E_OPERATOR_TOKEN,
+    DEMO_TENANT: '0',
+    ...env,
+  });
+  const log = pino({ level: 'silent' });
+  const platform = await bootPlatform(config, log, { migrate: false });
+  const app = await startApp(config, platform, log, options);
+  return {
+    url: app.url,
+    app,
+    platform,
+    async close() {
+      await app.close();
+      await platform.stop();
+    },
+  };
+}
