@@ -40,10 +40,13 @@ export async function startGraphQL(config: Config, local: RunningSubgraph[] | nu
     gateway,
     includeStacktraceInErrorResponses: false,
     // The REST routes and /graphql share one error vocabulary; anything without a code is hidden.
-    formatError: (formatted: GraphQLFormattedError) =>
-      formatted.extensions?.code && formatted.extensions.code !== 'INTERNAL_SERVER_ERROR'
-        ? { message: formatted.message, path: formatted.path, locations: formatted.locations, extensions: stripServiceName(formatted.extensions) }
-        : { message: 'Internal server error', path: formatted.path, extensions: { code: 'INTERNAL_SERVER_ERROR' } },
+    formatError: (formatted: GraphQLFormattedError, error: unknown) => {
+      if (formatted.extensions?.code && formatted.extensions.code !== 'INTERNAL_SERVER_ERROR') {
+        return { message: formatted.message, path: formatted.path, locations: formatted.locations, extensions: stripServiceName(formatted.extensions) };
+      }
+      log.error({ err: error, path: formatted.path }, 'graphql operation failed');
+      return { message: 'Internal server error', path: formatted.path, extensions: { code: 'INTERNAL_SERVER_ERROR' } };
+    },
     plugins: [ApolloServerPluginLandingPageDisabled()],
   });
   await server.start();

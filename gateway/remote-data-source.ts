@@ -4,8 +4,9 @@ import type { RequestContext } from './request-context';
 
 /** Calls a subgraph over HTTP, carrying the request's identity and the gateway's shared secret. */
 export class IdentityForwardingDataSource extends RemoteGraphQLDataSource<RequestContext> {
-  constructor(url: string, private readonly secret: string) {
-    super({ url });
+  /** `baseUrl` is the subgraph service's root (SUBGRAPH_<NAME>_URL); GraphQL is served under `/graphql`. */
+  constructor(baseUrl: string, private readonly secret: string) {
+    super({ url: new URL('/graphql', baseUrl).toString() });
   }
 
   willSendRequest(options: GraphQLDataSourceProcessOptions<RequestContext>): void {

@@ -63,6 +63,7 @@ export async function serveSubgraph(subgraph: RunningSubgraph, options: { port: 
     createHandler({ schema: subgraph.schema, authenticate: () => null, context: (req) => subgraph.context(identityOf(req.raw)) as never }),
   );
   app.use('/graphql', expressMiddleware(apollo, { context: async ({ req }) => subgraph.context(identityOf(req)) }));
+  app.use((_req, res) => void res.status(404).json({ detail: 'Not Found' }));
 
   return {
     server,
