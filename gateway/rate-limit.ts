@@ -30,8 +30,9 @@ export class RateLimits {
     const anonymousOptions = { keyPrefix: 'rl:anon', points: config.authFailurePoints, duration: config.windowSeconds };
     if (redisUrl) {
       this.redis = new Redis(redisUrl, { enableOfflineQueue: false, maxRetriesPerRequest: 1 });
-      this.tenant = new RateLimiterRedis({ ...tenantOptions, storeClient: this.redis });
-      this.anonymous = new RateLimiterRedis({ ...anonymousOptions, storeClient: this.redis });
+      // While Redis is unreachable (or still connecting) each replica counts in memory instead of failing requests.
+      this.tenant = new RateLimiterRedis({ ...tenantOptions, storeClient: this.redis, insuranceLimiter: new RateLimiterMemory(tenantOptions) });
+      this.anonymous = new RateLimiterRedis({ ...anonymousOptions, storeClient: this.redis, insuranceLimiter: new RateLimiterMemory(anonymousOptions) });
     } else {
       this.redis = null;
       this.tenant = new RateLimiterMemory(tenantOptions);

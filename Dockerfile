@@ -1,0 +1,11 @@
+# One image for every process of the distributed mode; docker-compose.yml picks the command.
+FROM node:20-bookworm-slim
+WORKDIR /app
+ENV NODE_ENV=production
+COPY package.json package-lock.json ./
+RUN npm ci --no-audit --no-fund --include=dev
+COPY . .
+RUN npm run build && npm prune --omit=dev
+USER node
+EXPOSE 4000
+CMD ["node", "dist/gateway/main.js"]
