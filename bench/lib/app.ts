@@ -1,0 +1,46 @@
+import { randomBytes } from 'node:crypto';
+import path from 'node:path';
+import { startChild, type Child } from './child';
+import { freePort } from './free-port';
+import { waitForUrl } from './readiness';
+
+/** The platform running as a child process, set up for load: where it is and the operator token it accepts. */
+export interface AppUnderTest {
+  child: Child;
+  url: string;
+  operatorToken: string;
+}
+
+// The highest value gateway/config.ts accepts: about 160,000 req/s over its 60 s window.
+const NO_RATE_LIMIT = '10000000';
+
+/**
+ * Starts `dist/gateway/main.js` all-in-one against `databaseUrl` and waits for /readyz. Logs
+ * at warn because the per-request access log would cost more than some handlers; no demo
+ * tenant because the benchmark makes its own.
+ */
+export async function startApp(databaseUrl: string, extraEnv: Record<string, string> = {}): Promise<AppUnderTest> {
+  const port = await freePort();
+  const operatorToken = randomBytes(24).toString('hex');
+  const child = startChild('app', path.join(__dirname, '..', '..', 'gateway', 'main.js'), {
+    MODE: 'all-in-one',
+    PORT: String(port),
+    HOST: '127.0.0.1',
+    DATABASE_URL: databaseUrl,
+    LOG_LEVEL: 'warn',
+    DEMO_TENANT: '0',
+    OPERATOR_TOKEN: operatorToken,
+    RATE_LIMIT_PER_WINDOW: NO_RATE_LIMIT,
+    NODE_ENV: 'production',
+    ...extraEnv,
+  });
+  const url = `http://127.0.0.1:${port}`;
+  try {
+    await waitForUrl(child, `${url}/readyz`);
+  } catch (error) {
+    await child.stop();
+    throw error;
+  }
+  child.echo();
+  return { child, url, operatorToken };
+}
