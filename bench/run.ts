@@ -1,0 +1,70 @@
+import path from 'node:path';
+import { startApp } from './lib/app';
+import { openDatabase } from './lib/database';
+import { say } from './lib/progress';
+import { Teardown } from './lib/teardown';
+import { benchTenantPublic } from './tenant-public';
+
+/**
+ * `npm run bench`: starts the database and the platform once, runs the benchmarks, records
+ * them in bench/RESULTS.md. Exits 1 when a run is invalid (non-2xx answers) or the set-up
+ * fails; a missed target is a result, not a failure, and exits 0.
+ */
+const RESULTS_FILE = path.resolve(__dirname, '..', '..', 'bench', 'RESULTS.md');
+const RESULTS_HEADER = `# Benchmark results
+
+Written by \`npm run bench\` (bench/run.ts); each benchmark rewrites only its own section,
+between its \`<!-- name:start -->\` and \`<!-- name:end -->\` markers. Run it on an otherwise idle
+machine. Uses \`DATABASE_URL\` when set, else a throw-away embedded PostgreSQL; \`BENCH_DURATION\`
+(seconds per target, default 10), \`BENCH_CONNECTIONS\` (default 50) and \`BENCH_WARMUP\` (seconds,
+default 2) change the load. Numbers from different machines do not compare.
+`;
+
+function positiveInt(name: string, fallback: number, min = 1): number {
+  const raw = process.env[name];
+  if (raw === undefined || raw === '') return fallback;
+  const value = Number(raw);
+  if (!Number.isInteger(value) || value < min) throw new Error(`${name} must be a whole number >= ${min} (got "${raw}")`);
+  return value;
+}
+
+async function main(): Promise<number> {
+  const shape = { durationSeconds: positiveInt('BENCH_DURATION', 10), connections: positiveInt('BENCH_CONNECTIONS', 50) };
+  const warmupSeconds = positiveInt('BENCH_WARMUP', 2, 0);
+  const teardown = new Teardown();
+  try {
+    say(process.env.DATABASE_URL ? 'using DATABASE_URL' : 'starting an embedded PostgreSQL in a temp directory');
+    const database = await openDatabase();
+    teardown.add('database', () => database.stop());
+    teardown.handleSignals();
+    say('starting the app (all-in-one)');
+    const app = await startApp(database.url);
+    teardown.add('app', () => app.child.stop());
+    say(`app ready at ${app.url}`);
+
+    const report = await benchTenantPublic({
+      app,
+      databaseUrl: database.url,
+      databaseLabel: database.source === 'embedded' ? 'embedded PostgreSQL (temp dir, same machine)' : 'DATABASE_URL',
+      shape,
+      warmupSeconds,
+      teardown,
+      resultsFile: RESULTS_FILE,
+      resultsHeader: RESULTS_HEADER,
+    });
+    process.stdout.write(`\n${report.markdown}\n\n`);
+    say(`wrote ${path.relative(process.cwd(), RESULTS_FILE) || RESULTS_FILE}`);
+    return report.valid ? 0 : 1;
+  } finally {
+    say('stopping');
+    await teardown.run();
+  }
+}
+
+main().then(
+  (code) => process.exit(code),
+  (error) => {
+    process.stderr.write(`bench failed: ${error instanceof Error ? error.message : error}\n`);
+    process.exit(1);
+  },
+);

@@ -1,0 +1,91 @@
+import { describeFailures, isClean, type LoadShape, type LoadSummary } from './lib/load';
+import { formatMachine, type Machine } from './lib/machine';
+import { markdownTable } from './lib/table';
+
+/** Issue 2's targets for the REST route, against GraphQL and the floor. */
+export const TARGETS = { restOverGraphql: 1, restOverFloor: 0.6, restP99Ms: 40 };
+
+/** The three measured runs of the tenant-public benchmark. */
+export interface TenantPublicRuns {
+  rest: LoadSummary;
+  graphql: LoadSummary;
+  floor: LoadSummary;
+}
+
+/** Where and how the runs were made, for the record. */
+export interface RunConditions {
+  date: Date;
+  machine: Machine;
+  mode: string;
+  database: string;
+  shape: LoadShape;
+  warmupSeconds: number;
+}
+
+/** One target: what was wanted, what was measured, and whether it was met. */
+export interface Verdict {
+  name: string;
+  wanted: string;
+  measured: string;
+  pass: boolean;
+}
+
+/** The judged result: valid only when every request of every run was answered 2xx. */
+export interface TenantPublicReport {
+  valid: boolean;
+  problems: string[];
+  ratios: { restOverGraphql: number; restOverFloor: number };
+  verdicts: Verdict[];
+  /** The Markdown body of the RESULTS.md section; also what the console shows. */
+  markdown: string;
+}
+
+const rps = (n: number) => Math.round(n).toLocaleString('en-US');
+const ms = (n: number) => (n < 10 ? n.toFixed(2) : n.toFixed(1));
+const times = (n: number) => `${n.toFixed(2)}x`;
+
+/** Computes the ratios and verdicts and writes them up. */
+export function buildReport(runs: TenantPublicRuns, conditions: RunConditions): TenantPublicReport {
+  const all = [runs.rest, runs.graphql, runs.floor];
+  const problems = all.filter((run) => !isClean(run)).map((run) => `${run.target}: ${describeFailures(run)}`);
+  const valid = problems.length === 0;
+  const ratios = {
+    restOverGraphql: runs.rest.requestsPerSecond / runs.graphql.requestsPerSecond,
+    restOverFloor: runs.rest.requestsPerSecond / runs.floor.requestsPerSecond,
+  };
+  const verdicts: Verdict[] = [
+    { name: 'REST >= GraphQL', wanted: `>= ${times(TARGETS.restOverGraphql)}`, measured: times(ratios.restOverGraphql), pass: ratios.restOverGraphql >= TARGETS.restOverGraphql },
+    { name: 'REST >= 0.6x floor', wanted: `>= ${times(TARGETS.restOverFloor)}`, measured: times(ratios.restOverFloor), pass: ratios.restOverFloor >= TARGETS.restOverFloor },
+    { name: 'REST p99 < 40 ms', wanted: `< ${TARGETS.restP99Ms} ms`, measured: `${ms(runs.rest.p99Ms)} ms`, pass: runs.rest.p99Ms < TARGETS.restP99Ms },
+  ];
+
+  const table = markdownTable(
+    ['target', 'req/s (mean)', 'p50 ms', 'p99 ms', 'requests', 'non-2xx', 'errors'],
+    all.map((run) => [run.target, rps(run.requestsPerSecond), ms(run.p50Ms), ms(run.p99Ms), run.total.toLocaleString('en-US'), String(run.non2xx), String(run.errors)]),
+    [false, true, true, true, true, true, true],
+  );
+  // An invalid run still shows its verdicts, marked, since they hint at where the errors come from.
+  const verdictTable = markdownTable(
+    ['target', 'wanted', 'measured', 'verdict'],
+    verdicts.map((v) => [v.name, v.wanted, v.measured, valid ? (v.pass ? 'PASS' : 'MISS') : `${v.pass ? 'PASS' : 'MISS'} (invalid run)`]),
+  );
+  const { shape } = conditions;
+  const markdown = [
+    '## GET /tenant/public: REST vs GraphQL vs floor',
+    '',
+    `- Date: ${conditions.date.toISOString()}`,
+    `- Machine: ${formatMachine(conditions.machine)}`,
+    `- Mode: ${conditions.mode}; database: ${conditions.database}`,
+    `- Load: autocannon, ${shape.connections} connections, ${shape.durationSeconds} s per target after a ${conditions.warmupSeconds} s warm-up, one target after another, load generator on the same machine`,
+    '- Targets: `rest` = `GET /tenant/public` (API key auth, REST bridge, gateway, tenant subgraph, MikroORM); `graphql` = `POST /graphql` with the same query; `floor` = bench/floor-server.ts (express + pg, same SQL, no auth)',
+    '',
+    table,
+    '',
+    `REST / GraphQL: **${times(ratios.restOverGraphql)}**; REST / floor: **${times(ratios.restOverFloor)}**`,
+    '',
+    verdictTable,
+    '',
+    valid ? 'Valid run: every response was 2xx.' : `**INVALID RUN**: not every response was 2xx, so these numbers do not measure the endpoint. ${problems.join('; ')}.`,
+  ].join('\n');
+  return { valid, problems, ratios, verdicts, markdown };
+}

@@ -1,0 +1,94 @@
+import { isDeepStrictEqual } from 'node:util';
+import type { AppUnderTest } from './lib/app';
+import { startFloor } from './lib/floor';
+import { describeFailures, isClean, runLoad, type LoadShape, type LoadSummary, type LoadTarget } from './lib/load';
+import { describeMachine } from './lib/machine';
+import { say } from './lib/progress';
+import { writeSection } from './lib/results-file';
+import type { Teardown } from './lib/teardown';
+import { createTenant } from './lib/tenant';
+import { buildReport, type TenantPublicReport } from './tenant-public-report';
+
+const QUERY = 'query PublicTenant { publicTenant { id name timezone locale currency website phone primaryColor } }';
+
+/** What a benchmark gets from run.ts: the running app, its database, the load shape, where to record. */
+export interface BenchContext {
+  app: AppUnderTest;
+  databaseUrl: string;
+  /** For the record, e.g. `embedded PostgreSQL (temp dir)`. */
+  databaseLabel: string;
+  shape: LoadShape;
+  warmupSeconds: number;
+  teardown: Teardown;
+  resultsFile: string;
+  resultsHeader: string;
+}
+
+/**
+ * Issue 2's performance check: `GET /tenant/public` through REST, the same query through
+ * `/graphql`, and the floor, measured back to back in one run and recorded in RESULTS.md.
+ */
+export async function benchTenantPublic(ctx: BenchContext): Promise<TenantPublicReport> {
+  const tenant = await createTenant(ctx.app.url, ctx.app.operatorToken, 'Bench Clinic');
+  say(`created tenant ${tenant.tenantId}`);
+  const floor = await startFloor(ctx.databaseUrl);
+  ctx.teardown.add('floor server', () => floor.child.stop());
+  say(`floor server ready at ${floor.url}`);
+
+  const targets: Record<'rest' | 'graphql' | 'floor', LoadTarget> = {
+    rest: { name: 'rest', url: `${ctx.app.url}/tenant/public`, headers: tenant.headers },
+    graphql: {
+      name: 'graphql',
+      url: `${ctx.app.url}/graphql`,
+      method: 'POST',
+      headers: { ...tenant.headers, 'content-type': 'application/json' },
+      body: JSON.stringify({ query: QUERY }),
+    },
+    floor: { name: 'floor', url: `${floor.url}/tenant/public`, headers: { TENANT: tenant.tenantId } },
+  };
+  await assertSameAnswer(targets);
+  say('all three targets return the same tenant');
+
+  const runs = {} as Record<keyof typeof targets, LoadSummary>;
+  for (const key of ['rest', 'graphql', 'floor'] as const) runs[key] = await measure(targets[key], ctx);
+
+  const report = buildReport(runs, {
+    date: new Date(),
+    machine: describeMachine(),
+    mode: 'all-in-one (one process: gateway, subgraphs in-process), NODE_ENV=production, LOG_LEVEL=warn',
+    database: ctx.databaseLabel,
+    shape: ctx.shape,
+    warmupSeconds: ctx.warmupSeconds,
+  });
+  writeSection(ctx.resultsFile, 'tenant-public', report.markdown, ctx.resultsHeader);
+  return report;
+}
+
+/** Warms one target up, then measures it, saying how each went. */
+async function measure(target: LoadTarget, ctx: BenchContext): Promise<LoadSummary> {
+  if (ctx.warmupSeconds > 0) {
+    say(`${target.name}: warming up ${ctx.warmupSeconds} s`);
+    const warm = await runLoad(target, { ...ctx.shape, durationSeconds: ctx.warmupSeconds });
+    if (!isClean(warm)) say(`${target.name}: warm-up was not clean: ${describeFailures(warm)}`);
+  }
+  say(`${target.name}: measuring ${ctx.shape.durationSeconds} s with ${ctx.shape.connections} connections`);
+  const run = await runLoad(target, ctx.shape);
+  const failures = isClean(run) ? '' : `; ${describeFailures(run)}`;
+  say(`${target.name}: ${Math.round(run.requestsPerSecond)} req/s, p50 ${run.p50Ms} ms, p99 ${run.p99Ms} ms, ${run.total} requests${failures}`);
+  return run;
+}
+
+/** One request to each target: a benchmark comparing different answers (or errors) would mislead. */
+async function assertSameAnswer(targets: Record<'rest' | 'graphql' | 'floor', LoadTarget>): Promise<void> {
+  const answers: Record<string, unknown> = {};
+  for (const target of Object.values(targets)) {
+    const res = await fetch(target.url, { method: target.method ?? 'GET', headers: target.headers, body: target.body });
+    const text = await res.text();
+    if (!res.ok) throw new Error(`${target.name} answered ${res.status} before the load started: ${text}`);
+    const body = JSON.parse(text);
+    answers[target.name] = target.name === 'graphql' ? body?.data?.publicTenant : body;
+  }
+  if (!isDeepStrictEqual(answers.rest, answers.floor) || !isDeepStrictEqual(answers.graphql, answers.floor)) {
+    throw new Error(`the targets disagree on the tenant: ${JSON.stringify(answers)}`);
+  }
+}

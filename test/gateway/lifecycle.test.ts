@@ -1,0 +1,77 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { chmodSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { readRecordedServer } from '../../gateway/embedded-postgres';
+
+const MAIN = join(__dirname, '../../dist/gateway/main.js');
+
+/** Runs `npm start`'s entry point on the fresh-machine path: no DATABASE_URL, embedded PostgreSQL. */
+function startMain(env: Record<string, string>): { child: ChildProcess; output: () => string; exited: Promise<number | null> } {
+  const { DATABASE_URL: _ignored, ...inherited } = process.env;
+  const child = spawn(process.execPath, [MAIN], { env: { ...inherited, HOST: '127.0.0.1', LOG_LEVEL: 'warn', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  let output = '';
+  child.stdout!.on('data', (chunk) => (output += chunk));
+  child.stderr!.on('data', (chunk) => (output += chunk));
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  return { child, output: () => output, exited };
+}
+
+async function waitForOutput(read: () => string, pattern: RegExp, timeoutMs = 30_000): Promise<RegExpMatchArray> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    const match = read().match(pattern);
+    if (match) return match;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error(`no ${pattern} in:\n${read()}`);
+}
+
+describe('process lifecycle on the embedded database', () => {
+  let work: string;
+  beforeAll(() => {
+    work = mkdtempSync(join(tmpdir(), 'hpp-life-'));
+    chmodSync(work, 0o755);
+  });
+  afterAll(() => rmSync(work, { recursive: true, force: true }));
+
+  it('first start prints a demo tenant; SIGTERM drains an open stream and stops PostgreSQL', async () => {
+    const dataDir = join(work, 'data');
+    const app = startMain({ PORT: '0', DATA_DIR: dataDir, PUBLIC_URL: 'http://public.example' });
+    let stream: Response | undefined;
+    try {
+      const url = (await waitForOutput(app.output, /is listening on (http:\/\/127\.0\.0\.1:\d+)/))[1];
+      const tenantId = (await waitForOutput(app.output, /TENANT: +(\S+)/))[1];
+      const apiKey = (await waitForOutput(app.output, /API-KEY: +(\S+)/))[1];
+      expect(app.output()).toContain('http://public.example/docs');
+      expect(app.output()).toContain(`curl -H 'TENANT: ${tenantId}' -H 'API-KEY: ${apiKey}' http://public.example/tenant/public`);
+      expect(readRecordedServer(dataDir)).not.toBeNull();
+      const pub = await fetch(`${url}/tenant/public`, { headers: { TENANT: tenantId, 'API-KEY': apiKey } });
+      expect((await pub.json()).name).toBe('Demo Clinic');
+      // A long subscription is open while the process is told to stop.
+      stream = await fetch(`${url}/graphql/stream`, {
+        method: 'POST',
+        headers: { TENANT: tenantId, 'API-KEY': apiKey, 'content-type': 'application/json', accept: 'text/event-stream' },
+        body: JSON.stringify({ query: 'subscription { streamProbe(count: 20) }' }),
+      });
+      expect(stream.status).toBe(200);
+    } finally {
+      app.child.kill('SIGTERM');
+    }
+    const started = Date.now();
+    expect(await app.exited).toBe(0);
+    expect(Date.now() - started).toBeLessThan(10_000);
+    await stream!.text().catch(() => undefined);
+    expect(readRecordedServer(dataDir)).toBeNull();
+  }, 60_000);
+
+  it('explains in one paragraph, naming DATABASE_URL, when the embedded database cannot start', async () => {
+    const locked = join(work, 'locked');
+    mkdirSync(join(locked, 'inner'), { recursive: true });
+    chmodSync(locked, 0o700);
+    const app = startMain({ PORT: '0', DATA_DIR: join(locked, 'inner', 'data') });
+    expect(await app.exited).toBe(1);
+    expect(app.output()).toContain('DATABASE_URL');
+    expect(app.output()).not.toMatch(/^\s+at /m);
+  }, 60_000);
+});
