@@ -5,11 +5,6 @@ import { say } from './lib/progress';
 import { Teardown } from './lib/teardown';
 import { benchTenantPublic } from './tenant-public';
 
-/**
- * `npm run bench`: starts the database and the platform once, runs the benchmarks, records
- * them in bench/RESULTS.md. Exits 1 when a run is invalid (non-2xx answers) or the set-up
- * fails; a missed target is a result, not a failure, and exits 0.
- */
 const RESULTS_FILE = path.resolve(__dirname, '..', '..', 'bench', 'RESULTS.md');
 const RESULTS_HEADER = `# Benchmark results
 
@@ -28,10 +23,16 @@ function positiveInt(name: string, fallback: number, min = 1): number {
   return value;
 }
 
+/**
+ * `npm run bench`: starts the database and the platform once, runs the benchmarks, records
+ * them in bench/RESULTS.md. Exits 1 when a run is invalid (non-2xx answers) or the set-up
+ * fails; a missed target is a result, not a failure, and exits 0.
+ */
 async function main(): Promise<number> {
   const shape = { durationSeconds: positiveInt('BENCH_DURATION', 10), connections: positiveInt('BENCH_CONNECTIONS', 50) };
   const warmupSeconds = positiveInt('BENCH_WARMUP', 2, 0);
   const teardown = new Teardown();
+  teardown.handleCrashes();
   try {
     say(process.env.DATABASE_URL ? 'using DATABASE_URL' : 'starting an embedded PostgreSQL in a temp directory');
     const database = await openDatabase();

@@ -41,7 +41,8 @@ export interface TenantPublicReport {
 }
 
 const rps = (n: number) => Math.round(n).toLocaleString('en-US');
-const ms = (n: number) => (n < 10 ? n.toFixed(2) : n.toFixed(1));
+// autocannon records latency in whole milliseconds; keep decimals only if a future version has them.
+const ms = (n: number) => (Number.isInteger(n) ? String(n) : n.toFixed(2));
 const times = (n: number) => `${n.toFixed(2)}x`;
 
 /** Computes the ratios and verdicts and writes them up. */
@@ -60,9 +61,9 @@ export function buildReport(runs: TenantPublicRuns, conditions: RunConditions): 
   ];
 
   const table = markdownTable(
-    ['target', 'req/s (mean)', 'p50 ms', 'p99 ms', 'requests', 'non-2xx', 'errors'],
-    all.map((run) => [run.target, rps(run.requestsPerSecond), ms(run.p50Ms), ms(run.p99Ms), run.total.toLocaleString('en-US'), String(run.non2xx), String(run.errors)]),
-    [false, true, true, true, true, true, true],
+    ['target', 'req/s (mean)', 'p50 ms', 'p99 ms', 'requests', 'seconds', 'non-2xx', 'errors'],
+    all.map((run) => [run.target, rps(run.requestsPerSecond), ms(run.p50Ms), ms(run.p99Ms), run.total.toLocaleString('en-US'), run.seconds.toFixed(1), String(run.non2xx), String(run.errors)]),
+    [false, true, true, true, true, true, true, true],
   );
   // An invalid run still shows its verdicts, marked, since they hint at where the errors come from.
   const verdictTable = markdownTable(
@@ -76,7 +77,7 @@ export function buildReport(runs: TenantPublicRuns, conditions: RunConditions): 
     `- Date: ${conditions.date.toISOString()}`,
     `- Machine: ${formatMachine(conditions.machine)}`,
     `- Mode: ${conditions.mode}; database: ${conditions.database}`,
-    `- Load: autocannon, ${shape.connections} connections, ${shape.durationSeconds} s per target after a ${conditions.warmupSeconds} s warm-up, one target after another, load generator on the same machine`,
+    `- Load: autocannon, ${shape.connections} connections, ${shape.durationSeconds} s per target, one after another, after a ${conditions.warmupSeconds} s warm-up of each, load generator on the same machine`,
     '- Targets: `rest` = `GET /tenant/public` (API key auth, REST bridge, gateway, tenant subgraph, MikroORM); `graphql` = `POST /graphql` with the same query; `floor` = bench/floor-server.ts (express + pg, same SQL, no auth)',
     '',
     table,

