@@ -17,10 +17,13 @@ export function toClientError(error: GraphQLError, report: ErrorReporter, reques
       extensions: { code: original.code, ...original.extensions() },
     });
   }
-  if (!original || original instanceof GraphQLError) {
-    // Parse, validation and variable-coercion errors: safe to show and already coded.
+  if (!original) {
+    // Raised by graphql-js itself before any resolver ran: parse, validation, variable coercion.
     const code = error.extensions?.code ?? 'BAD_USER_INPUT';
     return new GraphQLError(error.message, { path: error.path, nodes: error.nodes, extensions: { ...error.extensions, code } });
+  }
+  if (original instanceof GraphQLError && original.extensions?.code) {
+    return new GraphQLError(original.message, { path: error.path, extensions: original.extensions });
   }
   report(original, requestId);
   return new GraphQLError('Internal server error', { path: error.path, extensions: { code: 'INTERNAL_SERVER_ERROR' } });

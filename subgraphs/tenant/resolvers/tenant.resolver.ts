@@ -1,7 +1,7 @@
 import { Ctx, Query, Resolver } from 'type-graphql';
 import type { SubgraphContext } from '../../shared/context';
 import { requireTenant } from '../../shared/require-tenant';
-import type { Tenant } from '../entities/tenant.entity';
+import type { TenantRecord } from '../repositories/tenant.repository';
 import { TenantService } from '../services/tenant.service';
 import { PublicTenantType, TenantType } from '../types/tenant.type';
 
@@ -9,12 +9,12 @@ import { PublicTenantType, TenantType } from '../types/tenant.type';
 @Resolver(() => TenantType)
 export class TenantResolver {
   @Query(() => TenantType, { description: 'The calling tenant, whole (staff only)' })
-  tenant(@Ctx() ctx: SubgraphContext): Promise<Tenant> {
+  tenant(@Ctx() ctx: SubgraphContext): Promise<TenantRecord> {
     return new TenantService(ctx.em).current(requireTenant(ctx));
   }
 
   @Query(() => PublicTenantType, { description: 'The calling tenant, as shown to patients' })
-  publicTenant(@Ctx() ctx: SubgraphContext): Promise<Tenant> {
+  publicTenant(@Ctx() ctx: SubgraphContext): Promise<TenantRecord> {
     return new TenantService(ctx.em).current(requireTenant(ctx));
   }
 }
