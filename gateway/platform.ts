@@ -47,7 +47,7 @@ export async function bootPlatform(config: Config, log: Logger, options: BootOpt
     }
     const subgraphs: RunningSubgraph[] = [];
     for (const definition of SUBGRAPHS) {
-      const subgraph = await startSubgraph(definition, databaseUrl, { migrate: options.migrate });
+      const subgraph = await startSubgraph(definition, databaseUrl, { migrate: options.migrate, publicUrl: config.publicUrl });
       stops.push(() => subgraph.close());
       subgraphs.push(subgraph);
     }

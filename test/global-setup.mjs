@@ -70,6 +70,7 @@ export default async function globalSetup() {
     RATE_LIMIT_PER_WINDOW: '1000000',
     RATE_LIMIT_AUTH_FAILURES_PER_WINDOW: '1000000',
     DATA_DIR: join(work, 'app-data'),
+    PUBLIC_URL: `http://127.0.0.1:${gatewayPort}`,
   };
   const gatewayEnv = { ...common, PORT: String(gatewayPort), HOST: '127.0.0.1', MODE: mode };
   if (mode === 'distributed') {

@@ -10,6 +10,8 @@ export interface RequestIdentity {
 /** Context every resolver receives. `em` is forked for this request with the tenant filter set. */
 export interface SubgraphContext extends RequestIdentity {
   readonly em: EntityManager;
+  /** Absolute base URL of the public API, for links the subgraph hands out (asset URLs). */
+  readonly publicUrl: string;
 }
 
 /** Header names that carry the identity from the gateway to a subgraph over HTTP. */
@@ -23,11 +25,12 @@ export const IDENTITY_HEADERS = {
  * Builds a resolver context whose entity manager is forked lazily: a request that never touches
  * this subgraph's database pays nothing, and one that does gets its own identity map.
  */
-export function createSubgraphContext(rootEm: EntityManager, identity: RequestIdentity): SubgraphContext {
+export function createSubgraphContext(rootEm: EntityManager, identity: RequestIdentity, publicUrl: string): SubgraphContext {
   let em: EntityManager | undefined;
   return {
     tenantId: identity.tenantId,
     requestId: identity.requestId,
+    publicUrl,
     get em() {
       if (!em) {
         em = rootEm.fork();

@@ -3,7 +3,7 @@ import type { SubgraphDefinition } from './subgraph-definition';
 import { startSubgraph } from './subgraph-runtime';
 
 /**
- * The `main` of a subgraph service: reads DATABASE_URL, INTERNAL_SECRET, PORT and HOST, serves,
+ * The `main` of a subgraph service: reads DATABASE_URL, INTERNAL_SECRET, PORT, HOST and PUBLIC_URL, serves,
  * and shuts down cleanly on SIGTERM/SIGINT. Migrations are `npm run migrate`'s job here.
  */
 export function runSubgraphService(definition: SubgraphDefinition, defaultPort: number): void {
@@ -19,7 +19,7 @@ export function runSubgraphService(definition: SubgraphDefinition, defaultPort: 
     process.exit(1);
   }
   (async () => {
-    const subgraph = await startSubgraph(definition, databaseUrl!, { migrate: false });
+    const subgraph = await startSubgraph(definition, databaseUrl!, { migrate: false, publicUrl: process.env.PUBLIC_URL });
     const service = await serveSubgraph(subgraph, { port, host: process.env.HOST ?? '0.0.0.0', secret: secret! });
     const address = service.server.address();
     console.log(JSON.stringify({ service: definition.name, msg: 'listening', port: typeof address === 'object' && address ? address.port : port }));

@@ -17,13 +17,22 @@ export interface RunningSubgraph {
   close(): Promise<void>;
 }
 
+/** How a subgraph is started. */
+export interface SubgraphOptions {
+  /** Apply pending migrations first. */
+  migrate: boolean;
+  /** Absolute base URL of the public API (PUBLIC_URL); default http://localhost:4000. */
+  publicUrl?: string;
+}
+
 /** Opens the ORM, optionally applies migrations, and builds the federated schema. */
 export async function startSubgraph(
   definition: SubgraphDefinition,
   databaseUrl: string,
-  options: { migrate: boolean },
+  options: SubgraphOptions,
 ): Promise<RunningSubgraph> {
   const orm = await openOrm(definition, databaseUrl);
+  const publicUrl = (options.publicUrl ?? 'http://localhost:4000').replace(/\/+$/, '');
   try {
     if (options.migrate) await runMigrations(orm, databaseUrl, definition.schema);
     const schema = await buildFederatedSchema(definition.resolvers, definition.referenceResolvers, definition.orphanedTypes);
@@ -31,7 +40,7 @@ export async function startSubgraph(
       name: definition.name,
       schema,
       orm,
-      context: (identity) => createSubgraphContext(orm.em as never, identity),
+      context: (identity) => createSubgraphContext(orm.em as never, identity, publicUrl),
       async seedDemo(tenantId) {
         if (!definition.seedDemo) return;
         const em = orm.em.fork();
