@@ -16,6 +16,7 @@ import { AdminService } from './admin/admin.service';
 import { authenticate, limitAnonymous } from './auth';
 import type { Config } from './config';
 import { startGraphQL } from './graphql';
+import { PostgresIdempotencyStore } from './idempotency-store';
 import { KeyCache } from './key-cache';
 import type { Platform } from './platform';
 import { RateLimits } from './rate-limit';
@@ -80,7 +81,9 @@ export async function startApp(config: Config, platform: Platform, log: Logger, 
   const tenantScoped = authenticate(keys, limits);
   app.use('/graphql/stream', tenantScoped, json, platform.subgraphs ? localStreamHandler(platform.subgraphs, owners) : proxyStreamHandler(config, owners));
   app.use('/graphql', tenantScoped, json, expressMiddleware(graph.server, { context: async ({ res }) => contextOf(res) }));
-  const rest = createRestRouter(routes, graph.apiSchema, run, logError);
+  const idempotency = new PostgresIdempotencyStore(platform.gatewayOrm);
+  const pruneTimer = setInterval(() => void idempotency.prune().catch((error) => log.warn({ err: error }, 'idempotency prune failed')), 3_600_000).unref();
+  const rest = createRestRouter(routes, graph.apiSchema, run, logError, { idempotency });
   const restPaths = routes.map((r) => r.path.replace(/\{([^}]+)\}/g, ':$1'));
   app.use(restPaths, tenantScoped, json);
   app.use(rest);
@@ -102,6 +105,7 @@ export async function startApp(config: Config, platform: Platform, log: Logger, 
       server.closeIdleConnections();
       setTimeout(() => server.closeAllConnections(), 2_000).unref();
       await closed;
+      clearInterval(pruneTimer);
       await graph.server.stop();
       await limits.close();
     },

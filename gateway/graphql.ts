@@ -21,6 +21,9 @@ export interface GraphQLLayer {
 /** Starts the gateway: local data sources in all-in-one mode, HTTP to each subgraph in distributed mode. */
 export async function startGraphQL(config: Config, local: RunningSubgraph[] | null, log: Logger): Promise<GraphQLLayer> {
   const report = (error: unknown, requestId: string | undefined) => log.error({ err: error, requestId }, 'subgraph resolver failed');
+  // Apollo Gateway otherwise exports usage metrics to Apollo's servers every hour; a platform
+  // holding patients' and payment data sends nothing anywhere unasked.
+  process.env.APOLLO_TELEMETRY_DISABLED ??= 'true';
   const gateway = new ApolloGateway({
     supergraphSdl: readSupergraph(),
     buildService: ({ name }): GraphQLDataSource => {

@@ -3,14 +3,15 @@ import { SUBGRAPHS } from '../subgraphs/registry';
 import { openOrm, runMigrations } from '../subgraphs/shared/orm';
 import { ConfigError, loadConfig } from './config';
 import { startEmbeddedPostgres } from './embedded-postgres';
+import { GATEWAY_SCHEMA } from './gateway-schema';
 
 /** `npm run migrate`: applies every subgraph's pending migrations to DATABASE_URL (or the embedded database). */
 export async function migrateAll(databaseUrl: string, report: (line: string) => void = () => undefined): Promise<void> {
-  for (const definition of SUBGRAPHS) {
+  for (const definition of [GATEWAY_SCHEMA, ...SUBGRAPHS]) {
     const orm = await openOrm(definition, databaseUrl);
     try {
       const applied = await runMigrations(orm, databaseUrl, definition.schema);
-      report(`${definition.name}: ${applied.length ? applied.join(', ') : 'up to date'}`);
+      report(`${definition.schema}: ${applied.length ? applied.join(', ') : 'up to date'}`);
     } finally {
       await orm.close();
     }

@@ -2,10 +2,11 @@ import type { MikroORM } from '@mikro-orm/postgresql';
 import type { Logger } from 'pino';
 import { SUBGRAPHS } from '../subgraphs/registry';
 import { IDENTITY_HEADERS } from '../subgraphs/shared/context';
-import { openOrm } from '../subgraphs/shared/orm';
+import { openOrm, runMigrations } from '../subgraphs/shared/orm';
 import { startSubgraph, type RunningSubgraph } from '../subgraphs/shared/subgraph-runtime';
 import { tenantSubgraph } from '../subgraphs/tenant';
 import type { Config } from './config';
+import { GATEWAY_SCHEMA } from './gateway-schema';
 import { readRecordedServer, startEmbeddedPostgres } from './embedded-postgres';
 
 /** Fills one tenant with demo data in one subgraph. */
@@ -18,6 +19,8 @@ export interface Platform {
   subgraphs: RunningSubgraph[] | null;
   /** ORM over the tenant schema: API keys for authentication, tenants for the operator. */
   tenantOrm: MikroORM;
+  /** ORM over the gateway's own schema (idempotency records). */
+  gatewayOrm: MikroORM;
   /** One per subgraph, in composition order (the tenant's directory first). */
   seeders: DemoSeeder[];
   stop(): Promise<void>;
@@ -39,11 +42,14 @@ export async function bootPlatform(config: Config, log: Logger, options: BootOpt
   };
   try {
     const databaseUrl = await resolveDatabase(config, log, options, stops);
+    const gatewayOrm = await openOrm(GATEWAY_SCHEMA, databaseUrl);
+    stops.push(() => gatewayOrm.close());
+    if (options.migrate) await runMigrations(gatewayOrm, databaseUrl, GATEWAY_SCHEMA.schema);
     if (config.mode === 'distributed') {
       const tenantOrm = await openOrm(tenantSubgraph, databaseUrl);
       stops.push(() => tenantOrm.close());
       const seeders = SUBGRAPHS.map((s) => remoteSeeder(config.subgraphUrls[s.name]!, config.internalSecret!));
-      return { databaseUrl, subgraphs: null, tenantOrm, seeders, stop: stopAll };
+      return { databaseUrl, subgraphs: null, tenantOrm, gatewayOrm, seeders, stop: stopAll };
     }
     const subgraphs: RunningSubgraph[] = [];
     for (const definition of SUBGRAPHS) {
@@ -52,7 +58,7 @@ export async function bootPlatform(config: Config, log: Logger, options: BootOpt
       subgraphs.push(subgraph);
     }
     const tenantOrm = subgraphs.find((s) => s.name === 'tenant')!.orm;
-    return { databaseUrl, subgraphs, tenantOrm, seeders: subgraphs.map((s) => (tenantId) => s.seedDemo(tenantId)), stop: stopAll };
+    return { databaseUrl, subgraphs, tenantOrm, gatewayOrm, seeders: subgraphs.map((s) => (tenantId) => s.seedDemo(tenantId)), stop: stopAll };
   } catch (error) {
     await stopAll();
     throw error;

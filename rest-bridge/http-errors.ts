@@ -51,21 +51,42 @@ export function notFound(_req: Request, _res: Response, next: NextFunction): voi
   next(new NotFoundError('Not Found'));
 }
 
-/** Writes the response for a GraphQL result that carries errors: the first error decides the status. */
-export function sendGraphQLErrors(res: Response, errors: readonly GraphQLFormattedError[], route: RouteDefinition, logError: ErrorLog): void {
+/** A REST response as data: what the bridge sends, and what an idempotent route stores for replay. */
+export interface HttpAnswer {
+  status: number;
+  /** JSON body; undefined sends none (204). */
+  body: unknown;
+  headers?: Record<string, string>;
+}
+
+/** The HTTP answer for a GraphQL result that carries errors: the first error decides the status. */
+export function graphQLErrorAnswer(errors: readonly GraphQLFormattedError[], route: RouteDefinition, logInternal: (error: Error) => void): HttpAnswer {
   const first = errors[0];
   const code = (first.extensions?.code as ErrorCode | undefined) ?? 'INTERNAL_SERVER_ERROR';
   const status = HTTP_STATUS[code] ?? 500;
   if (status === 500) {
-    logError(res, new Error(`GraphQL operation ${route.operationId} failed: ${first.message}`));
-    res.status(500).json({ detail: 'Internal server error' });
-  } else if (code === 'BAD_USER_INPUT') {
+    logInternal(new Error(`GraphQL operation ${route.operationId} failed: ${first.message}`));
+    return { status: 500, body: { detail: 'Internal server error' } };
+  }
+  if (code === 'BAD_USER_INPUT') {
     const issues = (first.extensions?.validation as ValidationIssue[] | undefined) ?? [
       { type: 'value_error', loc: ['body'], msg: `Value error, ${first.message}`, input: null, ctx: { error: first.message } },
     ];
-    res.status(422).json({ detail: formatDetail(relocate(issues, route), route.validationStyle ?? 'full') });
-  } else {
-    if (code === 'RATE_LIMITED' && first.extensions?.retryAfter) res.setHeader('Retry-After', String(first.extensions.retryAfter));
-    res.status(status).json({ detail: first.message });
+    return { status: 422, body: { detail: formatDetail(relocate(issues, route), route.validationStyle ?? 'full') } };
   }
+  const headers: Record<string, string> | undefined =
+    code === 'RATE_LIMITED' && first.extensions?.retryAfter ? { 'Retry-After': String(first.extensions.retryAfter) } : undefined;
+  return { status, body: { detail: first.message }, headers };
+}
+
+/** Writes an answer. */
+export function sendAnswer(res: Response, answer: HttpAnswer): void {
+  for (const [name, value] of Object.entries(answer.headers ?? {})) res.setHeader(name, value);
+  if (answer.body === undefined) res.status(answer.status).end();
+  else res.status(answer.status).json(answer.body);
+}
+
+/** Writes the response for a GraphQL result that carries errors. */
+export function sendGraphQLErrors(res: Response, errors: readonly GraphQLFormattedError[], route: RouteDefinition, logError: ErrorLog): void {
+  sendAnswer(res, graphQLErrorAnswer(errors, route, (error) => logError(res, error)));
 }

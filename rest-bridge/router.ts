@@ -2,7 +2,8 @@ import { Router, type Request, type Response } from 'express';
 import type { GraphQLFormattedError, GraphQLSchema, OperationDefinitionNode } from 'graphql';
 import { Kind, parse, validate } from 'graphql';
 import { coerceRequest } from './coerce';
-import { RequestValidationError, sendGraphQLErrors, type ErrorLog } from './http-errors';
+import { graphQLErrorAnswer, RequestValidationError, sendAnswer, type ErrorLog, type HttpAnswer } from './http-errors';
+import { runIdempotently, type IdempotencyStore } from './idempotency';
 import type { RouteDefinition } from './types';
 
 /** Runs one GraphQL operation in-process for the response's request context. */
@@ -25,11 +26,17 @@ function compileRoute(route: RouteDefinition, schema: GraphQLSchema): OperationD
   return operations[0];
 }
 
+/** Optional collaborators of the router. */
+export interface RestRouterOptions {
+  /** Where idempotent routes keep their responses; without it `Idempotency-Key` is ignored. */
+  idempotency?: IdempotencyStore;
+}
+
 /**
  * Builds the express router for the route table. It only translates: HTTP in -> variables ->
  * GraphQL operation -> HTTP out. Every rule lives in a subgraph (DESIGN.md section 2).
  */
-export function createRestRouter(routes: RouteDefinition[], schema: GraphQLSchema, run: OperationExecutor, logError: ErrorLog): Router {
+export function createRestRouter(routes: RouteDefinition[], schema: GraphQLSchema, run: OperationExecutor, logError: ErrorLog, options: RestRouterOptions = {}): Router {
   const router = Router();
   for (const route of routes) {
     const operation = compileRoute(route, schema);
@@ -43,11 +50,13 @@ export function createRestRouter(routes: RouteDefinition[], schema: GraphQLSchem
         body: req.body,
       });
       if ('issues' in coerced) throw new RequestValidationError(coerced.issues, route.validationStyle ?? 'full');
-      const result = await run(route.document, coerced.variables, res);
-      if (result.errors?.length) return sendGraphQLErrors(res, result.errors, route, logError);
-      const status = route.status ?? 200;
-      if (status === 204) res.status(204).end();
-      else res.status(status).json(route.result(result.data ?? {}));
+      const answer = async (): Promise<HttpAnswer> => {
+        const result = await run(route.document, coerced.variables, res);
+        if (result.errors?.length) return graphQLErrorAnswer(result.errors, route, (error) => logError(res, error));
+        const status = route.status ?? 200;
+        return { status, body: status === 204 ? undefined : route.result(result.data ?? {}) };
+      };
+      sendAnswer(res, route.idempotent && options.idempotency ? await runIdempotently(options.idempotency, req, res, route, coerced.variables, answer) : await answer());
     });
   }
   return router;

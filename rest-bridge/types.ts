@@ -42,6 +42,8 @@ export interface RouteDefinition {
   result: (data: Record<string, any>) => unknown;
   /** Default `full`. */
   validationStyle?: ValidationStyle;
+  /** Honour the `Idempotency-Key` header: a retry with the same key and body replays the first response. */
+  idempotent?: boolean;
   /** Human description of the success body for the OpenAPI document, when the selection alone says too little. */
   responseDescription?: string;
 }

@@ -1,0 +1,59 @@
+import type { MikroORM } from '@mikro-orm/postgresql';
+import type { IdempotencyStore, StoredResponse } from '../rest-bridge/idempotency';
+
+/** How long a stored response is replayed (payment APIs keep them a day). */
+const RETENTION_HOURS = 24;
+/** A request holding its key longer than this is presumed dead (crash) and may be taken over. */
+const LOCK_SECONDS = 60;
+
+/** Idempotency records in PostgreSQL (`gateway.idempotency_keys`), shared by every gateway replica. */
+export class PostgresIdempotencyStore implements IdempotencyStore {
+  constructor(private readonly orm: MikroORM) {}
+
+  async begin(tenantId: string, key: string, fingerprint: string): Promise<'started' | 'in_progress' | 'mismatch' | StoredResponse> {
+    const connection = this.orm.em.getConnection();
+    // One statement claims a fresh key, or takes over an expired record or a dead request's lock.
+    const claimed = await connection.execute<{ key: string }[]>(
+      `insert into gateway.idempotency_keys (tenant_id, key, fingerprint, state, locked_until)
+       values (?, ?, ?, 'in_progress', now() + make_interval(secs => ?))
+       on conflict (tenant_id, key) do update
+         set fingerprint = excluded.fingerprint, state = 'in_progress', status = null, body = null,
+             created_at = now(), locked_until = excluded.locked_until
+         where gateway.idempotency_keys.created_at < now() - make_interval(hours => ?)
+            or (gateway.idempotency_keys.state = 'in_progress' and gateway.idempotency_keys.locked_until < now()
+                and gateway.idempotency_keys.fingerprint = excluded.fingerprint)
+       returning key`,
+      [tenantId, key, fingerprint, LOCK_SECONDS, RETENTION_HOURS],
+    );
+    if (claimed.length > 0) return 'started';
+    const [existing] = await connection.execute<{ fingerprint: string; state: string; status: number | null; body: string | null }[]>(
+      `select fingerprint, state, status, body from gateway.idempotency_keys where tenant_id = ? and key = ?`,
+      [tenantId, key],
+    );
+    if (!existing) return this.begin(tenantId, key, fingerprint);
+    if (existing.fingerprint !== fingerprint) return 'mismatch';
+    if (existing.state === 'in_progress') return 'in_progress';
+    return { status: existing.status!, body: existing.body };
+  }
+
+  async complete(tenantId: string, key: string, response: StoredResponse): Promise<void> {
+    await this.orm.em.getConnection().execute(
+      `update gateway.idempotency_keys set state = 'completed', status = ?, body = ? where tenant_id = ? and key = ?`,
+      [response.status, response.body, tenantId, key],
+    );
+  }
+
+  async abandon(tenantId: string, key: string): Promise<void> {
+    await this.orm.em.getConnection().execute(`delete from gateway.idempotency_keys where tenant_id = ? and key = ? and state = 'in_progress'`, [tenantId, key]);
+  }
+
+  /** Deletes records past the retention window; called periodically by the gateway. */
+  async prune(): Promise<number> {
+    const result = await this.orm.em.getConnection().execute<{ affectedRows?: number }>(
+      `delete from gateway.idempotency_keys where created_at < now() - make_interval(hours => ?)`,
+      [RETENTION_HOURS],
+      'run',
+    );
+    return result.affectedRows ?? 0;
+  }
+}

@@ -1,0 +1,79 @@
+import { createHash } from 'node:crypto';
+import type { Request, Response } from 'express';
+import { ConflictError, ValidationError } from '../schema/errors';
+import type { HttpAnswer } from './http-errors';
+import type { RouteDefinition } from './types';
+
+/** The response kept for replay: status and the JSON text sent (null for no body). */
+export interface StoredResponse {
+  status: number;
+  body: string | null;
+}
+
+/** Persistence of idempotency records, keyed by tenant and key. */
+export interface IdempotencyStore {
+  /** Claims the key, or reports why not: still running, used for another request, or already answered. */
+  begin(tenantId: string, key: string, fingerprint: string): Promise<'started' | 'in_progress' | 'mismatch' | StoredResponse>;
+  complete(tenantId: string, key: string, response: StoredResponse): Promise<void>;
+  /** Releases a claimed key whose request failed on the server side, so a retry runs again. */
+  abandon(tenantId: string, key: string): Promise<void>;
+}
+
+/** The header, as payment APIs name it. */
+export const IDEMPOTENCY_HEADER = 'idempotency-key';
+const VALID_KEY = /^[\x21-\x7e]{1,255}$/;
+
+/** Canonical JSON (sorted keys) so that the same request always has the same fingerprint. */
+function canonical(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonical).join(',')}]`;
+  if (value && typeof value === 'object') {
+    return `{${Object.keys(value).sort().map((k) => `${JSON.stringify(k)}:${canonical((value as Record<string, unknown>)[k])}`).join(',')}}`;
+  }
+  return JSON.stringify(value) ?? 'null';
+}
+
+/**
+ * Runs a retryable request at most once per `Idempotency-Key` (Stripe's semantics): the first
+ * answer is stored for 24 hours and replayed, marked `Idempotent-Replayed: true`, for a retry with
+ * the same key and the same request; the same key with another request is a 422; a retry while
+ * the first is still running is a 409. Requests that fail validation before running, and 5xx
+ * answers, are not stored, so they can be retried. Without the header the request just runs.
+ */
+export async function runIdempotently(
+  store: IdempotencyStore,
+  req: Request,
+  res: Response,
+  route: RouteDefinition,
+  variables: Record<string, unknown>,
+  produce: () => Promise<HttpAnswer>,
+): Promise<HttpAnswer> {
+  const key = req.get(IDEMPOTENCY_HEADER);
+  const tenantId = (res.locals.ctx as { tenantId: string | null } | undefined)?.tenantId;
+  if (key === undefined || !tenantId) return produce();
+  if (!VALID_KEY.test(key)) {
+    throw new ValidationError([
+      { type: 'value_error', loc: ['header', IDEMPOTENCY_HEADER], msg: 'Value error, must be 1 to 255 printable ASCII characters', input: key, ctx: { error: 'must be 1 to 255 printable ASCII characters' } },
+    ]);
+  }
+  const fingerprint = createHash('sha256').update(`${route.method} ${route.path}\n${canonical(variables)}`).digest('hex');
+  const claim = await store.begin(tenantId, key, fingerprint);
+  if (claim === 'mismatch') {
+    throw new ValidationError([
+      { type: 'value_error', loc: ['header', IDEMPOTENCY_HEADER], msg: 'Value error, this key was already used for a different request', input: key, ctx: { error: 'this key was already used for a different request' } },
+    ]);
+  }
+  if (claim === 'in_progress') throw new ConflictError('A request with this Idempotency-Key is still being processed');
+  if (claim !== 'started') {
+    return { status: claim.status, body: claim.body === null ? undefined : JSON.parse(claim.body), headers: { 'Idempotent-Replayed': 'true' } };
+  }
+  let answer: HttpAnswer;
+  try {
+    answer = await produce();
+  } catch (error) {
+    await store.abandon(tenantId, key);
+    throw error;
+  }
+  if (answer.status >= 500) await store.abandon(tenantId, key);
+  else await store.complete(tenantId, key, { status: answer.status, body: answer.body === undefined ? null : JSON.stringify(answer.body) });
+  return answer;
+}

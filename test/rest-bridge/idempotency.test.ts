@@ -1,0 +1,114 @@
+import { randomUUID } from 'node:crypto';
+import type { AddressInfo } from 'node:net';
+import express from 'express';
+import pino from 'pino';
+import { GATEWAY_SCHEMA } from '../../gateway/gateway-schema';
+import { PostgresIdempotencyStore } from '../../gateway/idempotency-store';
+import { errorHandler, sendAnswer } from '../../rest-bridge/http-errors';
+import { runIdempotently } from '../../rest-bridge/idempotency';
+import type { RouteDefinition } from '../../rest-bridge/types';
+import { openOrm } from '../../subgraphs/shared/orm';
+import { request } from '../utils/e2e';
+
+const ROUTE = { method: 'POST', path: '/payments', operationId: 'pay' } as RouteDefinition;
+
+describe('Idempotency-Key on retryable POSTs (PostgreSQL store)', () => {
+  let orm: Awaited<ReturnType<typeof openOrm>>;
+  let server: ReturnType<express.Express['listen']>;
+  let url: string;
+  let runs = 0;
+  let gate: Promise<void> = Promise.resolve();
+  let failNext = false;
+  const tenantId = randomUUID();
+
+  beforeAll(async () => {
+    orm = await openOrm(GATEWAY_SCHEMA, process.env.DATABASE_URL!);
+    const store = new PostgresIdempotencyStore(orm);
+    const app = express();
+    app.use(express.json());
+    app.use((_req, res, next) => {
+      res.locals.ctx = { tenantId, requestId: 'test', log: pino({ level: 'silent' }) };
+      next();
+    });
+    app.post('/payments', async (req, res) => {
+      const answer = await runIdempotently(store, req, res, ROUTE, req.body, async () => {
+        runs += 1;
+        await gate;
+        if (failNext) {
+          failNext = false;
+          return { status: 500, body: { detail: 'Internal server error' } };
+        }
+        return { status: 200, body: { paymentId: randomUUID(), amountCents: req.body.amountCents } };
+      });
+      sendAnswer(res, answer);
+    });
+    app.use(errorHandler(() => undefined));
+    server = app.listen(0, '127.0.0.1');
+    await new Promise((r) => server.once('listening', r));
+    url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/payments`;
+  });
+  afterAll(async () => {
+    server.close();
+    await orm.close();
+  });
+
+  const pay = (key: string | null, body: unknown) =>
+    request(url, { method: 'POST', headers: { 'content-type': 'application/json', ...(key ? { 'Idempotency-Key': key } : {}) }, body: JSON.stringify(body) });
+
+  it('replays the first response for a retry whose response was lost, running the work once', async () => {
+    const key = randomUUID();
+    const before = runs;
+    // The client gives up before reading the answer (a dropped response), then retries.
+    const controller = new AbortController();
+    const first = fetch(url, { method: 'POST', signal: controller.signal, headers: { 'content-type': 'application/json', 'Idempotency-Key': key }, body: JSON.stringify({ amountCents: 500 }) });
+    await new Promise((r) => setTimeout(r, 50));
+    controller.abort();
+    await first.catch(() => undefined);
+    await new Promise((r) => setTimeout(r, 50));
+    const retry = await pay(key, { amountCents: 500 });
+    const again = await pay(key, { amountCents: 500 });
+    expect(retry.status).toBe(200);
+    expect(retry.headers.get('idempotent-replayed')).toBe('true');
+    expect(again.body).toEqual(retry.body);
+    expect(runs - before).toBe(1);
+  });
+
+  it('refuses the same key with another body (422)', async () => {
+    const key = randomUUID();
+    expect((await pay(key, { amountCents: 100 })).status).toBe(200);
+    const reused = await pay(key, { amountCents: 999 });
+    expect(reused.status).toBe(422);
+    expect(reused.body.detail[0]).toMatchObject({ type: 'value_error', loc: ['header', 'idempotency-key'] });
+  });
+
+  it('answers 409 to a retry while the first is still running', async () => {
+    const key = randomUUID();
+    let release!: () => void;
+    gate = new Promise((r) => (release = r));
+    const first = pay(key, { amountCents: 1 });
+    await new Promise((r) => setTimeout(r, 100));
+    const concurrent = await pay(key, { amountCents: 1 });
+    expect(concurrent.status).toBe(409);
+    expect(concurrent.body).toEqual({ detail: 'A request with this Idempotency-Key is still being processed' });
+    release();
+    gate = Promise.resolve();
+    expect((await first).status).toBe(200);
+  });
+
+  it('does not keep a 5xx: the retry runs again', async () => {
+    const key = randomUUID();
+    failNext = true;
+    expect((await pay(key, { amountCents: 7 })).status).toBe(500);
+    const retry = await pay(key, { amountCents: 7 });
+    expect(retry.status).toBe(200);
+    expect(retry.headers.get('idempotent-replayed')).toBeNull();
+  });
+
+  it('runs every request without the header, and rejects a malformed key', async () => {
+    const before = runs;
+    await pay(null, { amountCents: 1 });
+    await pay(null, { amountCents: 1 });
+    expect(runs - before).toBe(2);
+    expect((await pay('has space', { amountCents: 1 })).status).toBe(422);
+  });
+});
