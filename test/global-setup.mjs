@@ -2,7 +2,6 @@
 // end-to-end server(s) of E2E_MODE (all-in-one by default, or distributed), run from dist/ as users run them.
 import { spawn } from 'node:child_process';
 import { chmodSync, mkdtempSync, openSync, readFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -12,16 +11,6 @@ const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const require = createRequire(import.meta.url);
 const OPERATOR_TOKEN = 'test-operator-token-0123456789';
 const INTERNAL_SECRET = 'test-internal-secret-0123456789';
-
-const freePort = () =>
-  new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address();
-      server.close(() => resolve(port));
-    });
-  });
 
 async function waitFor(url, child, logFile) {
   const deadline = Date.now() + 60_000;
@@ -57,6 +46,7 @@ export default async function globalSetup() {
     process.env.DATABASE_URL = state.pg.url;
   }
   const { migrateAll } = require(join(root, 'dist/gateway/migrate.js'));
+  const { freePort } = require(join(root, 'dist/gateway/free-port.js'));
   await migrateAll(process.env.DATABASE_URL);
 
   const mode = process.env.E2E_MODE === 'distributed' ? 'distributed' : 'all-in-one';

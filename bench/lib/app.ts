@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import { startChild, type Child } from './child';
-import { freePort } from './free-port';
+import { freePort } from '../../gateway/free-port';
 import { waitForUrl } from './readiness';
 
 /** The platform running as a child process, set up for load: where it is and the operator token it accepts. */
