@@ -1,0 +1,42 @@
+import { execFile } from 'node:child_process';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { baseUrl, request } from '../utils/e2e';
+
+const run = promisify(execFile);
+const CLI = join(__dirname, '../../dist/gateway/admin/cli.js');
+
+/** Runs `npm run admin -- ...`'s entry point against the test database. */
+async function admin(...args: string[]): Promise<any> {
+  const { stdout } = await run(process.execPath, [CLI, ...args], { env: { ...process.env, DATABASE_URL: process.env.DATABASE_URL } });
+  return JSON.parse(stdout);
+}
+
+describe(`the admin CLI reaches the same database as the server (${process.env.E2E_MODE} mode)`, () => {
+  it('creates a tenant whose key the running server accepts, issues and lists keys', async () => {
+    const created = await admin('create-tenant', 'CLI Clinic');
+    expect(created.apiKey).toMatch(/^hpp_/);
+    const headers = { TENANT: created.tenant.id, 'API-KEY': created.apiKey };
+    const res = await request(`${baseUrl()}/tenant/public`, { headers });
+    expect(res.status).toBe(200);
+    expect(res.body.name).toBe('CLI Clinic');
+
+    const issued = await admin('issue-key', created.tenant.id, '--name', 'reporting');
+    expect((await request(`${baseUrl()}/tenant/public`, { headers: { ...headers, 'API-KEY': issued.apiKey } })).status).toBe(200);
+    const keys = await admin('list-keys', created.tenant.id);
+    expect(keys.map((k: { name: string }) => k.name).sort()).toEqual(['initial', 'reporting']);
+    expect(JSON.stringify(keys)).not.toContain(issued.apiKey);
+
+    await admin('revoke-key', issued.id);
+    const after = await admin('list-keys', created.tenant.id);
+    expect(after.find((k: { id: string }) => k.id === issued.id).revokedAt).not.toBeNull();
+  });
+
+  it('explains its usage and fails on an unknown tenant', async () => {
+    await expect(run(process.execPath, [CLI])).rejects.toMatchObject({ code: 2, stderr: expect.stringContaining('Usage: npm run admin') });
+    await expect(run(process.execPath, [CLI, 'issue-key', '00000000-0000-0000-0000-000000000000'], { env: process.env })).rejects.toMatchObject({
+      code: 1,
+      stderr: expect.stringContaining('Tenant not found'),
+    });
+  });
+});
