@@ -3,7 +3,8 @@ import { startApp } from './lib/app';
 import { openDatabase } from './lib/database';
 import { say } from './lib/progress';
 import { Teardown } from './lib/teardown';
-import { benchTenantPublic } from './tenant-public';
+import { benchNotesMigrate } from './notes-migrate';
+import { benchTenantPublic, type BenchContext } from './tenant-public';
 
 const RESULTS_FILE = path.resolve(__dirname, '..', '..', 'bench', 'RESULTS.md');
 const RESULTS_HEADER = `# Benchmark results
@@ -12,7 +13,8 @@ Written by \`npm run bench\` (bench/run.ts); each benchmark rewrites only its ow
 between its \`<!-- name:start -->\` and \`<!-- name:end -->\` markers. Run it on an otherwise idle
 machine. Uses \`DATABASE_URL\` when set, else a throw-away embedded PostgreSQL; \`BENCH_DURATION\`
 (seconds per target, default 10), \`BENCH_CONNECTIONS\` (default 50) and \`BENCH_WARMUP\` (seconds,
-default 2) change the load. Numbers from different machines do not compare.
+default 2) change the load; \`BENCH_ONLY\` (e.g. \`notes-migrate\`) runs some benchmarks only. Numbers
+from different machines do not compare.
 `;
 
 function positiveInt(name: string, fallback: number, min = 1): number {
@@ -43,7 +45,7 @@ async function main(): Promise<number> {
     teardown.add('app', () => app.child.stop());
     say(`app ready at ${app.url}`);
 
-    const report = await benchTenantPublic({
+    const context: BenchContext = {
       app,
       databaseUrl: database.url,
       databaseLabel: database.source === 'embedded' ? 'embedded PostgreSQL (temp dir, same machine)' : 'DATABASE_URL',
@@ -52,10 +54,21 @@ async function main(): Promise<number> {
       teardown,
       resultsFile: RESULTS_FILE,
       resultsHeader: RESULTS_HEADER,
-    });
-    process.stdout.write(`\n${report.markdown}\n\n`);
+    };
+    // BENCH_ONLY=notes-migrate (comma-separated names) runs a subset; all run by default.
+    const only = (process.env.BENCH_ONLY ?? '').split(',').map((name) => name.trim()).filter(Boolean);
+    const benchmarks = { 'tenant-public': benchTenantPublic, 'notes-migrate': benchNotesMigrate };
+    const unknown = only.filter((name) => !(name in benchmarks));
+    if (unknown.length) throw new Error(`BENCH_ONLY names unknown benchmarks: ${unknown.join(', ')} (known: ${Object.keys(benchmarks).join(', ')})`);
+    let valid = true;
+    for (const [name, bench] of Object.entries(benchmarks)) {
+      if (only.length && !only.includes(name)) continue;
+      const report = await bench(context);
+      process.stdout.write(`\n${report.markdown}\n\n`);
+      valid &&= report.valid;
+    }
     say(`wrote ${path.relative(process.cwd(), RESULTS_FILE) || RESULTS_FILE}`);
-    return report.valid ? 0 : 1;
+    return valid ? 0 : 1;
   } finally {
     say('stopping');
     await teardown.run();

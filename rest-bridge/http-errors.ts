@@ -39,6 +39,9 @@ export function errorHandler(logError: ErrorLog) {
       res.status(413).json({ detail: 'Request body too large' });
     } else if (parserError?.type === 'encoding.unsupported' || parserError?.type === 'charset.unsupported') {
       res.status(415).json({ detail: 'Unsupported request encoding' });
+    } else if (error instanceof URIError && parserError.status === 400) {
+      // The router could not percent-decode a path segment (`%ZZ`): it names nothing, like any unknown id.
+      res.status(404).json({ detail: 'Not Found' });
     } else {
       logError(res, error);
       res.status(500).json({ detail: 'Internal server error' });

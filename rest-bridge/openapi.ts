@@ -15,12 +15,30 @@ import {
   VariableDefinitionNode,
 } from 'graphql';
 import { inputTypeSchema, JsonSchema, objectSchema, parameterSchema, SchemaComponents } from './json-schema';
-import { HttpMethod, RouteDefinition } from './types';
+import { HttpMethod, RouteDefinition, UploadMapping } from './types';
 
 /** A route as the document reads it: the bridge's definition, optionally with its success body's schema spelled out. */
 export interface DocumentedRoute extends RouteDefinition {
   /** Replaces the schema derived from the operation, for a route whose `result` is not its first root field's value. */
   responseSchema?: JsonSchema;
+  /** An example JSON request body, shown beside the body's schema. */
+  requestExample?: unknown;
+  /** An example success body, shown beside its schema. */
+  responseExample?: unknown;
+}
+
+/** A media type object, with the route's example when it has one. */
+function withExample(content: JsonSchema, example: unknown): JsonSchema {
+  if (example === undefined) return content;
+  const [[type, media]] = Object.entries(content);
+  return { [type]: { ...(media as JsonSchema), example } };
+}
+
+/** The multipart/form-data body of an upload route: one binary file part. */
+function uploadRequestBody(upload: UploadMapping): JsonSchema {
+  const file = { type: 'string', format: 'binary', description: upload.description ?? `At most ${upload.maxBytes} bytes` };
+  const schema = { type: 'object', properties: { [upload.field]: file }, required: [upload.field] };
+  return { required: true, content: { 'multipart/form-data': { schema } } };
 }
 
 const DESCRIPTION = [
@@ -86,6 +104,11 @@ function json(schema: JsonSchema): JsonSchema {
   return { 'application/json': { schema } };
 }
 
+/** A stream route's body: OpenAPI 3.1 has no schema for SSE items, so one event's JSON goes in `x-event-schema`. */
+function eventStream(event: JsonSchema): JsonSchema {
+  return { 'text/event-stream': { schema: { type: 'string', description: 'Server-sent events; each `data:` line is one JSON event' }, 'x-event-schema': event } };
+}
+
 /** The OpenAPI 3.1 document of the REST surface, generated from the bridge's route table and the supergraph schema. */
 export function buildOpenApiDocument(
   routes: DocumentedRoute[],
@@ -149,11 +172,13 @@ function operationObject(route: DocumentedRoute, schema: GraphQLSchema, schemas:
     const { type } = variable(route.body.variable, 'the body');
     // The body is one JSON object even when the variable is nullable: an absent body becomes `{}`.
     const body = inputTypeSchema(new GraphQLNonNull(getNullableType(type)), schemas);
-    result.requestBody = { required: route.body.required, content: json(body) };
+    result.requestBody = { required: route.body.required, content: withExample(json(body), route.requestExample) };
   }
+  if (route.upload) result.requestBody = uploadRequestBody(route.upload);
   const status = route.status ?? 200;
   const success: JsonSchema = { description: route.responseDescription ?? 'Successful Response', headers: headerRefs(COMMON_HEADERS) };
-  if (status !== 204) success.content = json(route.responseSchema ?? firstRootFieldSchema(document, operation, schema));
+  if (status !== 204 && route.stream) success.content = eventStream(route.responseSchema ?? firstRootFieldSchema(document, operation, schema));
+  else if (status !== 204) success.content = withExample(json(route.responseSchema ?? firstRootFieldSchema(document, operation, schema)), route.responseExample);
   result.responses = { [status]: success, ...errorResponses(route.method) };
   return result;
 }

@@ -1,9 +1,13 @@
 import { Router, type Request, type Response } from 'express';
 import type { GraphQLFormattedError, GraphQLSchema, OperationDefinitionNode } from 'graphql';
-import { Kind, parse, validate } from 'graphql';
+import { GraphQLScalarType, Kind, parse, validate } from 'graphql';
+import { MapperKind, mapSchema } from '@graphql-tools/utils';
+import { DateTimeResolver } from 'graphql-scalars';
 import { coerceRequest } from './coerce';
 import { graphQLErrorAnswer, RequestValidationError, sendAnswer, type ErrorLog, type HttpAnswer } from './http-errors';
 import { runIdempotently, type IdempotencyStore } from './idempotency';
+import { readUpload } from './upload';
+import { serveStream, type StreamSupport } from './stream';
 import type { RouteDefinition } from './types';
 
 /** Runs one GraphQL operation in-process for the response's request context. */
@@ -26,10 +30,23 @@ function compileRoute(route: RouteDefinition, schema: GraphQLSchema): OperationD
   return operations[0];
 }
 
+/**
+ * The gateway's API schema is built from SDL, so its custom scalars accept anything; coercion
+ * needs the real `DateTime` parser to give Pydantic's datetime errors (coerce-value.ts) instead of
+ * passing a bad date on to the subgraph. Only the bridge's copy changes; the gateway's is untouched.
+ */
+function withScalarParsers(schema: GraphQLSchema): GraphQLSchema {
+  return mapSchema(schema, {
+    [MapperKind.SCALAR_TYPE]: (type) => (type.name === DateTimeResolver.name ? new GraphQLScalarType({ ...type.toConfig(), parseValue: DateTimeResolver.parseValue }) : type),
+  });
+}
+
 /** Optional collaborators of the router. */
 export interface RestRouterOptions {
   /** Where idempotent routes keep their responses; without it `Idempotency-Key` is ignored. */
   idempotency?: IdempotencyStore;
+  /** Serves routes with `stream` (subscriptions as server-sent events); required when the table has any. */
+  streams?: StreamSupport;
 }
 
 /**
@@ -38,8 +55,13 @@ export interface RestRouterOptions {
  */
 export function createRestRouter(routes: RouteDefinition[], schema: GraphQLSchema, run: OperationExecutor, logError: ErrorLog, options: RestRouterOptions = {}): Router {
   const router = Router();
+  schema = withScalarParsers(schema);
   for (const route of routes) {
     const operation = compileRoute(route, schema);
+    // A subscription cannot answer a plain route, nor a query a stream one: refuse the table at start-up.
+    if (Boolean(route.stream) !== (operation.operation === 'subscription') || (route.stream && !options.streams)) {
+      throw new Error(`REST route ${route.method} ${route.path}: stream routes, and only they, run subscriptions (and need stream support)`);
+    }
     const method = route.method.toLowerCase() as 'get' | 'post' | 'put' | 'delete';
     router[method](toExpressPath(route.path), async (req: Request, res: Response) => {
       res.locals.route = route.path;
@@ -50,6 +72,9 @@ export function createRestRouter(routes: RouteDefinition[], schema: GraphQLSchem
         body: req.body,
       });
       if ('issues' in coerced) throw new RequestValidationError(coerced.issues, route.validationStyle ?? 'full');
+      // A multipart route's file becomes one more variable; read only once everything else is valid.
+      if (route.upload) coerced.variables[route.upload.variable] = await readUpload(req, res, route.upload);
+      if (route.stream) return serveStream({ ...route, stream: route.stream }, coerced.variables, res, options.streams!, logError);
       const answer = async (): Promise<HttpAnswer> => {
         const result = await run(route.document, coerced.variables, res);
         if (result.errors?.length) return graphQLErrorAnswer(result.errors, route, (error) => logError(res, error));

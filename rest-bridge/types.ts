@@ -16,6 +16,31 @@ export interface BodyMapping {
   required: boolean;
 }
 
+/**
+ * A multipart/form-data route (FastAPI's `UploadFile`): the file in form field `field` is read
+ * with a hard size cap and handed to the operation variable `variable` as
+ * `{filename, contentType, base64}` (an `UploadedFileInput`).
+ */
+export interface UploadMapping {
+  /** Form field holding the file. */
+  field: string;
+  /** Operation variable that receives the file. */
+  variable: string;
+  /** Largest accepted file; reading stops (422) at the first byte beyond it. */
+  maxBytes: number;
+  /** What the file must be, for the OpenAPI document. */
+  description?: string;
+}
+
+/**
+ * A route answered as server-sent events (contract part 4.9): its document is a subscription,
+ * `result` maps each event's `data` to one `data:` line, and these say how the stream ends badly.
+ */
+export interface StreamMapping {
+  /** The event that ends a stream failing after it started; `message` is safe to show. */
+  errorEvent: (message: string) => unknown;
+}
+
 /** One documented REST endpoint: a GraphQL operation plus the mapping of HTTP to it and back. */
 export interface RouteDefinition {
   method: HttpMethod;
@@ -36,14 +61,24 @@ export interface RouteDefinition {
   /** Lower-case header name -> operation variable name. */
   headerParams?: Record<string, string>;
   body?: BodyMapping;
+  /** The request is multipart/form-data carrying one file (instead of a JSON body). */
+  upload?: UploadMapping;
   /** Success status; 204 sends no body. Default 200. */
   status?: number;
   /** Picks the response body out of the operation's `data`. */
   result: (data: Record<string, any>) => unknown;
   /** Default `full`. */
   validationStyle?: ValidationStyle;
+  /** Set for a subscription answered as `text/event-stream` (rest-bridge/stream.ts); `result` then maps each event. */
+  stream?: StreamMapping;
   /** Honour the `Idempotency-Key` header: a retry with the same key and body replays the first response. */
   idempotent?: boolean;
+  /**
+   * `tenant` (default): TENANT + API-KEY required. `public`: no credentials (a secret in the path
+   * stands in, e.g. a campaign's lead webhook); mounted before authentication and counted against
+   * the client address's budget, and the operation runs with no tenant in its context.
+   */
+  auth?: 'tenant' | 'public';
   /** Human description of the success body for the OpenAPI document, when the selection alone says too little. */
   responseDescription?: string;
 }

@@ -136,6 +136,7 @@ export function relocate(issues: ValidationIssue[], route: RouteDefinition): Val
   add('query', route.queryParams);
   add('header', route.headerParams);
   if (route.body) heads.set(route.body.variable, ['body']);
+  if (route.upload) heads.set(route.upload.variable, ['body', route.upload.field]);
 
   return issues.map((issue) => {
     const [head, ...rest] = issue.loc;

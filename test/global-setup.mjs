@@ -61,6 +61,8 @@ export default async function globalSetup() {
     RATE_LIMIT_AUTH_FAILURES_PER_WINDOW: '1000000',
     DATA_DIR: join(work, 'app-data'),
     PUBLIC_URL: `http://127.0.0.1:${gatewayPort}`,
+    // Webhook tests run their own dispatchers; one inside the shared server would race them.
+    WEBHOOK_DISPATCHER: 'off',
   };
   const gatewayEnv = { ...common, PORT: String(gatewayPort), HOST: '127.0.0.1', MODE: mode };
   if (mode === 'distributed') {

@@ -25,7 +25,8 @@ export function loadDispatcherOptions(env: NodeJS.ProcessEnv = process.env): Dis
   const options: DispatcherOptions = {
     schedule,
     timeoutMs,
-    leaseSeconds: Math.ceil(timeoutMs / 1000) + 20,
+    // The lease only has to outlast one attempt (the timeout) and its bookkeeping.
+    leaseSeconds: Math.ceil(timeoutMs / 1000) + 5,
     batchSize: int('WEBHOOK_BATCH_SIZE', 200, 1, 5_000),
     concurrency: int('WEBHOOK_CONCURRENCY', 32, 1, 1_000),
     pollMs: int('WEBHOOK_POLL_MS', 500, 10, 60_000),

@@ -1,11 +1,28 @@
 import { createHealthResolver } from '../shared/health.resolver';
+import { migration } from '../shared/orm';
 import type { SubgraphDefinition } from '../shared/subgraph-definition';
+import { Campaign } from './entities/campaign.entity';
+import { Dashboard } from './entities/dashboard.entity';
+import { Opportunity } from './entities/opportunity.entity';
+import { WidgetPosition } from './entities/widget-position.embeddable';
+import { Widget } from './entities/widget.entity';
+import { Migration20261201000000_dashboards } from './migrations/Migration20261201000000_dashboards';
+import { Migration20261201000100_campaigns } from './migrations/Migration20261201000100_campaigns';
+import { CampaignLeadResolver } from './resolvers/campaign-lead.resolver';
+import { CampaignResolver } from './resolvers/campaign.resolver';
+import { DashboardResolver } from './resolvers/dashboard.resolver';
+import { WidgetResolver } from './resolvers/widget.resolver';
+import { seedAnalyticsDemo } from './seeder';
 
-/** The analytics subgraph (DESIGN.md section 6); its domain arrives with its own issue. */
+/** The analytics subgraph: dashboards, widgets, campaigns and their opportunities (DESIGN.md section 6). */
 export const analyticsSubgraph: SubgraphDefinition = {
   name: 'analytics',
   schema: 'analytics',
-  entities: [],
-  migrations: [],
-  resolvers: [createHealthResolver('analytics')],
+  entities: [Dashboard, Widget, WidgetPosition, Campaign, Opportunity],
+  migrations: [
+    migration('Migration20261201000000_dashboards', Migration20261201000000_dashboards),
+    migration('Migration20261201000100_campaigns', Migration20261201000100_campaigns),
+  ],
+  resolvers: [DashboardResolver, WidgetResolver, CampaignResolver, CampaignLeadResolver, createHealthResolver('analytics')],
+  seedDemo: seedAnalyticsDemo,
 };

@@ -1,11 +1,50 @@
 import { createHealthResolver } from '../shared/health.resolver';
+import { migration } from '../shared/orm';
+import { OutboxEvent } from '../shared/outbox/outbox-event.entity';
+import { outboxMigration } from '../shared/outbox/outbox.migration';
 import type { SubgraphDefinition } from '../shared/subgraph-definition';
+import { GiftCardTransaction } from './entities/gift-card-transaction.entity';
+import { GiftCard } from './entities/gift-card.entity';
+import { MemberPayment } from './entities/member-payment.entity';
+import { Member } from './entities/member.entity';
+import { MerchantAccount } from './entities/merchant-account.entity';
+import { Notification } from './entities/notification.entity';
+import { PaymentMethod } from './entities/payment-method.entity';
+import { ChargeItem, SoldPackage } from './entities/revenue-line.entity';
+import { Migration20261203000100_payments } from './migrations/Migration20261203000100_payments';
+import { Migration20261203000200_gift_cards } from './migrations/Migration20261203000200_gift_cards';
+import { Migration20261203000300_revenue } from './migrations/Migration20261203000300_revenue';
+import { startBillingBackground } from './notifications/background';
+import { resolveLocationReference, resolvePatientReference } from './resolvers/directory.reference';
+import { GiftCardResolver } from './resolvers/gift-card.resolver';
+import { LocationMerchantAccountsResolver } from './resolvers/location-merchant-accounts.resolver';
+import { MemberResolver } from './resolvers/member.resolver';
+import { MerchantAccountResolver } from './resolvers/merchant-account.resolver';
+import { PaymentMethodResolver } from './resolvers/payment-method.resolver';
+import { RevenueResolver } from './resolvers/revenue.resolver';
+import { seedBillingDemo } from './seeder';
 
-/** The billing subgraph (DESIGN.md section 6); its domain arrives with its own issue. */
+/**
+ * The billing subgraph (DESIGN.md section 6): payment methods, issued gift cards, merchant
+ * accounts, members and manual payments, revenue lines and the `billing.revenue_line` view.
+ * Extends the tenant subgraph's `Patient` and `Location` by federation and reads its directory
+ * only through the `tenant.*_directory` views.
+ */
 export const billingSubgraph: SubgraphDefinition = {
   name: 'billing',
   schema: 'billing',
-  entities: [],
-  migrations: [],
-  resolvers: [createHealthResolver('billing')],
+  entities: [PaymentMethod, MerchantAccount, Member, MemberPayment, GiftCard, GiftCardTransaction, Notification, ChargeItem, SoldPackage, OutboxEvent],
+  migrations: [
+    migration('Migration20261203000000_outbox', outboxMigration('billing')),
+    migration('Migration20261203000100_payments', Migration20261203000100_payments),
+    migration('Migration20261203000200_gift_cards', Migration20261203000200_gift_cards),
+    migration('Migration20261203000300_revenue', Migration20261203000300_revenue),
+  ],
+  resolvers: [PaymentMethodResolver, GiftCardResolver, MerchantAccountResolver, LocationMerchantAccountsResolver, MemberResolver, RevenueResolver, createHealthResolver('billing')],
+  referenceResolvers: {
+    Patient: { __resolveReference: resolvePatientReference },
+    Location: { __resolveReference: resolveLocationReference },
+  },
+  seedDemo: seedBillingDemo,
+  startBackground: startBillingBackground,
 };

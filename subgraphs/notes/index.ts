@@ -1,12 +1,19 @@
 import { createHealthResolver } from '../shared/health.resolver';
+import { migration } from '../shared/orm';
 import type { SubgraphDefinition } from '../shared/subgraph-definition';
-import { StreamProbeResolver } from './resolvers/stream-probe.resolver';
+import { NoteTemplate } from './entities/note-template.entity';
+import { TemplateQuestion } from './entities/template-question.entity';
+import { Migration20261123000000_note_templates } from './migrations/Migration20261123000000_note_templates';
+import { NoteTemplateResolver } from './resolvers/note-template.resolver';
+import { QuestionMigrationResolver } from './resolvers/question-migration.resolver';
+import { seedNotesDemo } from './seeder';
 
-/** The notes subgraph (DESIGN.md section 6); its domain arrives with its own issue. */
+/** The notes subgraph: note templates, their questions, and question migration (DESIGN.md sections 6 and 8). */
 export const notesSubgraph: SubgraphDefinition = {
   name: 'notes',
   schema: 'notes',
-  entities: [],
-  migrations: [],
-  resolvers: [createHealthResolver('notes'), StreamProbeResolver],
+  entities: [NoteTemplate, TemplateQuestion],
+  migrations: [migration('Migration20261123000000_note_templates', Migration20261123000000_note_templates)],
+  resolvers: [NoteTemplateResolver, QuestionMigrationResolver, createHealthResolver('notes')],
+  seedDemo: seedNotesDemo,
 };

@@ -17,8 +17,9 @@ export function toClientError(error: GraphQLError, report: ErrorReporter, reques
       extensions: { code: original.code, ...original.extensions() },
     });
   }
-  if (!original) {
-    // Raised by graphql-js itself before any resolver ran: parse, validation, variable coercion.
+  if (!original || !error.path) {
+    // No path: raised before any resolver ran (parse, validation, variable coercion, including a
+    // custom scalar refusing an input value): the caller's input is at fault.
     const code = error.extensions?.code ?? 'BAD_USER_INPUT';
     return new GraphQLError(error.message, { path: error.path, nodes: error.nodes, extensions: { ...error.extensions, code } });
   }
@@ -36,4 +37,13 @@ export function formatSubgraphError(report: ErrorReporter) {
     report(error, undefined);
     return { message: 'Internal server error', extensions: { code: 'INTERNAL_SERVER_ERROR' } };
   };
+}
+
+/**
+ * The same mapping over a whole result, for transports without a `formatError` of their own
+ * (graphql-sse's handler, the REST bridge's subscriptions): codes survive, causes stay in the log.
+ */
+export function formatResult<T extends { errors?: readonly GraphQLError[] }>(result: T, report: ErrorReporter, requestId?: string): T {
+  if (!result.errors?.length) return result;
+  return { ...result, errors: result.errors.map((error) => toClientError(error, report, requestId)) };
 }

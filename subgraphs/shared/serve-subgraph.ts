@@ -5,10 +5,11 @@ import { ApolloServerPluginDrainHttpServer } from '@apollo/server/plugin/drainHt
 import { ApolloServerPluginLandingPageDisabled } from '@apollo/server/plugin/disabled';
 import { expressMiddleware } from '@as-integrations/express5';
 import express, { type NextFunction, type Request, type Response } from 'express';
+import type { ExecutionResult } from 'graphql';
 import { createHandler } from 'graphql-sse/lib/use/express';
 import pino from 'pino';
 import { IDENTITY_HEADERS, type RequestIdentity, type SubgraphContext } from './context';
-import { formatSubgraphError } from './format-error';
+import { formatResult, formatSubgraphError } from './format-error';
 import { isUuid } from './ids';
 import type { RunningSubgraph } from './subgraph-runtime';
 
@@ -51,7 +52,8 @@ export async function serveSubgraph(subgraph: RunningSubgraph, options: { port: 
     if (timingSafeEqual(digest(presented), expected)) return next();
     res.status(401).json({ detail: 'This subgraph accepts calls from the gateway only' });
   });
-  app.use(express.json({ limit: '1mb' }));
+  // A 2 MiB logo travels from the gateway as base64 inside the GraphQL variables (~2.8 MB of JSON).
+  app.use(express.json({ limit: '4mb' }));
   app.post('/internal/seed', async (req, res) => {
     const tenantId = req.body?.tenantId;
     if (typeof tenantId !== 'string' || !isUuid(tenantId)) return void res.status(422).json({ detail: 'tenantId must be a UUID' });
@@ -60,7 +62,14 @@ export async function serveSubgraph(subgraph: RunningSubgraph, options: { port: 
   });
   app.use(
     '/graphql/stream',
-    createHandler({ schema: subgraph.schema, authenticate: () => null, context: (req) => subgraph.context(identityOf(req.raw)) as never }),
+    createHandler({
+      schema: subgraph.schema,
+      authenticate: () => null,
+      context: (req) => subgraph.context(identityOf(req.raw)) as never,
+      // graphql-sse has no formatError: without this a domain error would lose its code on the way to the gateway.
+      onNext: (ctx, _req, result) =>
+        formatResult(result as ExecutionResult, (error, requestId) => log.error({ err: error, requestId }, 'subscription failed'), (ctx as unknown as SubgraphContext).requestId),
+    }),
   );
   app.use('/graphql', expressMiddleware(apollo, { context: async ({ req }) => subgraph.context(identityOf(req)) }));
   app.use((_req, res) => void res.status(404).json({ detail: 'Not Found' }));

@@ -1,4 +1,4 @@
-import type { EntityManager } from '@mikro-orm/postgresql';
+import type { EntityManager, MikroORM } from '@mikro-orm/postgresql';
 import type { NonEmptyArray } from 'type-graphql';
 import type { ReferenceResolvers } from './build-federated-schema';
 import type { OrmDefinition } from './orm';
@@ -15,4 +15,12 @@ export interface SubgraphDefinition extends OrmDefinition {
   orphanedTypes?: Function[];
   /** Fills a new tenant with demo data; `em` is already scoped to that tenant. */
   seedDemo?: (em: EntityManager, tenantId: string) => Promise<void>;
+  /** Starts the subgraph's background work (pollers) on its ORM; the runtime stops it before closing the ORM. */
+  startBackground?: (orm: MikroORM) => BackgroundWork;
+}
+
+/** Background work a subgraph runs beside its resolvers, e.g. billing's notification sender. */
+export interface BackgroundWork {
+  /** Stops scheduling and waits for the run in progress. */
+  stop(): Promise<void>;
 }

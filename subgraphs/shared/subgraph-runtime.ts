@@ -23,6 +23,8 @@ export interface SubgraphOptions {
   migrate: boolean;
   /** Absolute base URL of the public API (PUBLIC_URL); default http://localhost:4000. */
   publicUrl?: string;
+  /** Start the subgraph's background work (default true); tests that drive it by hand pass false. */
+  background?: boolean;
 }
 
 /** Opens the ORM, optionally applies migrations, and builds the federated schema. */
@@ -36,6 +38,7 @@ export async function startSubgraph(
   try {
     if (options.migrate) await runMigrations(orm, databaseUrl, definition.schema);
     const schema = await buildFederatedSchema(definition.resolvers, definition.referenceResolvers, definition.orphanedTypes);
+    const background = options.background === false ? undefined : definition.startBackground?.(orm);
     return {
       name: definition.name,
       schema,
@@ -47,7 +50,10 @@ export async function startSubgraph(
         em.setFilterParams('tenant', { tenantId });
         await em.transactional((tx) => definition.seedDemo!(tx, tenantId));
       },
-      close: () => orm.close(),
+      async close() {
+        await background?.stop();
+        await orm.close();
+      },
     };
   } catch (error) {
     await orm.close();

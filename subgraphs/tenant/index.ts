@@ -2,20 +2,60 @@ import { migration } from '../shared/orm';
 import { createHealthResolver } from '../shared/health.resolver';
 import type { SubgraphDefinition } from '../shared/subgraph-definition';
 import { ApiKey } from './entities/api-key.entity';
+import { Asset } from './entities/asset.entity';
+import { Location } from './entities/location.entity';
+import { Patient } from './entities/patient.entity';
+import { Provider } from './entities/provider.entity';
 import { Tenant } from './entities/tenant.entity';
+import { WebhookConfig } from './entities/webhook-config.entity';
 import { Migration20261122000000_init } from './migrations/Migration20261122000000_init';
+import { Migration20261201000000_profile_assets_webhooks } from './migrations/Migration20261201000000_profile_assets_webhooks';
+import { Migration20261201000100_directory } from './migrations/Migration20261201000100_directory';
+import { Migration20261203000000_directory_views } from './migrations/Migration20261203000000_directory_views';
+import { Migration20261204000000_webhook_deliveries } from './migrations/Migration20261204000000_webhook_deliveries';
+import { OutboxEvent } from '../shared/outbox/outbox-event.entity';
+import { outboxMigration } from '../shared/outbox/outbox.migration';
+import { WebhookDeliveryResolver } from './resolvers/webhook-delivery.resolver';
 import { ApiKeyResolver } from './resolvers/api-key.resolver';
+import { resolveLocationReference, resolvePatientReference, resolveProviderReference } from './resolvers/directory.reference';
+import { LocationResolver } from './resolvers/location.resolver';
+import { PatientResolver } from './resolvers/patient.resolver';
+import { ProviderResolver } from './resolvers/provider.resolver';
+import { TenantLogoResolver } from './resolvers/tenant-logo.resolver';
 import { resolveTenantReference } from './resolvers/tenant.reference';
 import { TenantResolver } from './resolvers/tenant.resolver';
+import { WebhookConfigResolver } from './resolvers/webhook-config.resolver';
 import { seedTenantDemo } from './seeder';
 
-/** The tenant subgraph: tenants, API keys, settings (DESIGN.md section 6). */
+/** The tenant subgraph: tenants, API keys, settings, logos, webhook configuration and the practice directory (DESIGN.md section 6). */
 export const tenantSubgraph: SubgraphDefinition = {
   name: 'tenant',
   schema: 'tenant',
-  entities: [Tenant, ApiKey],
-  migrations: [migration('Migration20261122000000_init', Migration20261122000000_init)],
-  resolvers: [TenantResolver, ApiKeyResolver, createHealthResolver('tenant')],
-  referenceResolvers: { Tenant: { __resolveReference: resolveTenantReference } },
+  entities: [Tenant, ApiKey, Asset, WebhookConfig, Location, Provider, Patient, OutboxEvent],
+  migrations: [
+    migration('Migration20261122000000_init', Migration20261122000000_init),
+    migration('Migration20261201000000_profile_assets_webhooks', Migration20261201000000_profile_assets_webhooks),
+    migration('Migration20261201000100_directory', Migration20261201000100_directory),
+    migration('Migration20261203000000_directory_views', Migration20261203000000_directory_views),
+    migration('Migration20261204000000_webhook_deliveries', Migration20261204000000_webhook_deliveries),
+    migration('Migration20261204000100_outbox', outboxMigration('tenant')),
+  ],
+  resolvers: [
+    TenantResolver,
+    TenantLogoResolver,
+    WebhookConfigResolver,
+    WebhookDeliveryResolver,
+    ApiKeyResolver,
+    LocationResolver,
+    ProviderResolver,
+    PatientResolver,
+    createHealthResolver('tenant'),
+  ],
+  referenceResolvers: {
+    Tenant: { __resolveReference: resolveTenantReference },
+    Location: { __resolveReference: resolveLocationReference },
+    Provider: { __resolveReference: resolveProviderReference },
+    Patient: { __resolveReference: resolvePatientReference },
+  },
   seedDemo: seedTenantDemo,
 };

@@ -1,16 +1,24 @@
 import { createClient } from 'graphql-sse';
 import { baseUrl, createTestTenant, request } from '../utils/e2e';
+import { createLegacyTemplate, LEGACY_FORM_SUGGESTIONS } from '../utils/notes';
+
+const MIGRATE = 'subscription($t: ID!, $q: ID!) { migrateTemplateQuestion(templateId: $t, questionId: $q) { type index count } }';
 
 describe(`subscriptions over graphql-sse at /graphql/stream (${process.env.E2E_MODE} mode)`, () => {
   it('routes a subscription to its owning subgraph and streams every event', async () => {
     const tenant = await createTestTenant();
+    const template = await createLegacyTemplate(tenant);
     const client = createClient({ url: `${baseUrl()}/graphql/stream`, headers: tenant.headers, retryAttempts: 0 });
-    const ticks: number[] = [];
-    for await (const result of client.iterate<{ streamProbe: number }>({ query: 'subscription { streamProbe(count: 4) }' })) {
-      ticks.push(result.data!.streamProbe);
+    const events: unknown[] = [];
+    for await (const result of client.iterate<{ migrateTemplateQuestion: { type: string } }>({
+      query: MIGRATE,
+      variables: { t: template.templateId, q: template.legacyQuestionId },
+    })) {
+      events.push(result.data!.migrateTemplateQuestion);
     }
     client.dispose();
-    expect(ticks).toEqual([1, 2, 3, 4]);
+    const n = LEGACY_FORM_SUGGESTIONS.length;
+    expect(events).toEqual([...Array.from({ length: n }, (_, index) => ({ type: 'question', index, count: null })), { type: 'done', index: null, count: n }]);
   });
 
   it('refuses queries, unknown fields and unauthenticated callers', async () => {
@@ -21,6 +29,6 @@ describe(`subscriptions over graphql-sse at /graphql/stream (${process.env.E2E_M
     expect(query.status).toBe(400);
     expect(query.text).toContain('Only subscriptions');
     expect((await post({ query: 'subscription { nope }' })).status).toBe(400);
-    expect((await post({ query: 'subscription { streamProbe }' }, {})).status).toBe(422);
+    expect((await post({ query: MIGRATE, variables: { t: 'a', q: 'b' } }, {})).status).toBe(422);
   });
 });

@@ -14,32 +14,54 @@ describe(`tenant reads through every layer (${process.env.E2E_MODE} mode)`, () =
       website: null,
       phone: null,
       primaryColor: null,
+      logoUrl: null,
+      receiptLogoUrl: null,
     });
     expect(res.headers.get('content-type')).toMatch(/application\/json/);
   });
 
-  it('GET /tenant/private answers the whole record', async () => {
+  it('GET /tenant/private answers the whole record, defaults filled in', async () => {
     const tenant = await createTestTenant('Lakeside Dental');
     const res = await tenant.get('/tenant/private');
     expect(res.status).toBe(200);
-    expect(res.body).toMatchObject({ id: tenant.tenantId, name: 'Lakeside Dental', legalName: null, contactEmail: null });
+    expect(res.body).toEqual({
+      id: tenant.tenantId,
+      name: 'Lakeside Dental',
+      legalName: null,
+      timezone: 'UTC',
+      locale: 'en-US',
+      currency: 'USD',
+      website: null,
+      phone: null,
+      contactEmail: null,
+      primaryColor: null,
+      logoUrl: null,
+      receiptLogoUrl: null,
+      address: { line1: null, line2: null, city: null, state: null, postalCode: null, country: null },
+      settings: { appointmentReminderHours: 24, sendReceiptEmails: true, defaultNoteTemplateId: null },
+      createdAt: expect.any(String),
+      updatedAt: expect.any(String),
+    });
     expect(new Date(res.body.createdAt).toISOString()).toBe(res.body.createdAt);
   });
 
   it('GraphQL answers the same records as REST', async () => {
     const tenant = await createTestTenant('Hillview Clinic');
-    const gql = await tenant.graphql('{ publicTenant { id name timezone } tenant { id name legalName } }');
+    const publicFields = 'id name timezone locale currency website phone primaryColor logoUrl receiptLogoUrl';
+    const privateFields = `id name legalName timezone locale currency website phone contactEmail primaryColor logoUrl receiptLogoUrl
+      address { line1 line2 city state postalCode country } settings { appointmentReminderHours sendReceiptEmails defaultNoteTemplateId } createdAt updatedAt`;
+    const gql = await tenant.graphql(`{ publicTenant { ${publicFields} } tenant { ${privateFields} } }`);
     expect(gql.status).toBe(200);
     expect(gql.body.errors).toBeUndefined();
-    const rest = await tenant.get('/tenant/public');
-    expect(gql.body.data.publicTenant).toEqual({ id: rest.body.id, name: rest.body.name, timezone: rest.body.timezone });
-    expect(gql.body.data.tenant).toEqual({ id: tenant.tenantId, name: 'Hillview Clinic', legalName: null });
+    expect(gql.body.data.publicTenant).toEqual((await tenant.get('/tenant/public')).body);
+    expect(gql.body.data.tenant).toEqual((await tenant.get('/tenant/private')).body);
   });
 
   it('each tenant sees only itself', async () => {
     const [a, b] = await Promise.all([createTestTenant('Clinic A'), createTestTenant('Clinic B')]);
     expect((await a.get('/tenant/private')).body.id).toBe(a.tenantId);
     expect((await b.get('/tenant/private')).body.id).toBe(b.tenantId);
+    expect((await a.get('/tenant/public')).body.name).toBe('Clinic A');
   });
 
   it('every subgraph is reachable and healthy through the gateway', async () => {

@@ -3,6 +3,7 @@ import { chmodSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { readRecordedServer } from '../../gateway/embedded-postgres';
+import { startFakeLlmServer } from '../utils/fake-llm-server';
 
 const MAIN = join(__dirname, '../../dist/gateway/main.js');
 
@@ -37,7 +38,10 @@ describe('process lifecycle on the embedded database', () => {
 
   it('first start prints a demo tenant; SIGTERM drains an open stream and stops PostgreSQL', async () => {
     const dataDir = join(work, 'data');
-    const app = startMain({ PORT: '0', DATA_DIR: dataDir, PUBLIC_URL: 'http://public.example' });
+    // A model that never finishes keeps the migration stream below open until the shutdown.
+    const llm = await startFakeLlmServer();
+    llm.mode = 'slow';
+    const app = startMain({ PORT: '0', DATA_DIR: dataDir, PUBLIC_URL: 'http://public.example', LLM_BASE_URL: llm.baseUrl, LLM_MODEL: 'fake' });
     let stream: Response | undefined;
     try {
       const url = (await waitForOutput(app.output, /is listening on (http:\/\/127\.0\.0\.1:\d+)/))[1];
@@ -48,12 +52,15 @@ describe('process lifecycle on the embedded database', () => {
       expect(readRecordedServer(dataDir)).not.toBeNull();
       const pub = await fetch(`${url}/tenant/public`, { headers: { TENANT: tenantId, 'API-KEY': apiKey } });
       expect(((await pub.json()) as { name: string }).name).toBe('Demo Clinic');
-      // A long subscription is open while the process is told to stop.
-      stream = await fetch(`${url}/graphql/stream`, {
+      // A long subscription is open while the process is told to stop: a demo template's migration.
+      const templates = await fetch(`${url}/graphql`, {
         method: 'POST',
-        headers: { TENANT: tenantId, 'API-KEY': apiKey, 'content-type': 'application/json', accept: 'text/event-stream' },
-        body: JSON.stringify({ query: 'subscription { streamProbe(count: 20) }' }),
-      });
+        headers: { TENANT: tenantId, 'API-KEY': apiKey, 'content-type': 'application/json' },
+        body: JSON.stringify({ query: '{ noteTemplates { items { id questions { id isLegacy } } } }' }),
+      }).then((r) => r.json() as Promise<any>);
+      const template = templates.data.noteTemplates.items[0];
+      const legacy = template.questions.find((q: { isLegacy: boolean }) => q.isLegacy);
+      stream = await fetch(`${url}/notes/templates/${template.id}/questions/${legacy.id}/migrate`, { method: 'POST', headers: { TENANT: tenantId, 'API-KEY': apiKey } });
       expect(stream.status).toBe(200);
     } finally {
       app.child.kill('SIGTERM');
@@ -63,6 +70,10 @@ describe('process lifecycle on the embedded database', () => {
     expect(Date.now() - started).toBeLessThan(10_000);
     await stream!.text().catch(() => undefined);
     expect(readRecordedServer(dataDir)).toBeNull();
+    // The shutdown cut the stream, and with it the model request.
+    await llm.requests[0].finished;
+    expect(llm.requests[0].aborted).toBe(true);
+    await llm.close();
   }, 60_000);
 
   it('explains in one paragraph, naming DATABASE_URL, when the embedded database cannot start', async () => {

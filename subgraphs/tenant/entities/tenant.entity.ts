@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { Entity, Filter, PrimaryKey, Property } from '@mikro-orm/core';
+import type { StoredTenantSettings } from '../tenant-settings';
 
 /** A clinic (practice) using the platform; the root of all tenant data. */
 @Entity({ tableName: 'tenants' })
@@ -35,6 +36,36 @@ export class Tenant {
 
   @Property({ type: 'text', fieldName: 'primary_color', nullable: true })
   primaryColor: string | null = null;
+
+  @Property({ type: 'text', fieldName: 'address_line1', nullable: true })
+  addressLine1: string | null = null;
+
+  @Property({ type: 'text', fieldName: 'address_line2', nullable: true })
+  addressLine2: string | null = null;
+
+  @Property({ type: 'text', fieldName: 'address_city', nullable: true })
+  addressCity: string | null = null;
+
+  @Property({ type: 'text', fieldName: 'address_state', nullable: true })
+  addressState: string | null = null;
+
+  @Property({ type: 'text', fieldName: 'address_postal_code', nullable: true })
+  addressPostalCode: string | null = null;
+
+  @Property({ type: 'text', fieldName: 'address_country', nullable: true })
+  addressCountry: string | null = null;
+
+  /** Only the keys a tenant changed; defaults are applied on read (tenant-settings.ts), so new settings need no data migration. */
+  @Property({ type: 'json' })
+  settings: StoredTenantSettings = {};
+
+  /** The logo shown to patients: an asset of this tenant. */
+  @Property({ type: 'uuid', fieldName: 'logo_asset_id', nullable: true })
+  logoAssetId: string | null = null;
+
+  /** The logo printed on receipts. */
+  @Property({ type: 'uuid', fieldName: 'receipt_logo_asset_id', nullable: true })
+  receiptLogoAssetId: string | null = null;
 
   @Property({ type: 'timestamptz', fieldName: 'created_at' })
   createdAt: Date = new Date();

@@ -1,9 +1,14 @@
 import type { SubgraphContext } from '../../shared/context';
 import { isUuid } from '../../shared/ids';
-import { Tenant } from '../entities/tenant.entity';
+import { TenantRepository } from '../repositories/tenant.repository';
+import { toTenantView, type TenantView } from '../tenant-view';
 
-/** Resolves `Tenant` references from other subgraphs; the tenant filter hides every other tenant. */
-export async function resolveTenantReference(reference: { id: string }, ctx: SubgraphContext): Promise<Tenant | null> {
-  if (!ctx.tenantId || !isUuid(reference.id)) return null;
-  return ctx.em.findOne(Tenant, { id: reference.id });
+/**
+ * Resolves `Tenant` references from other subgraphs. Only the caller's own tenant resolves: the
+ * repository's raw read is not filtered, so the id is compared with the context's tenant first.
+ */
+export async function resolveTenantReference(reference: { id: string }, ctx: SubgraphContext): Promise<TenantView | null> {
+  if (!ctx.tenantId || !isUuid(reference.id) || reference.id.toLowerCase() !== ctx.tenantId.toLowerCase()) return null;
+  const record = await new TenantRepository(ctx.em).findById(reference.id);
+  return record && toTenantView(record, ctx.publicUrl);
 }

@@ -1,20 +1,26 @@
-import { Ctx, Query, Resolver } from 'type-graphql';
+import { Arg, Ctx, Mutation, Query, Resolver } from 'type-graphql';
 import type { SubgraphContext } from '../../shared/context';
 import { requireTenant } from '../../shared/require-tenant';
-import type { TenantRecord } from '../repositories/tenant.repository';
+import { UpdateTenantInput } from '../inputs/update-tenant.input';
 import { TenantService } from '../services/tenant.service';
+import { toTenantView, type TenantView } from '../tenant-view';
 import { PublicTenantType, TenantType } from '../types/tenant.type';
 
 /** Root fields for the calling tenant's own record. */
 @Resolver(() => TenantType)
 export class TenantResolver {
   @Query(() => TenantType, { description: 'The calling tenant, whole (staff only)' })
-  tenant(@Ctx() ctx: SubgraphContext): Promise<TenantRecord> {
-    return new TenantService(ctx.em).current(requireTenant(ctx));
+  async tenant(@Ctx() ctx: SubgraphContext): Promise<TenantView> {
+    return toTenantView(await new TenantService(ctx.em).current(requireTenant(ctx)), ctx.publicUrl);
   }
 
   @Query(() => PublicTenantType, { description: 'The calling tenant, as shown to patients' })
-  publicTenant(@Ctx() ctx: SubgraphContext): Promise<TenantRecord> {
-    return new TenantService(ctx.em).current(requireTenant(ctx));
+  async publicTenant(@Ctx() ctx: SubgraphContext): Promise<TenantView> {
+    return toTenantView(await new TenantService(ctx.em).current(requireTenant(ctx)), ctx.publicUrl);
+  }
+
+  @Mutation(() => TenantType, { description: 'Changes the fields sent, after validating all of them; returns the whole tenant' })
+  async updateTenant(@Arg('input', () => UpdateTenantInput) input: UpdateTenantInput, @Ctx() ctx: SubgraphContext): Promise<TenantView> {
+    return toTenantView(await new TenantService(ctx.em).update(requireTenant(ctx), input), ctx.publicUrl);
   }
 }

@@ -1,5 +1,40 @@
-import { Directive, Field, ID, ObjectType } from 'type-graphql';
+import { Directive, Field, ID, Int, ObjectType } from 'type-graphql';
 import { DateTimeISOResolver } from 'graphql-scalars';
+
+/** The tenant's postal address. */
+@ObjectType('TenantAddress', { description: "The practice's postal address; every line optional" })
+export class TenantAddressType {
+  @Field(() => String, { nullable: true })
+  line1!: string | null;
+
+  @Field(() => String, { nullable: true })
+  line2!: string | null;
+
+  @Field(() => String, { nullable: true })
+  city!: string | null;
+
+  @Field(() => String, { nullable: true, description: 'State, province or region' })
+  state!: string | null;
+
+  @Field(() => String, { nullable: true })
+  postalCode!: string | null;
+
+  @Field(() => String, { nullable: true, description: 'ISO 3166-1 alpha-2 country code, e.g. US' })
+  country!: string | null;
+}
+
+/** The tenant's settings, defaults filled in. */
+@ObjectType('TenantSettings', { description: 'Practice settings; unset ones show their defaults' })
+export class TenantSettingsType {
+  @Field(() => Int, { description: 'Hours before an appointment when the reminder goes out (0: no reminders; default 24, at most 336)' })
+  appointmentReminderHours!: number;
+
+  @Field({ description: 'E-mail patients a receipt after each payment (default true)' })
+  sendReceiptEmails!: boolean;
+
+  @Field(() => ID, { nullable: true, description: 'Note template new notes start from (default none)' })
+  defaultNoteTemplateId!: string | null;
+}
 
 /** The tenant's whole record, for its own staff (`GET /tenant/private`). */
 @ObjectType('Tenant', { description: 'A clinic using the platform: its full configuration' })
@@ -23,7 +58,7 @@ export class TenantType {
   @Field({ description: 'ISO 4217 currency code' })
   currency!: string;
 
-  @Field(() => String, { nullable: true })
+  @Field(() => String, { nullable: true, description: 'Public web site (http or https URL)' })
   website!: string | null;
 
   @Field(() => String, { nullable: true })
@@ -34,6 +69,18 @@ export class TenantType {
 
   @Field(() => String, { nullable: true, description: 'Brand colour as #RRGGBB' })
   primaryColor!: string | null;
+
+  @Field(() => String, { nullable: true, description: 'Absolute URL of the logo, public and immutable' })
+  logoUrl!: string | null;
+
+  @Field(() => String, { nullable: true, description: 'Absolute URL of the receipt logo, public and immutable' })
+  receiptLogoUrl!: string | null;
+
+  @Field(() => TenantAddressType)
+  address!: TenantAddressType;
+
+  @Field(() => TenantSettingsType)
+  settings!: TenantSettingsType;
 
   @Field(() => DateTimeISOResolver)
   createdAt!: Date;
@@ -68,4 +115,10 @@ export class PublicTenantType {
 
   @Field(() => String, { nullable: true })
   primaryColor!: string | null;
+
+  @Field(() => String, { nullable: true, description: 'Absolute URL of the logo' })
+  logoUrl!: string | null;
+
+  @Field(() => String, { nullable: true, description: 'Absolute URL of the receipt logo' })
+  receiptLogoUrl!: string | null;
 }

@@ -1,0 +1,176 @@
+import fs from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { performance } from 'node:perf_hooks';
+import { formatMachine, describeMachine } from './lib/machine';
+import { say } from './lib/progress';
+import { writeSection } from './lib/results-file';
+import { markdownTable } from './lib/table';
+import type { BenchContext } from './tenant-public';
+
+/** Issue 6's target: the first event of a migration stream within 100 ms at p99. */
+const TARGET_P99_MS = 100;
+
+/** What one stream measured. */
+interface StreamRun {
+  /** Request sent -> first complete `data:` event read. */
+  firstEventMs: number;
+  /** Request sent -> stream ended. */
+  totalMs: number;
+  events: number;
+  /** The last event was `done`, every event before it `question`. */
+  complete: boolean;
+}
+
+/** The judged result, and the Markdown written into RESULTS.md. */
+export interface NotesMigrateReport {
+  valid: boolean;
+  markdown: string;
+}
+
+function positiveInt(name: string, fallback: number): number {
+  const value = Number(process.env[name] ?? fallback);
+  if (!Number.isInteger(value) || value < 1) throw new Error(`${name} must be a whole number >= 1`);
+  return value;
+}
+
+/** Resident set size of a process in MiB, from /proc on Linux and `ps` elsewhere. */
+function rssMiB(pid: number): number {
+  try {
+    const status = fs.readFileSync(`/proc/${pid}/status`, 'utf8');
+    return Number(/VmRSS:\s+(\d+) kB/.exec(status)![1]) / 1024;
+  } catch {
+    return Number(execFileSync('ps', ['-o', 'rss=', '-p', String(pid)]).toString().trim()) / 1024;
+  }
+}
+
+/** Nearest-rank percentile of an ascending list. */
+const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))];
+const ms = (n: number) => n.toFixed(1);
+
+/** One migration stream over REST, read to its end with a minimal SSE reader (events are single `data:` lines). */
+async function runStream(url: string, headers: Record<string, string>): Promise<StreamRun> {
+  const started = performance.now();
+  const res = await fetch(url, { method: 'POST', headers });
+  if (res.status !== 200) throw new Error(`migration stream answered ${res.status}: ${await res.text()}`);
+  const decoder = new TextDecoder();
+  let buffer = '';
+  let firstEventMs = -1;
+  const events: { type: string }[] = [];
+  for await (const chunk of res.body as unknown as AsyncIterable<Uint8Array>) {
+    buffer += decoder.decode(chunk, { stream: true });
+    let end: number;
+    while ((end = buffer.indexOf('\n\n')) >= 0) {
+      const frame = buffer.slice(0, end);
+      buffer = buffer.slice(end + 2);
+      if (!frame.startsWith('data: ')) continue;
+      if (firstEventMs < 0) firstEventMs = performance.now() - started;
+      events.push(JSON.parse(frame.slice(6)));
+    }
+  }
+  const complete = events.length > 0 && events.at(-1)!.type === 'done' && events.slice(0, -1).every((e) => e.type === 'question');
+  return { firstEventMs, totalMs: performance.now() - started, events: events.length, complete };
+}
+
+/** One plain JSON request, read whole: the reference for what any route costs at the same concurrency. */
+async function runPlain(url: string, headers: Record<string, string>): Promise<number> {
+  const started = performance.now();
+  const res = await fetch(url, { headers });
+  await res.arrayBuffer();
+  if (res.status !== 200) throw new Error(`${url} answered ${res.status}`);
+  return performance.now() - started;
+}
+
+/** A demo tenant (its seeder creates legacy questions) and the REST URL migrating one of them. */
+async function prepare(ctx: BenchContext): Promise<{ url: string; plainUrl: string; headers: Record<string, string> }> {
+  const created = await fetch(`${ctx.app.url}/admin/tenants`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${ctx.app.operatorToken}`, 'content-type': 'application/json' },
+    body: JSON.stringify({ name: 'Bench Notes Clinic', demoData: true }),
+  });
+  if (created.status !== 201) throw new Error(`creating the benchmark tenant failed: ${created.status} ${await created.text()}`);
+  const { tenant, apiKey } = (await created.json()) as { tenant: { id: string }; apiKey: string };
+  const headers = { TENANT: tenant.id, 'API-KEY': apiKey };
+  const list = await fetch(`${ctx.app.url}/graphql`, {
+    method: 'POST',
+    headers: { ...headers, 'content-type': 'application/json' },
+    body: JSON.stringify({ query: '{ noteTemplates(sortDirection: asc) { items { id name questions { id isLegacy } } } }' }),
+  });
+  const templates = ((await list.json()) as any).data.noteTemplates.items as { id: string; name: string; questions: { id: string; isLegacy: boolean }[] }[];
+  // The intake form is the longest demo form: the heaviest stream of the three.
+  const template = templates.find((t) => t.name === 'New patient intake') ?? templates[0];
+  const question = template.questions.find((q) => q.isLegacy)!;
+  return { url: `${ctx.app.url}/notes/templates/${template.id}/questions/${question.id}/migrate`, plainUrl: `${ctx.app.url}/tenant/public`, headers };
+}
+
+/**
+ * Issue 6's performance check: rounds of N concurrent migration streams through the REST path on
+ * the built-in provider, measuring time to first event and the app's memory, recorded in RESULTS.md.
+ */
+export async function benchNotesMigrate(ctx: BenchContext): Promise<NotesMigrateReport> {
+  const streams = positiveInt('BENCH_NOTES_STREAMS', 100);
+  const rounds = positiveInt('BENCH_NOTES_ROUNDS', 5);
+  const pid = ctx.app.child.process.pid!;
+  const target = await prepare(ctx);
+  say(`notes-migrate: warming up with one round of ${streams} streams`);
+  await Promise.all(Array.from({ length: streams }, () => runStream(target.url, target.headers)));
+  await new Promise((resolve) => setTimeout(resolve, 1_000));
+
+  const rssBefore = rssMiB(pid);
+  let rssPeak = rssBefore;
+  const sampler = setInterval(() => (rssPeak = Math.max(rssPeak, rssMiB(pid))), 5);
+  const runs: StreamRun[] = [];
+  const roundMs: number[] = [];
+  try {
+    for (let round = 1; round <= rounds; round++) {
+      const started = performance.now();
+      runs.push(...(await Promise.all(Array.from({ length: streams }, () => runStream(target.url, target.headers)))));
+      roundMs.push(performance.now() - started);
+      say(`notes-migrate: round ${round}/${rounds}: ${streams} streams in ${ms(roundMs.at(-1)!)} ms`);
+    }
+  } finally {
+    clearInterval(sampler);
+  }
+  await new Promise((resolve) => setTimeout(resolve, 1_000));
+  const rssAfter = rssMiB(pid);
+  say(`notes-migrate: reference: ${rounds} rounds of ${streams} concurrent GET /tenant/public`);
+  await Promise.all(Array.from({ length: streams }, () => runPlain(target.plainUrl, target.headers)));
+  const plain: number[] = [];
+  for (let round = 1; round <= rounds; round++) plain.push(...(await Promise.all(Array.from({ length: streams }, () => runPlain(target.plainUrl, target.headers)))));
+  plain.sort((a, b) => a - b);
+
+  const first = runs.map((r) => r.firstEventMs).sort((a, b) => a - b);
+  const total = runs.map((r) => r.totalMs).sort((a, b) => a - b);
+  const incomplete = runs.filter((r) => !r.complete).length;
+  const valid = incomplete === 0;
+  const p99 = percentile(first, 99);
+  const table = markdownTable(
+    ['measure', 'p50', 'p90', 'p99', 'max'],
+    [
+      ['time to first event (ms)', ms(percentile(first, 50)), ms(percentile(first, 90)), ms(p99), ms(first.at(-1)!)],
+      ['whole stream (ms)', ms(percentile(total, 50)), ms(percentile(total, 90)), ms(percentile(total, 99)), ms(total.at(-1)!)],
+      ['reference: GET /tenant/public, whole answer (ms)', ms(percentile(plain, 50)), ms(percentile(plain, 90)), ms(percentile(plain, 99)), ms(plain.at(-1)!)],
+    ],
+    [false, true, true, true, true],
+  );
+  const memory = markdownTable(['app RSS', 'MiB'], [['before (idle, after warm-up)', ms(rssBefore)], ['peak during the rounds', ms(rssPeak)], ['after (1 s later)', ms(rssAfter)]], [false, true]);
+  const markdown = [
+    '## POST /notes/templates/{template_id}/questions/{question_id}/migrate: concurrent streams',
+    '',
+    `- Date: ${new Date().toISOString()}`,
+    `- Machine: ${formatMachine(describeMachine())}`,
+    `- Mode: all-in-one, NODE_ENV=production, LOG_LEVEL=warn, built-in suggestion provider; database: ${ctx.databaseLabel}`,
+    `- Load: ${rounds} rounds of ${streams} concurrent streams (after one warm-up round), all sent at once and each read to its end by fetch in the benchmark process on the same machine; ${runs[0]?.events ?? 0} events per stream (the demo intake form). The reference row sends ${streams} concurrent \`GET /tenant/public\` the same way: what any route costs at this concurrency on this machine`,
+    '',
+    table,
+    '',
+    memory,
+    '',
+    `Rounds took ${roundMs.map(ms).join(', ')} ms.`,
+    '',
+    markdownTable(['target', 'wanted', 'measured', 'verdict'], [['first event p99', `< ${TARGET_P99_MS} ms`, `${ms(p99)} ms`, p99 < TARGET_P99_MS ? 'PASS' : 'MISS']]),
+    '',
+    valid ? 'Valid run: every stream answered 200 and ended with `done`.' : `**INVALID RUN**: ${incomplete} streams did not end with \`done\`.`,
+  ].join('\n');
+  writeSection(ctx.resultsFile, 'notes-migrate', markdown, ctx.resultsHeader);
+  return { valid, markdown };
+}

@@ -1,0 +1,130 @@
+import type { Response } from 'express';
+import type { GraphQLFormattedError } from 'graphql';
+import { graphQLErrorAnswer, sendAnswer, type ErrorLog } from './http-errors';
+import type { RouteDefinition, StreamMapping } from './types';
+
+/** One result of a subscription, errors already in their client form. */
+export interface SubscriptionResult {
+  data?: Record<string, unknown> | null;
+  errors?: readonly GraphQLFormattedError[];
+}
+
+/**
+ * Subscribes to a GraphQL subscription for the response's request context (the gateway injects
+ * it: in-process or over HTTP to the owning subgraph). The iterator's `return()` cancels the
+ * subscription, upstream requests included.
+ */
+export type SubscriptionExecutor = (document: string, variables: Record<string, unknown>, res: Response) => Promise<AsyncIterator<SubscriptionResult>>;
+
+/** What the router needs to serve stream routes. */
+export interface StreamSupport {
+  subscribe: SubscriptionExecutor;
+  /** Interval of `: ping` comments on a quiet stream; default 15 s. */
+  heartbeatMs?: number;
+}
+
+/** Proxies buffer and time out idle responses unless told otherwise; these headers tell them. */
+export const EVENT_STREAM_HEADERS = {
+  'Content-Type': 'text/event-stream; charset=utf-8',
+  'Cache-Control': 'no-cache',
+  'X-Accel-Buffering': 'no',
+  Connection: 'keep-alive',
+} as const;
+
+/** Below most proxies' 30-60 s idle timeouts, with room to spare. */
+export const DEFAULT_HEARTBEAT_MS = 15_000;
+
+/** One SSE event: JSON.stringify escapes newlines, so each event is exactly one `data:` line. */
+const frame = (payload: unknown) => `data: ${JSON.stringify(payload)}\n\n`;
+
+/** A refused subscription: errors and no data, as graphql-js answers before the first event. */
+const isRefusal = (result: SubscriptionResult) => Boolean(result.errors?.length) && !result.data;
+
+/** The message of the `error` event for GraphQL errors mid-stream: a coded error's own, else the generic 500 one. */
+function safeMessage(errors: readonly GraphQLFormattedError[]): { message: string; internal: boolean } {
+  const code = errors[0].extensions?.code;
+  return code && code !== 'INTERNAL_SERVER_ERROR' ? { message: errors[0].message, internal: false } : { message: 'Internal server error', internal: true };
+}
+
+/**
+ * Serves a stream route. Errors before the first event (unknown ids, invalid input) are ordinary
+ * JSON error responses, mapped like any route's; after it, every result's `data` is one event,
+ * a failure is the route's error event, and the stream ends. A client that disconnects cancels
+ * the subscription at once.
+ */
+export async function serveStream(
+  route: RouteDefinition & { stream: StreamMapping },
+  variables: Record<string, unknown>,
+  res: Response,
+  support: StreamSupport,
+  logError: ErrorLog,
+): Promise<void> {
+  let results: AsyncIterator<SubscriptionResult> | undefined;
+  let closed = false;
+  const cancel = () => void results?.return?.().catch(() => undefined);
+  const onClose = () => {
+    closed = true;
+    cancel();
+  };
+  res.once('close', onClose);
+  let heartbeat: NodeJS.Timeout | undefined;
+  try {
+    results = await support.subscribe(route.document, variables, res);
+    if (closed) return cancel();
+    let next = await results.next();
+    if (closed) return;
+    if (!next.done && isRefusal(next.value)) {
+      cancel();
+      return sendAnswer(res, graphQLErrorAnswer(next.value.errors!, route, (error) => logError(res, error)));
+    }
+    // Headers go out with the first event, in one packet.
+    res.writeHead(200, EVENT_STREAM_HEADERS);
+    heartbeat = setInterval(() => void write(res, ': ping\n\n'), support.heartbeatMs ?? DEFAULT_HEARTBEAT_MS);
+    try {
+      for (; !next.done && !closed; next = await results.next()) {
+        const { data, errors } = next.value;
+        if (errors?.length) {
+          const { message, internal } = safeMessage(errors);
+          if (internal) logError(res, new Error(`subscription ${route.operationId} failed: ${errors[0].message}`));
+          await write(res, frame(route.stream.errorEvent(message)));
+          break;
+        }
+        if (data) await write(res, frame(route.result(data)));
+      }
+    } catch (error) {
+      if (closed) return;
+      logError(res, error);
+      await write(res, frame(route.stream.errorEvent('Internal server error')));
+    }
+  } finally {
+    clearInterval(heartbeat);
+    res.off('close', onClose);
+    if (res.headersSent && !res.writableEnded) {
+      cancel();
+      res.end();
+    }
+  }
+}
+
+/**
+ * Writes a chunk, waiting while the client's buffer is full so a slow reader cannot grow memory.
+ * Chunks written in one turn of the event loop leave in one socket write: a provider that has
+ * several suggestions ready would otherwise cost a system call each.
+ */
+function write(res: Response, chunk: string): Promise<void> {
+  return new Promise((resolve) => {
+    if (res.destroyed || res.writableEnded) return resolve();
+    if (!res.writableCorked) {
+      res.cork();
+      setImmediate(() => res.uncork());
+    }
+    if (res.write(chunk)) return resolve();
+    const done = () => {
+      res.off('drain', done);
+      res.off('close', done);
+      resolve();
+    };
+    res.once('drain', done);
+    res.once('close', done);
+  });
+}

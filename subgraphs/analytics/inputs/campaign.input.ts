@@ -1,0 +1,75 @@
+import { DateTimeInput } from '../../shared/input-scalars';
+import { Field, InputType, Int } from 'type-graphql';
+
+// Input dates use the `DateTime` scalar: the REST bridge reads that name to give Pydantic's datetime errors.
+
+/** `createCampaign`: a campaign made by hand (the `external*` fields belong to a platform sync). */
+@InputType({ description: 'A new campaign' })
+export class CreateCampaignInput {
+  @Field({ description: 'Display name, 1 to 200 characters' })
+  name!: string;
+
+  @Field(() => String, { nullable: true })
+  locationId?: string | null;
+
+  @Field(() => String, { nullable: true })
+  description?: string | null;
+
+  @Field(() => String, { nullable: true })
+  platformId?: string | null;
+
+  @Field(() => String, { nullable: true })
+  platformAssetId?: string | null;
+
+  @Field({ defaultValue: true })
+  isActive: boolean = true;
+
+  @Field(() => DateTimeInput, { nullable: true })
+  startDate?: Date | null;
+
+  @Field(() => DateTimeInput, { nullable: true, description: 'Not before startDate' })
+  endDate?: Date | null;
+
+  @Field(() => Int, { nullable: true, description: 'Budget in cents, not negative' })
+  budgetCents?: number | null;
+
+  @Field(() => String, { nullable: true })
+  pipelineId?: string | null;
+
+  @Field(() => String, { nullable: true, description: 'Where the lead form sends the visitor after a lead (absolute http(s) URL)' })
+  redirectUrl?: string | null;
+}
+
+/**
+ * Body of `PUT /opportunity/campaign/{campaign_id}` / `updateCampaign` (contract part 2, plus
+ * `redirectUrl`): only the fields sent change. No initialisers, so absent fields stay absent.
+ */
+@InputType({ description: 'Changes to a campaign; absent fields keep their value' })
+export class UpdateCampaignInput {
+  @Field(() => String, { nullable: true })
+  name?: string | null;
+
+  @Field(() => String, { nullable: true })
+  description?: string | null;
+
+  @Field(() => String, { nullable: true })
+  platformId?: string | null;
+
+  @Field(() => Boolean, { nullable: true })
+  isActive?: boolean | null;
+
+  @Field(() => DateTimeInput, { nullable: true })
+  startDate?: Date | null;
+
+  @Field(() => DateTimeInput, { nullable: true, description: 'Not before startDate' })
+  endDate?: Date | null;
+
+  @Field(() => Int, { nullable: true, description: 'Budget in cents, not negative' })
+  budgetCents?: number | null;
+
+  @Field(() => String, { nullable: true })
+  pipelineId?: string | null;
+
+  @Field(() => String, { nullable: true, description: 'Where the lead form sends the visitor after a lead (absolute http(s) URL)' })
+  redirectUrl?: string | null;
+}

@@ -1,0 +1,131 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { SortDirection } from '../../shared/pagination';
+import { CampaignSortField } from '../types/enums';
+import { escapeLike } from '../../shared/field-rules';
+
+/** A campaign row with its opportunity counts, as reads return it (property names of the Campaign entity). */
+export interface CampaignRecord {
+  id: string;
+  name: string;
+  locationId: string | null;
+  description: string | null;
+  platformId: string | null;
+  platformAssetId: string | null;
+  externalCampaignId: string | null;
+  externalResourceName: string | null;
+  externalName: string | null;
+  externalStatus: string | null;
+  externalCurrency: string | null;
+  externalDailyBudgetCents: number | null;
+  externalLifetimeBudgetCents: number | null;
+  externalLastSeenAt: Date | null;
+  externalLastSyncedAt: Date | null;
+  externalStaleAt: Date | null;
+  externalSyncError: string | null;
+  isActive: boolean;
+  startDate: Date | null;
+  endDate: Date | null;
+  budgetCents: number | null;
+  pipelineId: string | null;
+  webhookKey: string;
+  redirectUrl: string | null;
+  createdAt: Date;
+  updatedAt: Date;
+  opportunityCount: number;
+  convertedCount: number;
+}
+
+/** What a campaign list asks for. */
+export interface CampaignListQuery {
+  page: number;
+  perPage: number;
+  sortBy: CampaignSortField;
+  sortDirection: SortDirection;
+  locationId?: string | null;
+  isActive?: boolean | null;
+  name?: string | null;
+}
+
+const COLUMNS = `c.id, c.name, c.location_id as "locationId", c.description, c.platform_id as "platformId",
+  c.platform_asset_id as "platformAssetId", c.external_campaign_id as "externalCampaignId",
+  c.external_resource_name as "externalResourceName", c.external_name as "externalName",
+  c.external_status as "externalStatus", c.external_currency as "externalCurrency",
+  c.external_daily_budget_cents as "externalDailyBudgetCents", c.external_lifetime_budget_cents as "externalLifetimeBudgetCents",
+  c.external_last_seen_at as "externalLastSeenAt", c.external_last_synced_at as "externalLastSyncedAt",
+  c.external_stale_at as "externalStaleAt", c.external_sync_error as "externalSyncError", c.is_active as "isActive",
+  c.start_date as "startDate", c.end_date as "endDate", c.budget_cents as "budgetCents", c.pipeline_id as "pipelineId",
+  c.webhook_key as "webhookKey", c.redirect_url as "redirectUrl", c.created_at as "createdAt", c.updated_at as "updatedAt"`;
+
+/** Output column behind each `sortBy` value: whitelisted, never text from the request. */
+const SORT_COLUMNS: Record<CampaignSortField, string> = {
+  [CampaignSortField.name]: '"name"',
+  [CampaignSortField.startDate]: '"startDate"',
+  [CampaignSortField.endDate]: '"endDate"',
+  [CampaignSortField.budgetCents]: '"budgetCents"',
+  [CampaignSortField.createdDate]: '"createdAt"',
+  [CampaignSortField.updatedDate]: '"updatedAt"',
+};
+
+const DATE_FIELDS = ['externalLastSeenAt', 'externalLastSyncedAt', 'externalStaleAt', 'startDate', 'endDate', 'createdAt', 'updatedAt'] as const;
+
+/**
+ * Reads of campaigns with their opportunity counts. Raw SQL because the counts come from one
+ * grouped count over the page's campaigns inside the same statement (no N+1, no second trip),
+ * which the entity API cannot express; every statement binds the tenant id itself, since the
+ * ORM's `tenant` filter does not reach raw SQL. Writes go through the Campaign entity.
+ */
+export class CampaignRepository {
+  constructor(private readonly em: EntityManager, private readonly tenantId: string) {}
+
+  /** The tenant's campaign with counts (callers pass UUIDs only), or null. */
+  async findById(id: string): Promise<CampaignRecord | null> {
+    const [row] = await this.select('c.id = ?', [id], '"createdAt"', SortDirection.asc, 1, 0);
+    if (!row) return null;
+    const { total: _total, ...record } = row;
+    return record;
+  }
+
+  /** One page of campaigns with counts, and the total across pages. */
+  async list(query: CampaignListQuery): Promise<[CampaignRecord[], number]> {
+    const filters: [string, unknown][] = [];
+    if (query.locationId != null) filters.push(['c.location_id = ?', query.locationId]);
+    if (query.isActive != null) filters.push(['c.is_active = ?', query.isActive]);
+    if (query.name) filters.push(['c.name ilike ?', `%${escapeLike(query.name)}%`]);
+    const conditions = filters.map(([sql]) => sql);
+    const params = filters.map(([, value]) => value);
+    const offset = (query.page - 1) * query.perPage;
+    const rows = await this.select(conditions.join(' and ') || 'true', params, SORT_COLUMNS[query.sortBy], query.sortDirection, query.perPage, offset);
+    if (rows.length) return [rows.map(({ total: _total, ...record }) => record), rows[0].total];
+    // Past the last page the window count has no row to ride on: count on its own.
+    const [counted] = await this.em.getConnection().execute<{ total: string }[]>(
+      `select count(*) as total from analytics.campaigns c where c.tenant_id = ? and ${conditions.join(' and ') || 'true'}`,
+      [this.tenantId, ...params],
+    );
+    return [[], Number(counted.total)];
+  }
+
+  private async select(condition: string, params: unknown[], sortColumn: string, direction: SortDirection, limit: number, offset: number): Promise<(CampaignRecord & { total: number })[]> {
+    const order = `${sortColumn} ${direction === 'asc' ? 'asc' : 'desc'} nulls last, id ${direction === 'asc' ? 'asc' : 'desc'}`;
+    const sql = `with page as (
+        select ${COLUMNS}, count(*) over () as total
+        from analytics.campaigns c
+        where c.tenant_id = ? and ${condition}
+        order by ${order}
+        limit ? offset ?
+      ), counts as (
+        select o.campaign_id, count(*) as opportunities, count(*) filter (where o.status = 'CONVERTED') as converted
+        from analytics.opportunities o
+        where o.tenant_id = ? and o.campaign_id in (select id from page)
+        group by o.campaign_id
+      )
+      select page.*, coalesce(counts.opportunities, 0) as "opportunityCount", coalesce(counts.converted, 0) as "convertedCount"
+      from page left join counts on counts.campaign_id = page.id
+      order by ${order}`;
+    const rows = await this.em.getConnection().execute<Record<string, any>[]>(sql, [this.tenantId, ...params, limit, offset, this.tenantId]);
+    return rows.map((row) => {
+      // The driver hands timestamptz and bigint back as text; records carry Dates and numbers like the entity.
+      for (const field of DATE_FIELDS) if (row[field] != null) row[field] = new Date(row[field]);
+      return { ...row, opportunityCount: Number(row.opportunityCount), convertedCount: Number(row.convertedCount), total: Number(row.total) } as CampaignRecord & { total: number };
+    });
+  }
+}

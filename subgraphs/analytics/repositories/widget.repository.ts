@@ -1,0 +1,59 @@
+import type { FilterQuery } from '@mikro-orm/core';
+import type { EntityManager } from '@mikro-orm/postgresql';
+import type { SortDirection } from '../../shared/pagination';
+import { Widget } from '../entities/widget.entity';
+import { type ChartType, WidgetSortField } from '../types/enums';
+
+/** Entity property behind each `sort_by` value. */
+const SORT_COLUMNS: Record<WidgetSortField, 'name' | 'chartType' | 'createdAt' | 'updatedAt'> = {
+  [WidgetSortField.name]: 'name',
+  [WidgetSortField.chartType]: 'chartType',
+  [WidgetSortField.createdDate]: 'createdAt',
+  [WidgetSortField.updatedDate]: 'updatedAt',
+};
+
+/** What a widget list asks for; `dashboardIds` narrows to a set already resolved (a location's dashboards). */
+export interface WidgetQueryArgs {
+  page: number;
+  perPage: number;
+  sortBy: WidgetSortField;
+  sortDirection: SortDirection;
+  dashboardId?: string | null;
+  dashboardIds?: string[];
+  chartType?: ChartType | null;
+  isArchived?: boolean | null;
+}
+
+/** Queries of the widgets table; the `tenant` filter scopes every one of them. */
+export class WidgetRepository {
+  constructor(private readonly em: EntityManager) {}
+
+  /** The tenant's widget with this id (callers pass UUIDs only), or null. */
+  findById(id: string): Promise<Widget | null> {
+    return this.em.findOne(Widget, { id });
+  }
+
+  /** One page and the total: two statements (rows, count). */
+  list(args: WidgetQueryArgs): Promise<[Widget[], number]> {
+    const where: FilterQuery<Widget> = {};
+    if (args.dashboardIds) where.dashboardId = { $in: args.dashboardIds };
+    if (args.dashboardId != null) where.dashboardId = args.dashboardIds ? { $in: args.dashboardIds.filter((id) => id === args.dashboardId) } : args.dashboardId;
+    if (args.chartType != null) where.chartType = args.chartType;
+    if (args.isArchived != null) where.isArchived = args.isArchived;
+    return this.em.findAndCount(Widget, where, {
+      orderBy: [{ [SORT_COLUMNS[args.sortBy]]: args.sortDirection }, { id: args.sortDirection }],
+      limit: args.perPage,
+      offset: (args.page - 1) * args.perPage,
+    });
+  }
+
+  /** Every widget of these dashboards in one statement, oldest first (the batch behind `Dashboard.widgets`). */
+  ofDashboards(dashboardIds: readonly string[]): Promise<Widget[]> {
+    return this.em.find(Widget, { dashboardId: { $in: [...dashboardIds] } }, { orderBy: [{ createdAt: 'asc' }, { id: 'asc' }] });
+  }
+
+  /** Deletes the widget; false when there was none. */
+  async delete(id: string): Promise<boolean> {
+    return (await this.em.nativeDelete(Widget, { id })) > 0;
+  }
+}

@@ -1,0 +1,39 @@
+import { Arg, Args, Ctx, ID, Mutation, Query, Resolver } from 'type-graphql';
+import type { SubgraphContext } from '../../shared/context';
+import type { Page } from '../../shared/pagination';
+import { requireTenant } from '../../shared/require-tenant';
+import { CreateCampaignInput, UpdateCampaignInput } from '../inputs/campaign.input';
+import type { CampaignView } from '../services/campaign-view';
+import { CampaignService } from '../services/campaign.service';
+import { CampaignListArgs } from '../types/campaign-list.args';
+import { CampaignPage, CampaignType } from '../types/campaign.type';
+
+const service = (ctx: SubgraphContext) => new CampaignService(ctx.em, requireTenant(ctx), ctx.publicUrl);
+
+/** Campaigns of the calling tenant (DESIGN.md section 7); thin: arguments -> service -> result. */
+@Resolver(() => CampaignType)
+export class CampaignResolver {
+  @Query(() => CampaignPage, { description: "The tenant's campaigns with their opportunity counts, newest first by default" })
+  campaigns(@Args() args: CampaignListArgs, @Ctx() ctx: SubgraphContext): Promise<Page<CampaignView>> {
+    return service(ctx).list(args);
+  }
+
+  @Query(() => CampaignType, { description: 'One campaign; unknown ids are NOT_FOUND' })
+  campaign(@Arg('id', () => ID) id: string, @Ctx() ctx: SubgraphContext): Promise<CampaignView> {
+    return service(ctx).get(id);
+  }
+
+  @Mutation(() => CampaignType, { description: 'Creates a campaign with a fresh lead webhook' })
+  createCampaign(@Arg('input', () => CreateCampaignInput) input: CreateCampaignInput, @Ctx() ctx: SubgraphContext): Promise<CampaignView> {
+    return service(ctx).create(input);
+  }
+
+  @Mutation(() => CampaignType, { description: 'Changes the fields sent' })
+  updateCampaign(
+    @Arg('id', () => ID) id: string,
+    @Arg('input', () => UpdateCampaignInput) input: UpdateCampaignInput,
+    @Ctx() ctx: SubgraphContext,
+  ): Promise<CampaignView> {
+    return service(ctx).update(id, input);
+  }
+}

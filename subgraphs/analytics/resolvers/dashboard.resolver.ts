@@ -1,0 +1,53 @@
+import { Arg, Args, Ctx, FieldResolver, ID, Mutation, Query, Resolver, Root } from 'type-graphql';
+import type { SubgraphContext } from '../../shared/context';
+import type { Page } from '../../shared/pagination';
+import { requireTenant } from '../../shared/require-tenant';
+import type { Dashboard } from '../entities/dashboard.entity';
+import type { Widget } from '../entities/widget.entity';
+import { CreateDashboardInput, UpdateDashboardInput } from '../inputs/dashboard.input';
+import { loadWidgetsOfDashboard } from '../loaders/widgets-by-dashboard.loader';
+import { DashboardService } from '../services/dashboard.service';
+import { DashboardListArgs } from '../types/dashboard-list.args';
+import { DashboardPage, DashboardType } from '../types/dashboard.type';
+import { WidgetType } from '../types/widget.type';
+
+const service = (ctx: SubgraphContext) => new DashboardService(ctx.em, requireTenant(ctx));
+
+/** Dashboards of the calling tenant (DESIGN.md section 7); thin: arguments -> service -> result. */
+@Resolver(() => DashboardType)
+export class DashboardResolver {
+  @Query(() => DashboardPage, { description: "The tenant's dashboards, newest first by default" })
+  dashboards(@Args() args: DashboardListArgs, @Ctx() ctx: SubgraphContext): Promise<Page<Dashboard>> {
+    return service(ctx).list(args);
+  }
+
+  @Query(() => DashboardType, { description: 'One dashboard; unknown ids are NOT_FOUND' })
+  dashboard(@Arg('id', () => ID) id: string, @Ctx() ctx: SubgraphContext): Promise<Dashboard> {
+    return service(ctx).get(id);
+  }
+
+  @Mutation(() => DashboardType, { description: 'Creates a dashboard' })
+  createDashboard(@Arg('input', () => CreateDashboardInput) input: CreateDashboardInput, @Ctx() ctx: SubgraphContext): Promise<Dashboard> {
+    return service(ctx).create(input);
+  }
+
+  @Mutation(() => DashboardType, { description: 'Changes the fields sent' })
+  updateDashboard(
+    @Arg('id', () => ID) id: string,
+    @Arg('input', () => UpdateDashboardInput) input: UpdateDashboardInput,
+    @Ctx() ctx: SubgraphContext,
+  ): Promise<Dashboard> {
+    return service(ctx).update(id, input);
+  }
+
+  @Mutation(() => Boolean, { description: 'Deletes a dashboard and its widgets; true, or NOT_FOUND' })
+  async deleteDashboard(@Arg('id', () => ID) id: string, @Ctx() ctx: SubgraphContext): Promise<boolean> {
+    await service(ctx).delete(id);
+    return true;
+  }
+
+  @FieldResolver(() => [WidgetType], { description: 'Its widgets, archived ones included, oldest first' })
+  widgets(@Root() dashboard: Dashboard, @Ctx() ctx: SubgraphContext): Promise<Widget[]> {
+    return loadWidgetsOfDashboard(ctx, dashboard.id);
+  }
+}

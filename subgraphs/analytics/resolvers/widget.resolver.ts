@@ -1,0 +1,45 @@
+import { Arg, Args, Ctx, ID, Mutation, Query, Resolver } from 'type-graphql';
+import type { SubgraphContext } from '../../shared/context';
+import type { Page } from '../../shared/pagination';
+import { requireTenant } from '../../shared/require-tenant';
+import type { Widget } from '../entities/widget.entity';
+import { CreateWidgetInput, UpdateWidgetInput } from '../inputs/widget.input';
+import { WidgetService } from '../services/widget.service';
+import { WidgetListArgs } from '../types/widget-list.args';
+import { WidgetPage, WidgetType } from '../types/widget.type';
+
+const service = (ctx: SubgraphContext) => new WidgetService(ctx.em, requireTenant(ctx));
+
+/** Widgets of the calling tenant (DESIGN.md section 7); thin: arguments -> service -> result. */
+@Resolver(() => WidgetType)
+export class WidgetResolver {
+  @Query(() => WidgetPage, { description: "The tenant's widgets, newest first by default" })
+  widgets(@Args() args: WidgetListArgs, @Ctx() ctx: SubgraphContext): Promise<Page<Widget>> {
+    return service(ctx).list(args);
+  }
+
+  @Query(() => WidgetType, { description: 'One widget; unknown ids are NOT_FOUND' })
+  widget(@Arg('id', () => ID) id: string, @Ctx() ctx: SubgraphContext): Promise<Widget> {
+    return service(ctx).get(id);
+  }
+
+  @Mutation(() => WidgetType, { description: "Creates a widget on one of the tenant's dashboards; its query is validated" })
+  createWidget(@Arg('input', () => CreateWidgetInput) input: CreateWidgetInput, @Ctx() ctx: SubgraphContext): Promise<Widget> {
+    return service(ctx).create(input);
+  }
+
+  @Mutation(() => WidgetType, { description: 'Changes the fields sent' })
+  updateWidget(
+    @Arg('id', () => ID) id: string,
+    @Arg('input', () => UpdateWidgetInput) input: UpdateWidgetInput,
+    @Ctx() ctx: SubgraphContext,
+  ): Promise<Widget> {
+    return service(ctx).update(id, input);
+  }
+
+  @Mutation(() => Boolean, { description: 'Deletes a widget; true, or NOT_FOUND' })
+  async deleteWidget(@Arg('id', () => ID) id: string, @Ctx() ctx: SubgraphContext): Promise<boolean> {
+    await service(ctx).delete(id);
+    return true;
+  }
+}

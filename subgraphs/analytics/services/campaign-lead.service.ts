@@ -1,0 +1,57 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { ConflictError, NotFoundError } from '../../../schema/errors';
+import { Campaign } from '../entities/campaign.entity';
+import { Opportunity } from '../entities/opportunity.entity';
+import type { CampaignLeadInput } from '../inputs/campaign-lead.input';
+import { isEmail } from '../../shared/field-rules';
+import { checkOptionalText, isJsonObject, Issues, MAX_NAME_LENGTH, typeIssue } from './input-rules';
+
+/** What the lead endpoint answers: the new opportunity, and where the form sends the visitor next. */
+export interface CampaignLeadReceipt {
+  opportunityId: string;
+  redirectUrl: string | null;
+}
+
+/** A webhook key as `newWebhookKey` makes them; anything else cannot be one and is not looked up. */
+const WEBHOOK_KEY = /^[A-Za-z0-9_-]{43}$/;
+const MAX_EMAIL_LENGTH = 254;
+const MAX_PHONE_LENGTH = 50;
+
+function checkLead(input: CampaignLeadInput): { name: string | null; email: string | null; phone: string | null } {
+  const issues = new Issues();
+  const name = checkOptionalText(issues, ['input', 'name'], input.name, MAX_NAME_LENGTH) ?? null;
+  const email = checkOptionalText(issues, ['input', 'email'], input.email, MAX_EMAIL_LENGTH) ?? null;
+  if (email && !isEmail(email)) issues.value(['input', 'email'], 'value is not a valid email address', input.email);
+  const phone = checkOptionalText(issues, ['input', 'phone'], input.phone, MAX_PHONE_LENGTH) ?? null;
+  if (input.fields != null && !isJsonObject(input.fields)) issues.add(typeIssue(['input', 'fields'], 'dict_type', input.fields));
+  if (!issues.list.length && !name && !email && !phone) issues.value(['input'], 'name, email or phone is required', input);
+  issues.throwIfAny();
+  return { name, email, phone };
+}
+
+/**
+ * The public side of a campaign's webhook (contract part 6.1, `webhook.webhookUrl`): a form or ad
+ * platform posts a lead with no API key, the key in the URL being the secret. There is no tenant in
+ * the request, so the campaign is found by its key with the tenant filter off for that one lookup,
+ * and the opportunity is written for that campaign's tenant.
+ */
+export class CampaignLeadService {
+  constructor(private readonly em: EntityManager) {}
+
+  /** Records a lead as a NEW opportunity. Unknown key -> 404; inactive campaign -> 409. */
+  async submit(webhookKey: string, input: CampaignLeadInput): Promise<CampaignLeadReceipt> {
+    const contact = checkLead(input);
+    const campaign = WEBHOOK_KEY.test(webhookKey) ? await this.em.findOne(Campaign, { webhookKey }, { filters: false }) : null;
+    if (!campaign) throw new NotFoundError('Campaign not found');
+    if (!campaign.isActive) throw new ConflictError('Campaign is not accepting leads');
+    const opportunity = this.em.create(Opportunity, {
+      tenantId: campaign.tenantId,
+      campaignId: campaign.id,
+      ...contact,
+      // The lead exactly as posted: the platform's own fields are the clinic's record of where it came from.
+      source: { ...input },
+    } as never);
+    await this.em.persistAndFlush(opportunity);
+    return { opportunityId: opportunity.id, redirectUrl: campaign.redirectUrl };
+  }
+}

@@ -1,0 +1,118 @@
+import { randomBytes } from 'node:crypto';
+import { CheckConstraintViolationException } from '@mikro-orm/core';
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { ConflictError, NotFoundError } from '../../../schema/errors';
+import { isUuid } from '../../shared/ids';
+import { toPage, type Page } from '../../shared/pagination';
+import { validatePage } from '../../shared/validate-page';
+import { Campaign } from '../entities/campaign.entity';
+import type { CreateCampaignInput, UpdateCampaignInput } from '../inputs/campaign.input';
+import { CampaignRepository, type CampaignListQuery } from '../repositories/campaign.repository';
+import { toCampaignView, type CampaignView } from './campaign-view';
+import { parseHttpUrl } from '../../shared/field-rules';
+import { checkName, checkOptionalText, Issues, MAX_REFERENCE_LENGTH, MAX_TEXT_LENGTH, typeIssue } from './input-rules';
+
+/** Fields a campaign write may carry, once checked. */
+type CampaignChanges = Partial<Pick<Campaign, 'name' | 'locationId' | 'description' | 'platformId' | 'platformAssetId' | 'isActive' | 'startDate' | 'endDate' | 'budgetCents' | 'pipelineId' | 'redirectUrl'>>;
+
+const OPTIONAL_REFERENCES = ['locationId', 'platformId', 'platformAssetId', 'pipelineId'] as const;
+
+/** A date as the client most likely wrote it, for a 422's `input` (the subgraph only sees the parsed value). */
+const asSent = (date: Date) => date.toISOString().replace('.000Z', 'Z');
+
+/** The campaign's lead endpoint secret: 256 random bits, URL-safe. */
+export const newWebhookKey = (): string => randomBytes(32).toString('base64url');
+
+/**
+ * Checks the fields present in `input` (absent ones are left alone) against the rules of contract
+ * part 4.5: non-empty name, budget not negative, end not before start (against the stored dates
+ * for a partial update), and a redirect URL that a browser can follow.
+ */
+function checkCampaign(input: CreateCampaignInput | UpdateCampaignInput, stored: Pick<Campaign, 'startDate' | 'endDate'> | null): CampaignChanges {
+  const issues = new Issues();
+  const changes: CampaignChanges = {};
+  const has = (key: string) => (input as Record<string, unknown>)[key] !== undefined;
+  const reference = (key: (typeof OPTIONAL_REFERENCES)[number]) => {
+    if (has(key)) changes[key] = checkOptionalText(issues, ['input', key], (input as Record<string, string | null>)[key], MAX_REFERENCE_LENGTH);
+  };
+  // In the contract's field order, as Pydantic reports a model's errors.
+  if (has('name')) changes.name = checkName(issues, ['input', 'name'], input.name);
+  reference('locationId');
+  if (has('description')) changes.description = checkOptionalText(issues, ['input', 'description'], input.description, MAX_TEXT_LENGTH);
+  reference('platformId');
+  reference('platformAssetId');
+  if (input.isActive === null) issues.add(typeIssue(['input', 'isActive'], 'bool_type', null));
+  else if (has('isActive')) changes.isActive = input.isActive;
+  if (has('startDate')) changes.startDate = input.startDate;
+  if (has('endDate')) changes.endDate = input.endDate;
+  const start = has('startDate') ? input.startDate : stored?.startDate;
+  const end = has('endDate') ? input.endDate : stored?.endDate;
+  if (start && end && end < start) {
+    const field = has('endDate') ? 'endDate' : 'startDate';
+    issues.value(['input', field], 'endDate must not be before startDate', asSent(field === 'endDate' ? end : start));
+  }
+  if (has('budgetCents')) {
+    if (input.budgetCents != null && input.budgetCents < 0) issues.value(['input', 'budgetCents'], 'budgetCents must not be negative', input.budgetCents);
+    changes.budgetCents = input.budgetCents;
+  }
+  reference('pipelineId');
+  if (has('redirectUrl')) changes.redirectUrl = checkRedirectUrl(issues, input.redirectUrl);
+  issues.throwIfAny();
+  return changes;
+}
+
+function checkRedirectUrl(issues: Issues, value: string | null | undefined): string | null | undefined {
+  const text = checkOptionalText(issues, ['input', 'redirectUrl'], value, MAX_TEXT_LENGTH);
+  if (text && !parseHttpUrl(text)) return void issues.value(['input', 'redirectUrl'], 'redirectUrl must be an absolute http or https URL', value);
+  return text;
+}
+
+/** Campaigns of one tenant (contract part 4.5): reads with their opportunity counts, and writes. */
+export class CampaignService {
+  private readonly campaigns: CampaignRepository;
+
+  constructor(private readonly em: EntityManager, private readonly tenantId: string, private readonly publicUrl: string) {
+    this.campaigns = new CampaignRepository(em, tenantId);
+  }
+
+  /** The campaign with its counts, or 404 for an unknown id of any shape and for another tenant's. */
+  async get(id: string): Promise<CampaignView> {
+    const record = isUuid(id) ? await this.campaigns.findById(id) : null;
+    if (!record) throw new NotFoundError('Campaign not found');
+    return toCampaignView(record, this.publicUrl);
+  }
+
+  /** One page of the tenant's campaigns with their counts, in one statement. */
+  async list(query: CampaignListQuery): Promise<Page<CampaignView>> {
+    validatePage(query);
+    const [records, total] = await this.campaigns.list(query);
+    return toPage(records.map((r) => toCampaignView(r, this.publicUrl)), total, query);
+  }
+
+  /** Creates a campaign with a fresh webhook key. */
+  async create(input: CreateCampaignInput): Promise<CampaignView> {
+    const changes = checkCampaign(input, null);
+    const campaign = this.em.create(Campaign, { ...changes, tenantId: this.tenantId, webhookKey: newWebhookKey() } as never);
+    await this.em.persistAndFlush(campaign);
+    return this.get(campaign.id);
+  }
+
+  /**
+   * Changes only the fields sent. The dates are checked against the stored ones (only one end of
+   * the range may be sent); bad input is a 422 even for an unknown id, as FastAPI validates first.
+   */
+  async update(id: string, input: UpdateCampaignInput): Promise<CampaignView> {
+    const campaign = isUuid(id) ? await this.em.findOne(Campaign, { id }) : null;
+    const changes = checkCampaign(input, campaign);
+    if (!campaign) throw new NotFoundError('Campaign not found');
+    Object.assign(campaign, changes);
+    try {
+      await this.em.flush();
+    } catch (error) {
+      // Two updates moving each end of the range at once can cross: the database's check catches it.
+      if (error instanceof CheckConstraintViolationException) throw new ConflictError('The campaign changed meanwhile; read it and retry');
+      throw error;
+    }
+    return this.get(campaign.id);
+  }
+}

@@ -1,0 +1,73 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { NotFoundError } from '../../../schema/errors';
+import { isUuid } from '../../shared/ids';
+import { toPage, type Page } from '../../shared/pagination';
+import { validatePage } from '../../shared/validate-page';
+import { Dashboard } from '../entities/dashboard.entity';
+import type { CreateDashboardInput, UpdateDashboardInput } from '../inputs/dashboard.input';
+import { DashboardRepository, type DashboardQuery } from '../repositories/dashboard.repository';
+import { checkName, checkOptionalText, isJsonObject, Issues, MAX_REFERENCE_LENGTH, MAX_TEXT_LENGTH, type Loc } from './input-rules';
+
+/** A layout is whatever grid the front end keeps, but always a JSON object or array. */
+function checkLayout(issues: Issues, loc: Loc, value: unknown): unknown {
+  if (isJsonObject(value) || Array.isArray(value)) return value;
+  issues.value(loc, 'layout must be a JSON object or array', value);
+  return undefined;
+}
+
+/** Dashboards of one tenant: reads, and writes with their rules (contract part 4.2). */
+export class DashboardService {
+  private readonly dashboards: DashboardRepository;
+
+  constructor(private readonly em: EntityManager, private readonly tenantId: string) {
+    this.dashboards = new DashboardRepository(em);
+  }
+
+  /** The dashboard, or 404 for an unknown id of any shape and for another tenant's. */
+  async get(id: string): Promise<Dashboard> {
+    const dashboard = isUuid(id) ? await this.dashboards.findById(id) : null;
+    if (!dashboard) throw new NotFoundError('Dashboard not found');
+    return dashboard;
+  }
+
+  /** One page of the tenant's dashboards. */
+  async list(query: DashboardQuery): Promise<Page<Dashboard>> {
+    validatePage(query);
+    const [items, total] = await this.dashboards.list(query);
+    return toPage(items, total, query);
+  }
+
+  /** Creates a dashboard; every input problem is reported at once. */
+  async create(input: CreateDashboardInput): Promise<Dashboard> {
+    const issues = new Issues();
+    const name = checkName(issues, ['input', 'name'], input.name);
+    const description = checkOptionalText(issues, ['input', 'description'], input.description, MAX_TEXT_LENGTH);
+    const locationId = checkOptionalText(issues, ['input', 'locationId'], input.locationId, MAX_REFERENCE_LENGTH);
+    const layout = input.layout === undefined ? {} : checkLayout(issues, ['input', 'layout'], input.layout);
+    issues.throwIfAny();
+    const dashboard = this.em.create(Dashboard, { tenantId: this.tenantId, name: name!, description: description ?? null, locationId: locationId ?? null, layout } as never);
+    await this.em.persistAndFlush(dashboard);
+    return dashboard;
+  }
+
+  /** Changes only the fields sent; 422 before 404, as FastAPI validates the body before the handler runs. */
+  async update(id: string, input: UpdateDashboardInput): Promise<Dashboard> {
+    const issues = new Issues();
+    const changes: Partial<Dashboard> = {};
+    if (input.name !== undefined) changes.name = checkName(issues, ['input', 'name'], input.name);
+    if (input.description !== undefined) changes.description = checkOptionalText(issues, ['input', 'description'], input.description, MAX_TEXT_LENGTH);
+    if (input.locationId !== undefined) changes.locationId = checkOptionalText(issues, ['input', 'locationId'], input.locationId, MAX_REFERENCE_LENGTH);
+    if (input.layout !== undefined) changes.layout = checkLayout(issues, ['input', 'layout'], input.layout);
+    issues.throwIfAny();
+    const dashboard = await this.get(id);
+    // Plain assignment: the ORM's assign() may merge JSON objects, and a layout sent replaces the old one.
+    Object.assign(dashboard, changes);
+    await this.em.flush();
+    return dashboard;
+  }
+
+  /** Deletes the dashboard and, by the foreign key, its widgets, in one statement. */
+  async delete(id: string): Promise<void> {
+    if (!isUuid(id) || !(await this.dashboards.delete(id))) throw new NotFoundError('Dashboard not found');
+  }
+}

@@ -1,0 +1,125 @@
+import { ForeignKeyConstraintViolationException } from '@mikro-orm/core';
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { NotFoundError } from '../../../schema/errors';
+import { isUuid } from '../../shared/ids';
+import { toPage, type Page } from '../../shared/pagination';
+import { validatePage } from '../../shared/validate-page';
+import { Widget } from '../entities/widget.entity';
+import type { CreateWidgetInput, UpdateWidgetInput, WidgetPositionInput } from '../inputs/widget.input';
+import { validateWidgetQuery, type WidgetQuery } from '../query/validate-widget-query';
+import { DashboardRepository } from '../repositories/dashboard.repository';
+import { WidgetRepository, type WidgetQueryArgs } from '../repositories/widget.repository';
+import { ChartType } from '../types/enums';
+import { checkIntRange } from '../../shared/field-rules';
+import { checkName, Issues, typeIssue, type Loc } from './input-rules';
+
+/** Where a widget lands when the request does not place it. */
+const DEFAULT_POSITION = { x: 0, y: 0, w: 6, h: 4 };
+const CHART_TYPES = Object.values(ChartType).map((t) => `'${t}'`);
+const EXPECTED_CHART_TYPES = `${CHART_TYPES.slice(0, -1).join(', ')} or ${CHART_TYPES[CHART_TYPES.length - 1]}`;
+
+function checkPosition(issues: Issues, loc: Loc, position: WidgetPositionInput): WidgetPositionInput {
+  for (const axis of ['x', 'y'] as const) checkIntRange(issues, [...loc, axis], position[axis], 0, Number.MAX_SAFE_INTEGER);
+  for (const size of ['w', 'h'] as const) checkIntRange(issues, [...loc, size], position[size], 1, Number.MAX_SAFE_INTEGER);
+  return { x: position.x, y: position.y, w: position.w, h: position.h };
+}
+
+function checkQuery(issues: Issues, loc: Loc, query: unknown): WidgetQuery | undefined {
+  const checked = validateWidgetQuery(query, loc);
+  if (checked.ok) return checked.query;
+  checked.issues.forEach((issue) => issues.add(issue));
+  return undefined;
+}
+
+/** Widgets of one tenant: reads, and writes with their rules (contract part 4.2). */
+export class WidgetService {
+  private readonly widgets: WidgetRepository;
+  private readonly dashboards: DashboardRepository;
+
+  constructor(private readonly em: EntityManager, private readonly tenantId: string) {
+    this.widgets = new WidgetRepository(em);
+    this.dashboards = new DashboardRepository(em);
+  }
+
+  /** The widget, or 404 for an unknown id of any shape and for another tenant's. */
+  async get(id: string): Promise<Widget> {
+    const widget = isUuid(id) ? await this.widgets.findById(id) : null;
+    if (!widget) throw new NotFoundError('Widget not found');
+    return widget;
+  }
+
+  /** One page of the tenant's widgets; a location narrows to its dashboards first. */
+  async list(args: Omit<WidgetQueryArgs, 'dashboardIds'> & { locationId?: string | null }): Promise<Page<Widget>> {
+    validatePage(args);
+    // A filter id that cannot exist matches nothing; it is a filter, not a lookup, so no 404.
+    if (args.dashboardId != null && !isUuid(args.dashboardId)) return toPage([], 0, args);
+    const dashboardIds = args.locationId != null ? await this.dashboards.idsOfLocation(args.locationId) : undefined;
+    if (dashboardIds?.length === 0) return toPage([], 0, args);
+    const [items, total] = await this.widgets.list({ ...args, dashboardIds });
+    return toPage(items, total, args);
+  }
+
+  /** Creates a widget on one of the tenant's dashboards; unknown dashboard -> 404. */
+  async create(input: CreateWidgetInput): Promise<Widget> {
+    const issues = new Issues();
+    const name = checkName(issues, ['input', 'name'], input.name);
+    const query = checkQuery(issues, ['input', 'query'], input.query);
+    const position = input.position == null ? DEFAULT_POSITION : checkPosition(issues, ['input', 'position'], input.position);
+    issues.throwIfAny();
+    await this.requireDashboard(input.dashboardId);
+    const widget = this.em.create(Widget, {
+      tenantId: this.tenantId,
+      dashboardId: input.dashboardId,
+      name: name!,
+      chartType: input.chartType,
+      query: query as Record<string, unknown>,
+      position,
+      isArchived: input.isArchived,
+    } as never);
+    await this.flushOrDashboardGone(widget);
+    return widget;
+  }
+
+  /** Changes only the fields sent; a new `dashboardId` moves the widget (unknown dashboard -> 404). */
+  async update(id: string, input: UpdateWidgetInput): Promise<Widget> {
+    const issues = new Issues();
+    const changes: Partial<Widget> = {};
+    // In the input's field order, as Pydantic reports a model's errors.
+    if (input.dashboardId === null) issues.add(typeIssue(['input', 'dashboardId'], 'string_type', null));
+    else if (input.dashboardId !== undefined) changes.dashboardId = input.dashboardId;
+    if (input.name !== undefined) changes.name = checkName(issues, ['input', 'name'], input.name);
+    if (input.chartType === null) issues.add({ type: 'enum', loc: ['input', 'chartType'], msg: `Input should be ${EXPECTED_CHART_TYPES}`, input: null, ctx: { expected: EXPECTED_CHART_TYPES } });
+    else if (input.chartType !== undefined) changes.chartType = input.chartType;
+    if (input.query !== undefined) changes.query = checkQuery(issues, ['input', 'query'], input.query) as Record<string, unknown>;
+    const position = input.position === null ? void issues.add(typeIssue(['input', 'position'], 'dict_type', null)) : input.position && checkPosition(issues, ['input', 'position'], input.position);
+    if (input.isArchived === null) issues.add(typeIssue(['input', 'isArchived'], 'bool_type', null));
+    else if (input.isArchived !== undefined) changes.isArchived = input.isArchived;
+    issues.throwIfAny();
+    const widget = await this.get(id);
+    if (changes.dashboardId !== undefined && changes.dashboardId !== widget.dashboardId) await this.requireDashboard(changes.dashboardId);
+    // Plain assignment: the ORM's assign() may merge JSON objects, and a query sent replaces the old one.
+    Object.assign(widget, changes);
+    if (position) Object.assign(widget.position, position);
+    await this.flushOrDashboardGone(widget);
+    return widget;
+  }
+
+  /** Deletes the widget in one statement. */
+  async delete(id: string): Promise<void> {
+    if (!isUuid(id) || !(await this.widgets.delete(id))) throw new NotFoundError('Widget not found');
+  }
+
+  private async requireDashboard(dashboardId: string): Promise<void> {
+    if (!isUuid(dashboardId) || !(await this.dashboards.exists(dashboardId))) throw new NotFoundError('Dashboard not found');
+  }
+
+  /** A dashboard deleted between the check and the write trips the foreign key: the same 404, not a 500. */
+  private async flushOrDashboardGone(widget: Widget): Promise<void> {
+    try {
+      await this.em.persistAndFlush(widget);
+    } catch (error) {
+      if (error instanceof ForeignKeyConstraintViolationException) throw new NotFoundError('Dashboard not found');
+      throw error;
+    }
+  }
+}

@@ -1,0 +1,22 @@
+import { ArgsType, Field } from 'type-graphql';
+import { PageArgs, SortDirection } from '../../shared/pagination';
+import { CampaignSortField } from './enums';
+
+/** Arguments of `campaigns`. */
+@ArgsType()
+export class CampaignListArgs extends PageArgs {
+  @Field(() => CampaignSortField, { defaultValue: CampaignSortField.createdDate, description: 'Field to order by' })
+  sortBy: CampaignSortField = CampaignSortField.createdDate;
+
+  @Field(() => SortDirection, { defaultValue: SortDirection.desc })
+  sortDirection: SortDirection = SortDirection.desc;
+
+  @Field(() => String, { nullable: true, description: 'Only campaigns of this location' })
+  locationId?: string | null;
+
+  @Field(() => Boolean, { nullable: true, description: 'Only active (true) or inactive (false) campaigns' })
+  isActive?: boolean | null;
+
+  @Field(() => String, { nullable: true, description: 'Only campaigns whose name contains this text (case-insensitive)' })
+  name?: string | null;
+}

@@ -1,0 +1,19 @@
+import { ArgsType, Field } from 'type-graphql';
+import { PageArgs, SortDirection } from '../../shared/pagination';
+import { DashboardSortField } from './enums';
+
+/** Arguments of `dashboards` (REST `GET /analytics/dashboards`). */
+@ArgsType()
+export class DashboardListArgs extends PageArgs {
+  @Field(() => DashboardSortField, { defaultValue: DashboardSortField.createdDate, description: 'Field to order by' })
+  sortBy: DashboardSortField = DashboardSortField.createdDate;
+
+  @Field(() => SortDirection, { defaultValue: SortDirection.desc })
+  sortDirection: SortDirection = SortDirection.desc;
+
+  @Field(() => String, { nullable: true, description: 'Only dashboards of this location' })
+  locationId?: string | null;
+
+  @Field(() => String, { nullable: true, description: 'Only dashboards whose name contains this text (case-insensitive)' })
+  name?: string | null;
+}

@@ -1,0 +1,33 @@
+import { DateTimeISOResolver, JSONResolver } from 'graphql-scalars';
+import { Field, ID, ObjectType } from 'type-graphql';
+import { PageType } from '../../shared/pagination';
+
+/** A dashboard as the API shows it; its `widgets` come from DashboardResolver, batched per request. */
+@ObjectType('Dashboard', { description: 'An analytics dashboard: a named, laid-out set of widgets' })
+export class DashboardType {
+  @Field(() => ID)
+  id!: string;
+
+  @Field({ description: 'Display name' })
+  name!: string;
+
+  @Field(() => String, { nullable: true })
+  description!: string | null;
+
+  @Field(() => String, { nullable: true, description: 'The location the dashboard is about, if any' })
+  locationId!: string | null;
+
+  @Field(() => JSONResolver, { description: 'Front-end grid layout, stored as sent (a JSON object or array)' })
+  layout!: unknown;
+
+  // The contract names the dates createdDate/updatedDate; the rows keep the house's createdAt/updatedAt.
+  @Field(() => DateTimeISOResolver, { name: 'createdDate' })
+  createdAt!: Date;
+
+  @Field(() => DateTimeISOResolver, { name: 'updatedDate' })
+  updatedAt!: Date;
+}
+
+/** A page of dashboards. */
+@ObjectType('DashboardPage')
+export class DashboardPage extends PageType(DashboardType) {}

@@ -1,0 +1,43 @@
+import { registerEnumType } from 'type-graphql';
+
+/** How a widget draws its query's result. Lower-case values, as REST clients send them. */
+export enum ChartType {
+  line = 'line',
+  bar = 'bar',
+  area = 'area',
+  pie = 'pie',
+  table = 'table',
+  kpi = 'kpi',
+}
+registerEnumType(ChartType, { name: 'ChartType', description: 'How a widget draws its data' });
+
+/**
+ * `sort_by` whitelist of the dashboard list. Values are the response's own field names; an enum
+ * makes an unknown value a 422 that lists the allowed ones (the bridge's enum coercion).
+ */
+export enum DashboardSortField {
+  name = 'name',
+  createdDate = 'createdDate',
+  updatedDate = 'updatedDate',
+}
+registerEnumType(DashboardSortField, { name: 'DashboardSortField', description: 'Fields a dashboard list can be ordered by' });
+
+/** `sort_by` whitelist of the widget list. */
+export enum WidgetSortField {
+  name = 'name',
+  chartType = 'chartType',
+  createdDate = 'createdDate',
+  updatedDate = 'updatedDate',
+}
+registerEnumType(WidgetSortField, { name: 'WidgetSortField', description: 'Fields a widget list can be ordered by' });
+
+/** Order of the campaign list. */
+export enum CampaignSortField {
+  name = 'name',
+  startDate = 'startDate',
+  endDate = 'endDate',
+  budgetCents = 'budgetCents',
+  createdDate = 'createdDate',
+  updatedDate = 'updatedDate',
+}
+registerEnumType(CampaignSortField, { name: 'CampaignSortField', description: 'Fields a campaign list can be ordered by' });

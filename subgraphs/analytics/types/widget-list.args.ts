@@ -1,0 +1,25 @@
+import { ArgsType, Field, ID } from 'type-graphql';
+import { PageArgs, SortDirection } from '../../shared/pagination';
+import { ChartType, WidgetSortField } from './enums';
+
+/** Arguments of `widgets` (REST `GET /analytics/widgets`). */
+@ArgsType()
+export class WidgetListArgs extends PageArgs {
+  @Field(() => WidgetSortField, { defaultValue: WidgetSortField.createdDate, description: 'Field to order by' })
+  sortBy: WidgetSortField = WidgetSortField.createdDate;
+
+  @Field(() => SortDirection, { defaultValue: SortDirection.desc })
+  sortDirection: SortDirection = SortDirection.desc;
+
+  @Field(() => String, { nullable: true, description: "Only widgets whose dashboard belongs to this location" })
+  locationId?: string | null;
+
+  @Field(() => ID, { nullable: true, description: 'Only widgets of this dashboard' })
+  dashboardId?: string | null;
+
+  @Field(() => ChartType, { nullable: true })
+  chartType?: ChartType | null;
+
+  @Field(() => Boolean, { nullable: true, description: 'Only archived (true) or only active (false) widgets; both when absent' })
+  isArchived?: boolean | null;
+}

@@ -1,0 +1,21 @@
+import { Entity, Property } from '@mikro-orm/core';
+import { TenantScopedEntity } from '../../shared/base.entity';
+
+/** Kinds of balance movement; activation is the only one so far. */
+export type GiftCardTransactionType = 'ACTIVATION';
+
+/** One movement of a gift card's balance, in integer cents (the card's `transactions`). */
+@Entity({ tableName: 'gift_card_transactions' })
+export class GiftCardTransaction extends TenantScopedEntity {
+  @Property({ type: 'uuid', fieldName: 'gift_card_id' })
+  giftCardId!: string;
+
+  @Property({ type: 'text' })
+  type!: GiftCardTransactionType;
+
+  @Property({ type: 'integer', fieldName: 'amount_cents' })
+  amountCents!: number;
+
+  @Property({ type: 'integer', fieldName: 'balance_after_cents' })
+  balanceAfterCents!: number;
+}

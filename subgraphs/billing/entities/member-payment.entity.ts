@@ -1,0 +1,31 @@
+import { Entity, Property } from '@mikro-orm/core';
+import { TenantScopedEntity } from '../../shared/base.entity';
+
+/** Outcome of a charge at the processor. */
+export type PaymentStatus = 'SUCCEEDED' | 'FAILED';
+
+/** One manual payment attempt for a member (contract part 4.7); declined attempts are kept too. */
+@Entity({ tableName: 'member_payments' })
+export class MemberPayment extends TenantScopedEntity {
+  @Property({ type: 'uuid', fieldName: 'member_id' })
+  memberId!: string;
+
+  @Property({ type: 'uuid', fieldName: 'payment_method_id' })
+  paymentMethodId!: string;
+
+  @Property({ type: 'integer', fieldName: 'amount_cents' })
+  amountCents!: number;
+
+  @Property({ type: 'text' })
+  status!: PaymentStatus;
+
+  /** The processor's decline code, e.g. `card_declined`. */
+  @Property({ type: 'text', fieldName: 'failure_reason', nullable: true })
+  failureReason: string | null = null;
+
+  @Property({ type: 'text', fieldName: 'processor_payment_id', nullable: true })
+  processorPaymentId: string | null = null;
+
+  @Property({ type: 'text', nullable: true })
+  comment: string | null = null;
+}

@@ -1,0 +1,29 @@
+import { Field, Float, ID, InputType, Int } from 'type-graphql';
+
+/** `createMerchantAccount`. Processing fees are percent (2.9 = 2.9 %), per-transaction fees integer cents (30 = 0.30). */
+@InputType('CreateMerchantAccountInput', { description: 'A merchant account of the tenant at the payment processor' })
+export class CreateMerchantAccountInput {
+  @Field(() => String, { nullable: true, description: "The processor's id of an existing account; absent: the processor opens one" })
+  processorAccountId?: string | null;
+
+  @Field({ description: 'Friendly name, 1 to 200 characters' })
+  name!: string;
+
+  @Field(() => Boolean, { defaultValue: false, description: "Make it the tenant's default (the tenant's first account always is)" })
+  isDefault: boolean = false;
+
+  @Field(() => Float, { description: 'Card-not-present processing fee in percent, 0 to 100, up to 4 decimals (2.9 = 2.9 %)' })
+  cardProcessingFee!: number;
+
+  @Field(() => Int, { description: 'Per-transaction fee in integer cents (30 = 0.30)' })
+  perTransactionFee!: number;
+
+  @Field(() => Float, { description: 'In-person processing fee in percent' })
+  inPersonCardProcessingFee!: number;
+
+  @Field(() => Int, { description: 'In-person per-transaction fee in integer cents' })
+  inPersonPerTransactionFee!: number;
+
+  @Field(() => [ID], { defaultValue: [], description: "The tenant's locations the account serves" })
+  locationIds!: string[];
+}

@@ -1,0 +1,47 @@
+import { resolve } from 'node:path';
+import { isEmail } from '../../shared/field-rules';
+
+/** How billing sends e-mail (README: configuration). */
+export interface MailSettings {
+  /** `smtp://` or `smtps://` URL; null: messages are written as .eml files under `mailDir` instead. */
+  smtpUrl: string | null;
+  /** The From header, `Name <address>` or a bare address. */
+  from: string;
+  /** `<DATA_DIR>/mail`, used without SMTP. */
+  mailDir: string;
+  /** How often the sender looks for due notifications. */
+  pollMs: number;
+}
+
+/** MAIL_FROM when unset: a reserved example domain, so a forgotten setting cannot spoof anyone. */
+export const DEFAULT_MAIL_FROM = 'Healthcare Practice Platform <no-reply@example.com>';
+/** NOTIFICATION_POLL_MS when unset. */
+export const DEFAULT_POLL_MS = 5_000;
+
+/**
+ * Reads SMTP_URL, MAIL_FROM, NOTIFICATION_POLL_MS and DATA_DIR. Shared by the gateway's
+ * configuration (all-in-one: every problem listed at start) and the billing subgraph's own main
+ * (distributed), so both accept the same values. The SMTP URL may hold a password: never logged.
+ */
+export function readMailSettings(env: NodeJS.ProcessEnv): { settings: MailSettings | null; problems: string[] } {
+  const text = (name: string) => (env[name] && env[name]!.trim() !== '' ? env[name]!.trim() : null);
+  const problems: string[] = [];
+  const smtpUrl = text('SMTP_URL');
+  if (smtpUrl) {
+    let protocol = '';
+    try {
+      protocol = new URL(smtpUrl).protocol;
+    } catch {
+      // reported below
+    }
+    if (protocol !== 'smtp:' && protocol !== 'smtps:') problems.push('SMTP_URL must be an smtp:// or smtps:// URL');
+  }
+  const from = text('MAIL_FROM') ?? DEFAULT_MAIL_FROM;
+  const address = /<([^<>]+)>\s*$/.exec(from)?.[1] ?? from;
+  if (!isEmail(address.trim())) problems.push(`MAIL_FROM must be an e-mail address or "Name <address>" (got "${from}")`);
+  const rawPoll = text('NOTIFICATION_POLL_MS');
+  const pollMs = rawPoll === null ? DEFAULT_POLL_MS : Number(rawPoll);
+  if (!Number.isInteger(pollMs) || pollMs < 50 || pollMs > 3_600_000) problems.push(`NOTIFICATION_POLL_MS must be a whole number from 50 to 3600000 (got "${rawPoll}")`);
+  const mailDir = resolve(text('DATA_DIR') ?? '.data', 'mail');
+  return { settings: problems.length ? null : { smtpUrl, from, mailDir, pollMs }, problems };
+}

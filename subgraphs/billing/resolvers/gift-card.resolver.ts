@@ -1,0 +1,38 @@
+import { Arg, Args, Ctx, ID, Mutation, Query, Resolver } from 'type-graphql';
+import type { SubgraphContext } from '../../shared/context';
+import type { Page } from '../../shared/pagination';
+import { requireTenant } from '../../shared/require-tenant';
+import { ActivateGiftCardInput, IssueGiftCardInput } from '../inputs/gift-card.input';
+import { GiftCardService } from '../services/gift-card.service';
+import { IssuedGiftCardListArgs, IssuedGiftCardPage, IssuedGiftCardView } from '../types/gift-card.type';
+
+const service = (ctx: SubgraphContext) => new GiftCardService(ctx.em, requireTenant(ctx));
+
+/** Issued gift cards (contract parts 3 and 4.6); thin: arguments -> service -> result. */
+@Resolver(() => IssuedGiftCardView)
+export class GiftCardResolver {
+  @Query(() => IssuedGiftCardView, { description: 'One issued gift card with its transactions; unknown ids are NOT_FOUND' })
+  issuedGiftCard(@Arg('id', () => ID) id: string, @Ctx() ctx: SubgraphContext): Promise<IssuedGiftCardView> {
+    return service(ctx).get(id);
+  }
+
+  @Query(() => IssuedGiftCardPage, { description: "The tenant's issued gift cards, newest first" })
+  issuedGiftCards(@Args() args: IssuedGiftCardListArgs, @Ctx() ctx: SubgraphContext): Promise<Page<IssuedGiftCardView>> {
+    return service(ctx).list(args);
+  }
+
+  @Mutation(() => IssuedGiftCardView, { description: 'Issues a PENDING gift card with a fresh code' })
+  issueGiftCard(@Arg('input', () => IssueGiftCardInput) input: IssueGiftCardInput, @Ctx() ctx: SubgraphContext): Promise<IssuedGiftCardView> {
+    return service(ctx).issue(input);
+  }
+
+  @Mutation(() => IssuedGiftCardView, { description: 'PENDING -> ACTIVE; CONFLICT when the card is not PENDING. `input` (the REST body) wins over `sendNotification`' })
+  activateGiftCard(
+    @Arg('id', () => ID) id: string,
+    @Arg('sendNotification', () => Boolean, { defaultValue: true, description: 'E-mail the recipient unless the card suppresses it' }) sendNotification: boolean,
+    @Arg('input', () => ActivateGiftCardInput, { nullable: true, description: 'The REST body `{"sendNotification": bool}`' }) input: ActivateGiftCardInput | null,
+    @Ctx() ctx: SubgraphContext,
+  ): Promise<IssuedGiftCardView> {
+    return service(ctx).activate(id, input?.sendNotification ?? sendNotification);
+  }
+}

@@ -1,0 +1,18 @@
+import { Ctx, FieldResolver, Resolver, Root } from 'type-graphql';
+import type { SubgraphContext } from '../../shared/context';
+import { isUuid } from '../../shared/ids';
+import { requireTenant } from '../../shared/require-tenant';
+import { loadBatched } from '../loaders/batch';
+import { MerchantAccountService } from '../services/merchant-account.service';
+import { LocationRef } from '../types/directory-refs.type';
+import { MerchantAccountView } from '../types/merchant-account.type';
+
+/** `Location.merchantAccounts`: billing's field on the tenant subgraph's Location. */
+@Resolver(() => LocationRef)
+export class LocationMerchantAccountsResolver {
+  @FieldResolver(() => [MerchantAccountView], { description: 'The merchant accounts serving this location' })
+  async merchantAccounts(@Root() location: LocationRef, @Ctx() ctx: SubgraphContext): Promise<MerchantAccountView[]> {
+    if (!isUuid(location.id)) return [];
+    return (await loadBatched(ctx, 'merchantAccountsOfLocation', location.id.toLowerCase(), (ids) => new MerchantAccountService(ctx.em, requireTenant(ctx)).ofLocations(ids))) ?? [];
+  }
+}

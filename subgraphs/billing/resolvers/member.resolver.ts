@@ -1,0 +1,40 @@
+import { Arg, Args, Ctx, FieldResolver, ID, Mutation, Query, Resolver, Root } from 'type-graphql';
+import type { SubgraphContext } from '../../shared/context';
+import type { Page } from '../../shared/pagination';
+import { requireTenant } from '../../shared/require-tenant';
+import { CreateMemberInput, MemberManualPaymentInput } from '../inputs/member.input';
+import { MemberPaymentService } from '../services/member-payment.service';
+import { MemberService } from '../services/member.service';
+import { PatientRef, reference } from '../types/directory-refs.type';
+import { MemberListArgs, MemberPage, MemberPaymentView, MemberView } from '../types/member.type';
+
+const members = (ctx: SubgraphContext) => new MemberService(ctx.em, requireTenant(ctx));
+
+/** Members and their manual payments (contract part 4.7). */
+@Resolver(() => MemberView)
+export class MemberResolver {
+  @Query(() => MemberView, { description: 'One member with payments; unknown ids are NOT_FOUND' })
+  member(@Arg('id', () => ID) id: string, @Ctx() ctx: SubgraphContext): Promise<MemberView> {
+    return members(ctx).get(id);
+  }
+
+  @Query(() => MemberPage, { description: "The tenant's members, newest first" })
+  members(@Args() args: MemberListArgs, @Ctx() ctx: SubgraphContext): Promise<Page<MemberView>> {
+    return members(ctx).list(args);
+  }
+
+  @Mutation(() => MemberView, { description: 'A patient of the tenant joins a membership plan' })
+  createMember(@Arg('input', () => CreateMemberInput) input: CreateMemberInput, @Ctx() ctx: SubgraphContext): Promise<MemberView> {
+    return members(ctx).create(input);
+  }
+
+  @Mutation(() => MemberPaymentView, { description: "Charges the member's balance due; a decline answers status FAILED" })
+  makeMemberManualPayment(@Arg('input', () => MemberManualPaymentInput) input: MemberManualPaymentInput, @Ctx() ctx: SubgraphContext): Promise<MemberPaymentView> {
+    return new MemberPaymentService(ctx.em, requireTenant(ctx)).pay(input);
+  }
+
+  @FieldResolver(() => PatientRef, { nullable: true, description: 'The patient, resolved by the tenant subgraph' })
+  patient(@Root() member: MemberView): PatientRef {
+    return reference(member.patientId);
+  }
+}

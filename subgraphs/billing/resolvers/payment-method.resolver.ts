@@ -1,0 +1,36 @@
+import { Arg, Ctx, FieldResolver, ID, Mutation, Resolver, Root } from 'type-graphql';
+import type { SubgraphContext } from '../../shared/context';
+import { isUuid } from '../../shared/ids';
+import { requireTenant } from '../../shared/require-tenant';
+import { CreatePaymentMethodInput } from '../inputs/payment-method.input';
+import { loadBatched } from '../loaders/batch';
+import { PaymentMethodService } from '../services/payment-method.service';
+import { PatientRef } from '../types/directory-refs.type';
+import { PaymentMethodView } from '../types/payment-method.type';
+
+const service = (ctx: SubgraphContext) => new PaymentMethodService(ctx.em, requireTenant(ctx));
+
+/** Payment methods (contract part 4.4): creation, and `Patient.paymentMethods` by federation. */
+@Resolver(() => PatientRef)
+export class PaymentMethodResolver {
+  @Mutation(() => PaymentMethodView, { description: 'Adds a tokenised payment method to a patient; the same fingerprint returns the existing one' })
+  createPatientPaymentMethod(
+    @Arg('patientId', () => ID) patientId: string,
+    @Arg('input', () => CreatePaymentMethodInput) input: CreatePaymentMethodInput,
+    @Ctx() ctx: SubgraphContext,
+  ): Promise<PaymentMethodView> {
+    return service(ctx).create(patientId, input);
+  }
+
+  @FieldResolver(() => [PaymentMethodView], { description: "The patient's payment methods, default first" })
+  async paymentMethods(
+    @Root() patient: PatientRef,
+    @Arg('includeArchived', () => Boolean, { defaultValue: false }) includeArchived: boolean,
+    @Ctx() ctx: SubgraphContext,
+  ): Promise<PaymentMethodView[]> {
+    if (!isUuid(patient.id)) return [];
+    // Every patient of one `_entities` fetch joins one statement.
+    const methods = await loadBatched(ctx, `paymentMethods:${includeArchived}`, patient.id.toLowerCase(), (ids) => service(ctx).ofPatients(ids, includeArchived));
+    return methods ?? [];
+  }
+}

@@ -1,0 +1,96 @@
+import { randomUUID } from 'node:crypto';
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { ConflictError, NotFoundError } from '../../../schema/errors';
+import { isUuid } from '../../shared/ids';
+import { recordEvent } from '../../shared/outbox/record-event';
+import { toPage, type Page } from '../../shared/pagination';
+import { validatePage } from '../../shared/validate-page';
+import type { IssueGiftCardInput } from '../inputs/gift-card.input';
+import { nudgeNotifications } from '../notifications/notification-sender';
+import { DirectoryRepository } from '../repositories/directory.repository';
+import { GiftCardRepository } from '../repositories/gift-card.repository';
+import { GiftCardTransactionType } from '../types/enums';
+import type { IssuedGiftCardListArgs, IssuedGiftCardView } from '../types/gift-card.type';
+import { newGiftCardCode } from './gift-card-code';
+import { validateIssue } from './gift-card-rules';
+
+/** Fresh codes tried before giving up; with ~78 bits per code a second draw is already rare. */
+const CODE_ATTEMPTS = 5;
+
+/** Issued gift cards (contract parts 3 and 4.6): issue, read, list, activate. */
+export class GiftCardService {
+  constructor(private readonly em: EntityManager, private readonly tenantId: string) {}
+
+  /** Issues a PENDING card with a fresh code; the card and its `gift_card.issued` event commit together. */
+  async issue(input: IssueGiftCardInput): Promise<IssuedGiftCardView> {
+    const chargeItemId = input.chargeItemId && isUuid(input.chargeItemId) ? input.chargeItemId : null;
+    const [patients, chargeItemExists] = await Promise.all([
+      new DirectoryRepository(this.em, this.tenantId).patients([input.purchasingPatientId, input.recipientPatientId]),
+      chargeItemId ? new GiftCardRepository(this.em, this.tenantId).chargeItemExists(chargeItemId) : Promise.resolve(false),
+    ]);
+    const card = validateIssue(input, { patients, chargeItemExists });
+    return this.em.transactional(async (tx) => {
+      const cards = new GiftCardRepository(tx, this.tenantId);
+      for (let attempt = 0; attempt < CODE_ATTEMPTS; attempt++) {
+        const issued = await cards.insert({ ...card, code: newGiftCardCode() });
+        if (!issued) continue;
+        // No code (a bearer secret) and no personal data in events: they leave for the tenant's webhook.
+        recordEvent(tx, this.tenantId, 'gift_card.issued', {
+          giftCardId: issued.id,
+          status: issued.status,
+          initialValue: issued.initialValue,
+          purchasingPatientId: issued.purchasingPatientId,
+          recipientPatientId: issued.recipientPatientId,
+          scheduledSendDate: issued.scheduledSendDate?.toISOString() ?? null,
+        });
+        return issued;
+      }
+      throw new Error(`no free gift card code after ${CODE_ATTEMPTS} draws`);
+    });
+  }
+
+  /** One card with its transactions; unknown and other tenants' ids are the same 404. */
+  async get(id: string): Promise<IssuedGiftCardView> {
+    const card = isUuid(id) ? await new GiftCardRepository(this.em, this.tenantId).findById(id) : null;
+    if (!card) throw new NotFoundError('Gift card not found');
+    return card;
+  }
+
+  /** One page of cards, newest first. */
+  async list(args: IssuedGiftCardListArgs): Promise<Page<IssuedGiftCardView>> {
+    validatePage(args);
+    const [items, total] = await new GiftCardRepository(this.em, this.tenantId).list(args.status ?? null, args.page, args.perPage);
+    return toPage(items, total, args);
+  }
+
+  /**
+   * PENDING -> ACTIVE (contract part 3): one conditional update decides the race, then in the same
+   * transaction the ACTIVATION transaction, the recipient e-mail (unless `sendNotification` is
+   * false or the card suppresses it; sent later by the notification sender, not before its
+   * scheduled date) and the `gift_card.activated` event. A card that is not PENDING is a 409.
+   */
+  async activate(id: string, sendNotification: boolean): Promise<IssuedGiftCardView> {
+    if (!isUuid(id)) throw new NotFoundError('Gift card not found');
+    const { card, queued } = await this.em.transactional(async (tx) => {
+      const cards = new GiftCardRepository(tx, this.tenantId);
+      const activated = await cards.activate(id);
+      if (!activated) {
+        if ((await cards.statusOf(id)) === null) throw new NotFoundError('Gift card not found');
+        throw new ConflictError('Gift card is not pending');
+      }
+      const transaction = await cards.addTransaction(activated.id, randomUUID(), GiftCardTransactionType.ACTIVATION, activated.initialValue, activated.currentBalance);
+      const notify = sendNotification && !activated.suppressRecipientNotification && !!activated.recipientPatientEmail;
+      if (notify) await cards.queueNotification(randomUUID(), activated.id, activated.recipientPatientEmail!, activated.scheduledSendDate);
+      recordEvent(tx, this.tenantId, 'gift_card.activated', {
+        giftCardId: activated.id,
+        activatedAt: activated.activatedAt?.toISOString() ?? null,
+        currentBalance: activated.currentBalance,
+        notificationQueued: notify,
+      });
+      // The card had no transactions before: PENDING cards have none, so this is the whole list.
+      return { card: { ...activated, transactions: [transaction] }, queued: notify };
+    });
+    if (queued) nudgeNotifications();
+    return card;
+  }
+}

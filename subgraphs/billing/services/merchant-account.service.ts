@@ -1,0 +1,79 @@
+import { randomUUID } from 'node:crypto';
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { ConflictError, NotFoundError } from '../../../schema/errors';
+import { Issues, type IssueLoc } from '../../shared/field-rules';
+import { isUuid } from '../../shared/ids';
+import type { CreateMerchantAccountInput } from '../inputs/merchant-account.input';
+import { paymentProcessor } from '../processor/payment-processor';
+import { DirectoryRepository } from '../repositories/directory.repository';
+import { MerchantAccountRepository } from '../repositories/merchant-account.repository';
+import type { MerchantAccountView } from '../types/merchant-account.type';
+import { cents, MAX_REFERENCE, requiredText, unknownReference } from './rules';
+
+/** A fee in percent: 0 to 100 with at most 4 decimals (the column is numeric(7, 4)). */
+function percent(issues: Issues, loc: IssueLoc, value: number): number {
+  if (value < 0 || value > 100 || Math.abs(Math.round(value * 10_000) - value * 10_000) > 1e-6) {
+    issues.value(loc, `${loc[loc.length - 1]} must be a percentage from 0 to 100 with at most 4 decimals`, value);
+  }
+  return value;
+}
+
+/** Merchant accounts (contract part 4.8): all of the tenant's, creation, and the one default. */
+export class MerchantAccountService {
+  constructor(private readonly em: EntityManager, private readonly tenantId: string) {}
+
+  /** Every account of the tenant (one statement, locations included). */
+  list(): Promise<MerchantAccountView[]> {
+    return new MerchantAccountRepository(this.em, this.tenantId).list();
+  }
+
+  /** The accounts serving each location (the batch behind `Location.merchantAccounts`). */
+  ofLocations(locationIds: string[]): Promise<Map<string, MerchantAccountView[]>> {
+    return new MerchantAccountRepository(this.em, this.tenantId).ofLocations(locationIds);
+  }
+
+  /**
+   * Registers an account (opened at the processor when no id is given). The tenant's first
+   * account becomes the default; a new default replaces the old one in the same transaction.
+   */
+  async create(input: CreateMerchantAccountInput): Promise<MerchantAccountView> {
+    const issues = new Issues();
+    const loc = (...path: (string | number)[]) => ['input', ...path];
+    const known = await new DirectoryRepository(this.em, this.tenantId).locations(input.locationIds);
+    const processorAccountId = input.processorAccountId == null ? null : requiredText(issues, loc('processorAccountId'), input.processorAccountId, MAX_REFERENCE);
+    const name = requiredText(issues, loc('name'), input.name);
+    const fees = {
+      cardProcessingFee: percent(issues, loc('cardProcessingFee'), input.cardProcessingFee),
+      perTransactionFee: cents(issues, loc('perTransactionFee'), input.perTransactionFee, 0, 100_000),
+      inPersonCardProcessingFee: percent(issues, loc('inPersonCardProcessingFee'), input.inPersonCardProcessingFee),
+      inPersonPerTransactionFee: cents(issues, loc('inPersonPerTransactionFee'), input.inPersonPerTransactionFee, 0, 100_000),
+    };
+    input.locationIds.forEach((id, i) => {
+      if (!isUuid(id) || !known.has(id.toLowerCase())) unknownReference(issues, loc('locationIds', i), 'location', id);
+    });
+    issues.throwIfAny();
+    const accountId = processorAccountId ?? (await paymentProcessor().createMerchantAccount(name)).accountId;
+    const locationIds = [...new Set(input.locationIds.map((id) => id.toLowerCase()))];
+    await this.em.transactional(async (tx) => {
+      const accounts = new MerchantAccountRepository(tx, this.tenantId);
+      await accounts.lockTenant();
+      const isDefault = input.isDefault || !(await accounts.hasDefault());
+      if (isDefault) await accounts.clearDefault();
+      const inserted = await accounts.insert({ id: randomUUID(), processorAccountId: accountId, name, isDefault, ...fees, locationIds });
+      if (!inserted) throw new ConflictError('A merchant account with this processorAccountId already exists');
+    });
+    return (await new MerchantAccountRepository(this.em, this.tenantId).findByProcessorId(accountId))!;
+  }
+
+  /** Makes the account the tenant's default, unsetting the old one in the same transaction. */
+  async setDefault(processorAccountId: string): Promise<MerchantAccountView> {
+    await this.em.transactional(async (tx) => {
+      const accounts = new MerchantAccountRepository(tx, this.tenantId);
+      await accounts.lockTenant();
+      if (!(await accounts.findByProcessorId(processorAccountId))) throw new NotFoundError('Merchant account not found');
+      await accounts.clearDefault();
+      await accounts.makeDefault(processorAccountId);
+    });
+    return (await new MerchantAccountRepository(this.em, this.tenantId).findByProcessorId(processorAccountId))!;
+  }
+}

@@ -1,0 +1,99 @@
+import { UniqueConstraintViolationException } from '@mikro-orm/core';
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { ConflictError, NotFoundError } from '../../../schema/errors';
+import { isUuid } from '../../shared/ids';
+import { recordEvent } from '../../shared/outbox/record-event';
+import { PaymentMethod } from '../entities/payment-method.entity';
+import type { CreatePaymentMethodInput } from '../inputs/payment-method.input';
+import { DirectoryRepository } from '../repositories/directory.repository';
+import { PaymentMethodRepository } from '../repositories/payment-method.repository';
+import { PaymentMethodType } from '../types/enums';
+import type { PaymentMethodView } from '../types/payment-method.type';
+import { validatePaymentMethod, type PaymentMethodData } from './payment-method-rules';
+
+/** The GraphQL view of a freshly written entity (no re-read). */
+function toView(method: PaymentMethod): PaymentMethodView {
+  return {
+    id: method.id,
+    patientId: method.patientId,
+    processorPaymentMethodId: method.processorPaymentMethodId,
+    paymentMethodConfigId: method.paymentMethodConfigId,
+    fingerprint: method.fingerprint,
+    brand: method.brand,
+    last4: method.last4,
+    expMonth: method.expMonth,
+    expYear: method.expYear,
+    accountHolderType: method.accountHolderType,
+    accountNumberLast4: method.accountNumberLast4,
+    bankName: method.bankName,
+    routingNumber: method.routingNumber,
+    walletType: method.walletType,
+    description: method.description,
+    type: PaymentMethodType[method.type],
+    isDefault: method.isDefault,
+    isArchived: method.isArchived,
+    billingContact: method.billingContact as PaymentMethodView['billingContact'],
+    metadata: method.metadata,
+    createdDate: method.createdAt,
+    updatedDate: method.updatedAt,
+  };
+}
+
+/** Patients' payment methods (contract part 4.4): create, and list per patient. */
+export class PaymentMethodService {
+  constructor(private readonly em: EntityManager, private readonly tenantId: string) {}
+
+  /**
+   * Adds a tokenised method to a patient. The body is checked first (422, as FastAPI validates
+   * before the handler runs); then an unknown or foreign patient is a 404. The same fingerprint
+   * (or processor token) for the same patient answers the existing record; the patient's first
+   * method becomes the default. The record and its `payment_method.created` event commit together.
+   */
+  async create(patientId: string, input: CreatePaymentMethodInput): Promise<PaymentMethodView> {
+    const data = validatePaymentMethod(input);
+    if (!isUuid(patientId)) throw new NotFoundError('Patient not found');
+    const patient = patientId.toLowerCase();
+    try {
+      return await this.insert(patient, data);
+    } catch (error) {
+      // Only a write racing past the per-patient lock lands here (the same token for two patients at once): the retry sees it.
+      if (error instanceof UniqueConstraintViolationException) return this.insert(patient, data);
+      throw error;
+    }
+  }
+
+  private insert(patientId: string, data: PaymentMethodData): Promise<PaymentMethodView> {
+    return this.em.transactional(async (tx) => {
+      const found = await new DirectoryRepository(tx, this.tenantId).patients([patientId]);
+      if (!found.has(patientId)) throw new NotFoundError('Patient not found');
+      const methods = new PaymentMethodRepository(tx, this.tenantId);
+      await methods.lockPatient(patientId);
+      const duplicate = await methods.findDuplicate(patientId, data.processorPaymentMethodId, data.fingerprint);
+      if (duplicate) {
+        if (duplicate.patientId !== patientId) throw new ConflictError('This paymentMethodId belongs to another patient');
+        return duplicate;
+      }
+      const isDefault = !(await methods.hasDefault(patientId));
+      const method = tx.create(PaymentMethod, { ...data, tenantId: this.tenantId, patientId, isDefault } as never);
+      // Ids and display details only: the event goes to the tenant's webhook, which needs no personal data.
+      recordEvent(tx, this.tenantId, 'payment_method.created', {
+        paymentMethodId: method.id,
+        patientId,
+        type: method.type,
+        brand: method.brand,
+        last4: method.last4,
+        isDefault,
+      });
+      await tx.flush();
+      return toView(method);
+    });
+  }
+
+  /** The methods of these patients, grouped by patient id (the batch behind `Patient.paymentMethods`). */
+  async ofPatients(patientIds: string[], includeArchived: boolean): Promise<Map<string, PaymentMethodView[]>> {
+    const rows = await new PaymentMethodRepository(this.em, this.tenantId).ofPatients(patientIds, includeArchived);
+    const byPatient = new Map<string, PaymentMethodView[]>();
+    for (const row of rows) byPatient.set(row.patientId, [...(byPatient.get(row.patientId) ?? []), row]);
+    return byPatient;
+  }
+}

@@ -1,0 +1,66 @@
+import { registerEnumType } from 'type-graphql';
+
+/** Kind of payment method (contract part 2: `type`). */
+export enum PaymentMethodType {
+  CARD = 'CARD',
+  ACH = 'ACH',
+  WALLET_PAY = 'WALLET_PAY',
+}
+registerEnumType(PaymentMethodType, { name: 'PaymentMethodType', description: 'Card, bank account (ACH) or mobile wallet' });
+
+/** Gift card states (contract part 3). */
+export enum GiftCardStatus {
+  PENDING = 'PENDING',
+  ACTIVE = 'ACTIVE',
+  DISABLED = 'DISABLED',
+  VOIDED = 'VOIDED',
+}
+registerEnumType(GiftCardStatus, { name: 'GiftCardStatus', description: 'PENDING until staff activate it, then ACTIVE' });
+
+/** Kinds of gift card balance movement. */
+export enum GiftCardTransactionType {
+  ACTIVATION = 'ACTIVATION',
+}
+registerEnumType(GiftCardTransactionType, { name: 'GiftCardTransactionType', description: 'ACTIVATION loads the initial value' });
+
+/** Status of a membership. */
+export enum MemberStatus {
+  ACTIVE = 'ACTIVE',
+  PAST_DUE = 'PAST_DUE',
+  CANCELLED = 'CANCELLED',
+}
+registerEnumType(MemberStatus, { name: 'MemberStatus', description: 'A successful payment turns PAST_DUE into ACTIVE' });
+
+/** How often a membership is billed. */
+export enum MembershipInterval {
+  MONTH = 'MONTH',
+  YEAR = 'YEAR',
+}
+registerEnumType(MembershipInterval, { name: 'MembershipInterval', description: 'Billing period of a membership' });
+
+/** Outcome of a payment at the processor. */
+export enum PaymentStatus {
+  SUCCEEDED = 'SUCCEEDED',
+  FAILED = 'FAILED',
+}
+registerEnumType(PaymentStatus, { name: 'PaymentStatus', description: 'FAILED payments carry the decline code in failureReason' });
+
+/** How a sale was paid; stored and reported (revenue_line.payment_medium) lower case. */
+export enum PaymentMedium {
+  CARD = 'card',
+  CASH = 'cash',
+  ACH = 'ach',
+  GIFT_CARD = 'gift_card',
+  WALLET_PAY = 'wallet_pay',
+  CHECK = 'check',
+  INSURANCE = 'insurance',
+  OTHER = 'other',
+}
+registerEnumType(PaymentMedium, { name: 'PaymentMedium', description: 'How a sale was paid; revenue_line.payment_medium holds the lower-case value' });
+
+/** What a charge item sold; stored lower case in revenue_line.item_type (packages are `package`). */
+export enum ChargeItemType {
+  PRODUCT = 'product',
+  SERVICE = 'service',
+}
+registerEnumType(ChargeItemType, { name: 'ChargeItemType', description: 'A product or a service; revenue_line.item_type holds the lower-case value' });

@@ -1,0 +1,62 @@
+import { DateTimeISOResolver } from 'graphql-scalars';
+import { ArgsType, Field, ID, Int, ObjectType } from 'type-graphql';
+import { PageArgs, PageType } from '../../shared/pagination';
+import { GiftCardStatus, GiftCardTransactionType } from './enums';
+
+/** One balance movement of a gift card (the card's `transactions` items; README documents the shape). */
+@ObjectType('GiftCardTransaction')
+export class GiftCardTransactionView {
+  @Field(() => ID)
+  id!: string;
+
+  @Field(() => GiftCardTransactionType)
+  type!: GiftCardTransactionType;
+
+  @Field(() => Int, { description: 'Signed change of the balance, integer cents' })
+  amountCents!: number;
+
+  @Field(() => Int, { description: 'Balance after the movement, integer cents' })
+  balanceAfterCents!: number;
+
+  @Field(() => DateTimeISOResolver)
+  createdAt!: Date;
+}
+
+/** An issued gift card, every field of contract part 2. Values are integer cents. */
+@ObjectType('IssuedGiftCard', { description: 'An issued gift card; values in integer cents' })
+export class IssuedGiftCardView {
+  @Field(() => ID) id!: string;
+  @Field({ description: 'XXXX-XXXX-XXXX-XXXX, unique within the tenant' }) code!: string;
+  @Field(() => Int, { description: 'Integer cents' }) initialValue!: number;
+  @Field(() => Int, { description: 'Integer cents; 0 until activation loads the initial value' }) currentBalance!: number;
+  @Field() isActive!: boolean;
+  @Field(() => GiftCardStatus) status!: GiftCardStatus;
+  @Field(() => DateTimeISOResolver) createdDate!: Date;
+  @Field(() => DateTimeISOResolver, { nullable: true }) activatedAt!: Date | null;
+  @Field(() => DateTimeISOResolver, { nullable: true }) scheduledSendDate!: Date | null;
+  @Field(() => DateTimeISOResolver, { nullable: true, description: 'When the recipient e-mail was sent' }) notificationSentAt!: Date | null;
+  @Field(() => DateTimeISOResolver) updatedDate!: Date;
+  @Field(() => ID, { nullable: true }) purchasingPatientId!: string | null;
+  @Field(() => String, { nullable: true }) purchasingPatientName!: string | null;
+  @Field(() => String, { nullable: true }) purchasingPatientEmail!: string | null;
+  @Field(() => String, { nullable: true }) purchasingPatientPhone!: string | null;
+  @Field(() => ID, { nullable: true }) recipientPatientId!: string | null;
+  @Field(() => String, { nullable: true }) recipientPatientName!: string | null;
+  @Field(() => String, { nullable: true }) recipientPatientEmail!: string | null;
+  @Field(() => String, { nullable: true }) recipientPatientPhone!: string | null;
+  @Field(() => String, { nullable: true }) recipientNote!: string | null;
+  @Field(() => ID, { nullable: true }) chargeItemId!: string | null;
+  @Field() suppressRecipientNotification!: boolean;
+  @Field(() => [GiftCardTransactionView], { description: 'Oldest first' }) transactions!: GiftCardTransactionView[];
+}
+
+/** A page of issued gift cards. */
+@ObjectType('IssuedGiftCardPage')
+export class IssuedGiftCardPage extends PageType(IssuedGiftCardView) {}
+
+/** Filters of `issuedGiftCards`, newest first. */
+@ArgsType()
+export class IssuedGiftCardListArgs extends PageArgs {
+  @Field(() => GiftCardStatus, { nullable: true, description: 'Only cards in this state' })
+  status?: GiftCardStatus | null;
+}

@@ -1,0 +1,43 @@
+import { DateTimeISOResolver } from 'graphql-scalars';
+import { ArgsType, Field, ID, Int, ObjectType } from 'type-graphql';
+import { PageArgs, PageType } from '../../shared/pagination';
+import { MemberStatus, MembershipInterval, PaymentStatus } from './enums';
+
+/** One manual payment attempt; REST answers `{paymentId, memberId, amountCents, status, failureReason, comment, createdAt}`. */
+@ObjectType('MemberPayment', { description: 'A manual payment of a member; declined attempts are kept as FAILED' })
+export class MemberPaymentView {
+  @Field(() => ID) paymentId!: string;
+  @Field(() => ID) memberId!: string;
+  @Field(() => ID) paymentMethodId!: string;
+  @Field(() => Int, { description: 'Integer cents' }) amountCents!: number;
+  @Field(() => PaymentStatus) status!: PaymentStatus;
+  @Field(() => String, { nullable: true, description: "The processor's decline code when FAILED" }) failureReason!: string | null;
+  @Field(() => String, { nullable: true }) comment!: string | null;
+  @Field(() => DateTimeISOResolver) createdAt!: Date;
+}
+
+/** A patient holding a membership (issue 4); `patient` resolves from the tenant subgraph. */
+@ObjectType('Member', { description: 'A patient holding a membership plan' })
+export class MemberView {
+  @Field(() => ID) id!: string;
+  @Field(() => ID) patientId!: string;
+  @Field() planName!: string;
+  @Field(() => Int, { description: 'Price per interval, integer cents' }) priceCents!: number;
+  @Field(() => MembershipInterval) interval!: MembershipInterval;
+  @Field(() => MemberStatus) status!: MemberStatus;
+  @Field(() => Int, { description: 'What the member owes, integer cents' }) balanceDueCents!: number;
+  @Field(() => DateTimeISOResolver) createdDate!: Date;
+  @Field(() => DateTimeISOResolver) updatedDate!: Date;
+  @Field(() => [MemberPaymentView], { description: 'Manual payments, newest first' }) payments!: MemberPaymentView[];
+}
+
+/** A page of members. */
+@ObjectType('MemberPage')
+export class MemberPage extends PageType(MemberView) {}
+
+/** Filters of `members`, newest first. */
+@ArgsType()
+export class MemberListArgs extends PageArgs {
+  @Field(() => MemberStatus, { nullable: true })
+  status?: MemberStatus | null;
+}

@@ -1,0 +1,36 @@
+import { DateTimeISOResolver } from 'graphql-scalars';
+import { Field, Float, ID, Int, ObjectType } from 'type-graphql';
+
+/** A merchant account (contract part 2); `locations` resolve from the tenant subgraph by federation. */
+@ObjectType('MerchantAccount', { description: 'A merchant account at the payment processor' })
+export class MerchantAccountView {
+  @Field(() => ID, { description: "The processor's id of the merchant account" })
+  id!: string;
+
+  @Field()
+  name!: string;
+
+  @Field({ description: "The tenant's default account (exactly one is)" })
+  isDefault!: boolean;
+
+  @Field(() => Float, { description: 'Percent, e.g. 2.9 for 2.9 %' })
+  cardProcessingFee!: number;
+
+  @Field(() => Int, { description: 'Integer cents, e.g. 30 for 0.30' })
+  perTransactionFee!: number;
+
+  @Field(() => Float, { description: 'Percent' })
+  inPersonCardProcessingFee!: number;
+
+  @Field(() => Int, { description: 'Integer cents' })
+  inPersonPerTransactionFee!: number;
+
+  @Field(() => DateTimeISOResolver)
+  createdDate!: Date;
+
+  @Field(() => DateTimeISOResolver)
+  updatedDate!: Date;
+
+  @Field(() => [ID], { description: 'Ids of the locations, sorted' })
+  locationIds!: string[];
+}

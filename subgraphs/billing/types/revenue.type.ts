@@ -1,0 +1,34 @@
+import { DateTimeISOResolver } from 'graphql-scalars';
+import { Field, ID, Int, ObjectType } from 'type-graphql';
+
+/** Fields of a recorded sale; names are snapshots taken from the directory at sale time. */
+@ObjectType()
+export abstract class RevenueLineView {
+  @Field(() => ID) id!: string;
+  @Field(() => ID) locationId!: string;
+  @Field() locationName!: string;
+  @Field(() => ID, { nullable: true }) providerId!: string | null;
+  @Field(() => String, { nullable: true }) providerName!: string | null;
+  @Field(() => ID, { nullable: true }) patientId!: string | null;
+  @Field(() => String, { nullable: true }) patientName!: string | null;
+  @Field() itemCategory!: string;
+  @Field({ description: 'product, service or package' }) itemType!: string;
+  @Field() itemName!: string;
+  @Field({ description: 'card, cash, ach, gift_card, wallet_pay, check, insurance or other' }) paymentMedium!: string;
+  @Field(() => Int, { description: 'Integer cents' }) grossCents!: number;
+  @Field(() => Int, { description: 'Integer cents' }) discountCents!: number;
+  @Field(() => Int, { description: 'Integer cents, gross minus discount' }) netCents!: number;
+  @Field(() => String, { nullable: true }) comment!: string | null;
+  @Field(() => DateTimeISOResolver) createdDate!: Date;
+}
+
+/** A recorded product or service sale. */
+@ObjectType('ChargeItem', { description: 'A product or service sale (a revenue line)' })
+export class ChargeItemView extends RevenueLineView {}
+
+/** A recorded package sale. */
+@ObjectType('SoldPackage', { description: 'A package of sessions sold (a revenue line)' })
+export class SoldPackageView extends RevenueLineView {
+  @Field(() => Int, { nullable: true })
+  sessionCount!: number | null;
+}

@@ -1,0 +1,16 @@
+import { Entity, Property } from '@mikro-orm/core';
+import { TenantScopedEntity } from '../../shared/base.entity';
+
+/** A clinical note template: a named, versioned list of questions (DESIGN.md section 6). */
+@Entity({ tableName: 'note_templates' })
+export class NoteTemplate extends TenantScopedEntity {
+  @Property({ type: 'text' })
+  name!: string;
+
+  @Property({ type: 'text', nullable: true })
+  description: string | null = null;
+
+  /** Starts at 1 and grows by one with every change to the template's questions. */
+  @Property({ type: 'integer' })
+  version: number = 1;
+}

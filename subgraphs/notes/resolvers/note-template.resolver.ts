@@ -1,0 +1,38 @@
+import { Arg, Args, Ctx, ID, Mutation, Query, Resolver } from 'type-graphql';
+import type { SubgraphContext } from '../../shared/context';
+import type { Page } from '../../shared/pagination';
+import { requireTenant } from '../../shared/require-tenant';
+import { CreateNoteTemplateInput } from '../inputs/create-note-template.input';
+import { TemplateQuestionInput } from '../inputs/template-question.input';
+import { NoteTemplateService } from '../services/note-template.service';
+import { NoteTemplateListArgs, NoteTemplatePage, NoteTemplateType, TemplateQuestionType } from '../types/note-template.type';
+
+/** Root fields of note templates (DESIGN.md section 7); thin: arguments -> service -> result. */
+@Resolver(() => NoteTemplateType)
+export class NoteTemplateResolver {
+  @Query(() => NoteTemplateType, { description: "One of the tenant's note templates with its questions in order" })
+  noteTemplate(@Arg('id', () => ID) id: string, @Ctx() ctx: SubgraphContext): Promise<NoteTemplateType> {
+    requireTenant(ctx);
+    return new NoteTemplateService(ctx.em).get(id);
+  }
+
+  @Query(() => NoteTemplatePage, { description: "The tenant's note templates, newest first by default" })
+  noteTemplates(@Args() args: NoteTemplateListArgs, @Ctx() ctx: SubgraphContext): Promise<Page<NoteTemplateType>> {
+    requireTenant(ctx);
+    return new NoteTemplateService(ctx.em).list(args);
+  }
+
+  @Mutation(() => NoteTemplateType, { description: 'Creates a note template at version 1, optionally with its first questions' })
+  createNoteTemplate(@Arg('input', () => CreateNoteTemplateInput) input: CreateNoteTemplateInput, @Ctx() ctx: SubgraphContext): Promise<NoteTemplateType> {
+    return new NoteTemplateService(ctx.em).create(requireTenant(ctx), input);
+  }
+
+  @Mutation(() => TemplateQuestionType, { description: "Adds a question to a template (last by default) and bumps the template's version" })
+  addTemplateQuestion(
+    @Arg('templateId', () => ID) templateId: string,
+    @Arg('input', () => TemplateQuestionInput) input: TemplateQuestionInput,
+    @Ctx() ctx: SubgraphContext,
+  ): Promise<TemplateQuestionType> {
+    return new NoteTemplateService(ctx.em).addQuestion(requireTenant(ctx), templateId, input);
+  }
+}

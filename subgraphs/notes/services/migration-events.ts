@@ -1,0 +1,63 @@
+import { MAX_SUGGESTIONS, SuggestionError, type LegacyQuestion, type QuestionSuggestion, type SuggestionProvider } from '../providers/suggestion-provider';
+import type { MigrationFailureLog } from '../providers/configure';
+import { MigrationEventKind } from '../types/migration-event.type';
+
+/** One event of the migration stream (contract part 4.9): suggestions, then `done`, or an `error` that ends it. */
+export type MigrationEvent =
+  | { type: MigrationEventKind.question; index: number; question: QuestionSuggestion }
+  | { type: MigrationEventKind.done; count: number }
+  | { type: MigrationEventKind.error; message: string };
+
+async function* generate(
+  provider: SuggestionProvider,
+  question: LegacyQuestion,
+  signal: AbortSignal,
+  fail: (reason: string, error?: unknown) => void,
+): AsyncGenerator<MigrationEvent> {
+  let count = 0;
+  try {
+    for await (const suggestion of provider.suggest(question, signal)) {
+      if (signal.aborted) return;
+      yield { type: MigrationEventKind.question, index: count++, question: suggestion };
+      if (count >= MAX_SUGGESTIONS) break;
+    }
+    if (signal.aborted) return;
+    yield { type: MigrationEventKind.done, count };
+  } catch (error) {
+    // A client that left caused the failure; nobody is listening for an error event.
+    if (signal.aborted) return;
+    const safe = error instanceof SuggestionError;
+    fail(safe ? error.reason : 'unexpected', safe ? undefined : error);
+    yield { type: MigrationEventKind.error, message: safe ? error.message : 'Generating suggestions failed' };
+  }
+}
+
+/**
+ * The events of one migration, as an iterator whose `return()` cancels at once: an async
+ * generator would only see `return()` once its pending `await` settled, so an abandoned stream
+ * would keep its model request open. Here `return()` aborts the provider first.
+ */
+export function migrationEvents(provider: SuggestionProvider, question: LegacyQuestion, log: MigrationFailureLog, requestId: string): AsyncIterableIterator<MigrationEvent> {
+  const controller = new AbortController();
+  const fail = (reason: string, error?: unknown) =>
+    log({
+      provider: provider.name,
+      reason,
+      requestId,
+      ...(error instanceof Error ? { errorType: error.name, frames: error.stack?.split('\n').slice(1).join('\n') } : {}),
+    });
+  const events = generate(provider, question, controller.signal, fail);
+  const stop = async (): Promise<IteratorReturnResult<undefined>> => {
+    controller.abort();
+    events.return(undefined).catch(() => undefined);
+    return { done: true, value: undefined };
+  };
+  return {
+    next: () => (controller.signal.aborted ? stop() : events.next()),
+    return: stop,
+    throw: stop,
+    [Symbol.asyncIterator]() {
+      return this;
+    },
+  };
+}

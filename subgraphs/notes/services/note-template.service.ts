@@ -1,0 +1,109 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { NotFoundError, ValidationError, type ValidationIssue } from '../../../schema/errors';
+import { toPage, type Page, type SortDirection } from '../../shared/pagination';
+import { validatePage } from '../../shared/validate-page';
+import { NoteTemplate } from '../entities/note-template.entity';
+import { TemplateQuestion } from '../entities/template-question.entity';
+import type { CreateNoteTemplateInput } from '../inputs/create-note-template.input';
+import type { TemplateQuestionInput } from '../inputs/template-question.input';
+import { NoteTemplateRepository } from '../repositories/note-template.repository';
+import type { NoteTemplateType, TemplateQuestionType } from '../types/note-template.type';
+import { checkPosition, cleanNewTemplate, cleanQuestion, type CleanQuestion } from './template-rules';
+
+/** The question as the GraphQL type reads it. */
+function questionRecord(q: TemplateQuestion): TemplateQuestionType {
+  return {
+    id: q.id,
+    templateId: q.templateId,
+    kind: q.kind,
+    label: q.label,
+    helpText: q.helpText,
+    options: q.options,
+    required: q.required,
+    order: q.order,
+    isLegacy: q.isLegacy,
+    legacyContent: q.legacyContent,
+  };
+}
+
+function templateRecord(t: NoteTemplate, questions: TemplateQuestion[]): NoteTemplateType {
+  return {
+    id: t.id,
+    name: t.name,
+    description: t.description,
+    version: t.version,
+    questions: questions.map(questionRecord),
+    createdAt: t.createdAt,
+    updatedAt: t.updatedAt,
+  };
+}
+
+/** Reads and changes the calling tenant's note templates; the rules are in template-rules.ts. */
+export class NoteTemplateService {
+  private readonly templates: NoteTemplateRepository;
+
+  constructor(private readonly em: EntityManager) {
+    this.templates = new NoteTemplateRepository(em);
+  }
+
+  /** One template with its questions; unknown and other tenants' ids alike are NOT_FOUND. */
+  async get(id: string): Promise<NoteTemplateType> {
+    const template = await this.templates.findTemplate(id);
+    if (!template) throw new NotFoundError('Note template not found');
+    return templateRecord(template, await this.templates.questionsOf([template.id]));
+  }
+
+  /** A page of templates, each with its questions (two queries per page, not one per template). */
+  async list(args: { page: number; perPage: number; sortDirection: SortDirection }): Promise<Page<NoteTemplateType>> {
+    validatePage(args);
+    const [templates, total] = await this.templates.pageOfTemplates(args);
+    const questions = await this.templates.questionsOf(templates.map((t) => t.id));
+    const items = templates.map((t) => templateRecord(t, questions.filter((q) => q.templateId === t.id)));
+    return toPage(items, total, args);
+  }
+
+  /** Creates a template at version 1 with its first questions, in one transaction. */
+  async create(tenantId: string, input: CreateNoteTemplateInput): Promise<NoteTemplateType> {
+    const clean = cleanNewTemplate(input);
+    return this.em.transactional(async (tx) => {
+      const template = tx.create(NoteTemplate, { tenantId, name: clean.name, description: clean.description } as never);
+      const questions = clean.questions.map((q, order) => this.newQuestion(tx, tenantId, template.id, q, order));
+      await tx.flush();
+      return templateRecord(template, questions);
+    });
+  }
+
+  /** Adds a question at its position (default: last) and bumps the template's version. */
+  async addQuestion(tenantId: string, templateId: string, input: TemplateQuestionInput): Promise<TemplateQuestionType> {
+    const issues: ValidationIssue[] = [];
+    const clean = cleanQuestion(issues, ['input'], input);
+    if (issues.length) throw new ValidationError(issues);
+    return this.em.transactional(async (tx) => {
+      const templates = new NoteTemplateRepository(tx);
+      // The row lock serialises concurrent inserts into one template, so positions stay dense.
+      const template = await templates.findTemplate(templateId, { lock: true });
+      if (!template) throw new NotFoundError('Note template not found');
+      const order = checkPosition(clean.order, await templates.countQuestions(template.id));
+      await templates.shiftQuestions(tenantId, template.id, order);
+      const question = this.newQuestion(tx, tenantId, template.id, clean, order);
+      template.version += 1;
+      await tx.flush();
+      return questionRecord(question);
+    });
+  }
+
+  private newQuestion(em: EntityManager, tenantId: string, templateId: string, q: CleanQuestion, order: number): TemplateQuestion {
+    return em.create(TemplateQuestion, {
+      tenantId,
+      templateId,
+      kind: q.kind,
+      label: q.label,
+      helpText: q.helpText,
+      options: q.options,
+      required: q.required,
+      order,
+      isLegacy: q.isLegacy,
+      legacyContent: q.legacyContent,
+    } as never);
+  }
+}

@@ -1,0 +1,74 @@
+import { DateTimeISOResolver } from 'graphql-scalars';
+import { ArgsType, Field, ID, Int, ObjectType } from 'type-graphql';
+import { PageArgs, PageType, SortDirection } from '../../shared/pagination';
+import { QuestionKind } from './question-kind';
+
+/** One question of a template, as clients read it. */
+@ObjectType('TemplateQuestion', { description: 'A question of a note template' })
+export class TemplateQuestionType {
+  @Field(() => ID)
+  id!: string;
+
+  @Field(() => ID, { description: 'The template it belongs to' })
+  templateId!: string;
+
+  @Field(() => QuestionKind)
+  kind!: QuestionKind;
+
+  @Field({ description: 'The question as shown to the person filling in the note' })
+  label!: string;
+
+  @Field(() => String, { nullable: true })
+  helpText!: string | null;
+
+  @Field(() => [String], { description: 'Answers to pick from (choice kinds only; empty otherwise)' })
+  options!: string[];
+
+  @Field()
+  required!: boolean;
+
+  @Field(() => Int, { description: 'Position in the template, from 0' })
+  order!: number;
+
+  @Field({ description: 'True for a text-area question created by an earlier form migration' })
+  isLegacy!: boolean;
+
+  @Field(() => String, { nullable: true, description: "The legacy form's original wording (legacy questions only)" })
+  legacyContent!: string | null;
+}
+
+/** A note template with its questions in order. */
+@ObjectType('NoteTemplate', { description: 'A clinical note template: a named, versioned list of questions' })
+export class NoteTemplateType {
+  @Field(() => ID)
+  id!: string;
+
+  @Field()
+  name!: string;
+
+  @Field(() => String, { nullable: true })
+  description!: string | null;
+
+  @Field(() => Int, { description: 'Starts at 1; grows by one with every change to the questions' })
+  version!: number;
+
+  @Field(() => [TemplateQuestionType], { description: 'Questions in order' })
+  questions!: TemplateQuestionType[];
+
+  @Field(() => DateTimeISOResolver)
+  createdAt!: Date;
+
+  @Field(() => DateTimeISOResolver)
+  updatedAt!: Date;
+}
+
+/** A page of note templates. */
+@ObjectType('NoteTemplatePage')
+export class NoteTemplatePage extends PageType(NoteTemplateType) {}
+
+/** Arguments of `noteTemplates`. */
+@ArgsType()
+export class NoteTemplateListArgs extends PageArgs {
+  @Field(() => SortDirection, { defaultValue: SortDirection.desc, description: 'Order by creation time' })
+  sortDirection: SortDirection = SortDirection.desc;
+}

@@ -1,0 +1,25 @@
+import { ArrayType, Entity, Property } from '@mikro-orm/core';
+import { TenantScopedEntity } from '../../shared/base.entity';
+
+/**
+ * Where and what a tenant's webhook receives (contract part 6.1); at most one per tenant.
+ * The signing secret is kept in plain text because Standard Webhooks signs with HMAC, which
+ * needs the secret itself: a hash could not sign. It is hidden from serialisation, shown
+ * whole only in the response that created or rotated it, and never logged.
+ */
+@Entity({ tableName: 'webhook_configs' })
+export class WebhookConfig extends TenantScopedEntity {
+  @Property({ type: 'text', nullable: true })
+  url: string | null = null;
+
+  @Property({ type: 'boolean' })
+  enabled = false;
+
+  /** Event names from WEBHOOK_EVENTS the endpoint subscribed to. */
+  @Property({ type: ArrayType, columnType: 'text[]' })
+  events: string[] = [];
+
+  /** `whsec_<base64 of 24 random bytes>`. */
+  @Property({ type: 'text', hidden: true })
+  secret!: string;
+}

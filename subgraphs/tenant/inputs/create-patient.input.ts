@@ -1,0 +1,20 @@
+import { Field, InputType } from 'type-graphql';
+
+/** `createPatient`: a new patient of the calling tenant. */
+@InputType('CreatePatientInput')
+export class CreatePatientInput {
+  @Field()
+  firstName!: string;
+
+  @Field()
+  lastName!: string;
+
+  @Field(() => String, { nullable: true })
+  email?: string | null;
+
+  @Field(() => String, { nullable: true })
+  phone?: string | null;
+
+  @Field(() => String, { nullable: true, description: 'Date of birth, YYYY-MM-DD' })
+  dateOfBirth?: string | null;
+}

@@ -1,0 +1,6 @@
+/**
+ * Largest logo accepted, in bytes (2 MiB): enough for any sensible logo, small enough to hold in
+ * memory and in one row. The REST bridge stops reading a multipart body at this size, and the
+ * subgraph enforces it again for GraphQL callers.
+ */
+export const LOGO_MAX_BYTES = 2 * 1024 * 1024;

@@ -1,0 +1,28 @@
+import type { EntityManager, FilterQuery } from '@mikro-orm/postgresql';
+import { isUuid } from '../../shared/ids';
+import { Provider } from '../entities/provider.entity';
+import type { ProviderListArgs } from '../types/provider.type';
+import { searchCondition } from './search';
+
+/** Queries of the providers table, locations loaded alongside. */
+export class ProviderRepository {
+  constructor(private readonly em: EntityManager) {}
+
+  /** The provider, or null for unknown ids of any shape and for other tenants' ids alike. */
+  findById(id: string): Promise<Provider | null> {
+    return isUuid(id) ? this.em.findOne(Provider, { id }, { populate: ['locations'] }) : Promise.resolve(null);
+  }
+
+  /** One page, by last then first name. A malformed location id matches nobody. */
+  async list(args: ProviderListArgs): Promise<[Provider[], number]> {
+    if (args.locationId && !isUuid(args.locationId)) return [[], 0];
+    const where: Record<string, unknown> = { ...(searchCondition(args.search, ['firstName', 'lastName', 'title', 'email']) ?? {}) };
+    if (args.locationId) where.locations = { id: args.locationId };
+    return this.em.findAndCount(Provider, where as FilterQuery<Provider>, {
+      populate: ['locations'],
+      orderBy: { lastName: 'asc', firstName: 'asc', id: 'asc' },
+      limit: args.perPage,
+      offset: (args.page - 1) * args.perPage,
+    });
+  }
+}

@@ -1,0 +1,100 @@
+import { randomUUID } from 'node:crypto';
+import type { EntityManager } from '@mikro-orm/postgresql';
+
+/** One delivery of the log, as reads return it. */
+export interface DeliveryRecord {
+  id: string;
+  eventType: string;
+  payload: string;
+  status: 'pending' | 'delivered' | 'failed';
+  attemptCount: number;
+  nextAttemptAt: Date | null;
+  lastStatus: number | null;
+  lastError: string | null;
+  deliveredAt: Date | null;
+  createdAt: Date;
+}
+
+/** One recorded attempt. */
+export interface AttemptRecord {
+  deliveryId: string;
+  attemptNumber: number;
+  attemptedAt: Date;
+  statusCode: number | null;
+  durationMs: number;
+  error: string | null;
+}
+
+const DELIVERY_COLUMNS = `id, event_type as "eventType", payload, status, attempt_count as "attemptCount",
+  case when status = 'pending' then next_attempt_at end as "nextAttemptAt", last_status as "lastStatus",
+  last_error as "lastError", delivered_at as "deliveredAt", created_at as "createdAt"`;
+
+/** MikroORM's driver returns timestamptz as text; records carry Dates. */
+const toDate = (value: unknown): Date | null => (value === null || value === undefined ? null : new Date(value as string));
+const delivery = (row: DeliveryRecord): DeliveryRecord => ({
+  ...row,
+  nextAttemptAt: toDate(row.nextAttemptAt),
+  deliveredAt: toDate(row.deliveredAt),
+  createdAt: toDate(row.createdAt)!,
+});
+
+/**
+ * The webhook delivery log (`tenant.webhook_deliveries`, written by the dispatcher). Every
+ * statement binds the tenant id: the log is shared by all tenants.
+ */
+export class WebhookDeliveryRepository {
+  constructor(private readonly em: EntityManager) {}
+
+  /** A page of the tenant's deliveries, newest first, and the total. */
+  async page(tenantId: string, filter: { eventType?: string | null; status?: string | null }, limit: number, offset: number): Promise<[DeliveryRecord[], number]> {
+    const where = ['tenant_id = ?'];
+    const params: unknown[] = [tenantId];
+    if (filter.eventType) (where.push('event_type = ?'), params.push(filter.eventType));
+    if (filter.status) (where.push('status = ?'), params.push(filter.status));
+    const connection = this.em.getConnection();
+    const rows = await connection.execute<DeliveryRecord[]>(
+      `select ${DELIVERY_COLUMNS}, count(*) over () as "total" from tenant.webhook_deliveries where ${where.join(' and ')} order by created_at desc, id desc limit ? offset ?`,
+      [...params, limit, offset],
+    );
+    const total = rows.length > 0 ? Number((rows[0] as unknown as { total: string }).total) : Number((await connection.execute<{ n: string }[]>(`select count(*) as n from tenant.webhook_deliveries where ${where.join(' and ')}`, params))[0].n);
+    return [rows.map(delivery), total];
+  }
+
+  /** One of the tenant's deliveries, or null (another tenant's reads as absent). */
+  async find(tenantId: string, id: string): Promise<DeliveryRecord | null> {
+    const row = await this.em.getConnection().execute<DeliveryRecord>(`select ${DELIVERY_COLUMNS} from tenant.webhook_deliveries where tenant_id = ? and id = ?`, [tenantId, id], 'get');
+    return row ? delivery(row) : null;
+  }
+
+  /** The attempts of several deliveries, oldest first, in one statement. */
+  async attempts(tenantId: string, deliveryIds: string[]): Promise<AttemptRecord[]> {
+    if (deliveryIds.length === 0) return [];
+    const rows = await this.em.getConnection().execute<AttemptRecord[]>(
+      `select delivery_id as "deliveryId", attempt_number as "attemptNumber", attempted_at as "attemptedAt", status_code as "statusCode", duration_ms as "durationMs", error
+         from tenant.webhook_attempts where tenant_id = ? and delivery_id = any(?::uuid[]) order by attempted_at, attempt_number`,
+      [tenantId, `{${deliveryIds.join(',')}}`],
+    );
+    return rows.map((r) => ({ ...r, attemptedAt: toDate(r.attemptedAt)! }));
+  }
+
+  /** Queues a delivery again from its first attempt; false when it is not the tenant's. */
+  async requeue(tenantId: string, id: string): Promise<boolean> {
+    const rows = await this.em.getConnection().execute<{ id: string }[]>(
+      `update tenant.webhook_deliveries set status = 'pending', attempt_count = 0, next_attempt_at = now(), locked_until = null, updated_at = now()
+        where tenant_id = ? and id = ? returning id`,
+      [tenantId, id],
+    );
+    return rows.length > 0;
+  }
+
+  /** Queues a `webhook.test` delivery straight into the log: it reports no change, so it needs no outbox. */
+  async insertTest(tenantId: string, data: Record<string, unknown>): Promise<string> {
+    const id = randomUUID();
+    const payload = JSON.stringify({ type: 'webhook.test', timestamp: new Date().toISOString(), data });
+    await this.em.getConnection().execute(
+      `insert into tenant.webhook_deliveries (id, tenant_id, event_type, payload, status, next_attempt_at) values (?, ?, 'webhook.test', ?, 'pending', now())`,
+      [id, tenantId, payload],
+    );
+    return id;
+  }
+}

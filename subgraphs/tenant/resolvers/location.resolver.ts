@@ -1,0 +1,28 @@
+import { Arg, Args, Ctx, ID, Mutation, Query, Resolver } from 'type-graphql';
+import type { SubgraphContext } from '../../shared/context';
+import type { Page } from '../../shared/pagination';
+import { requireTenant } from '../../shared/require-tenant';
+import { CreateLocationInput } from '../inputs/create-location.input';
+import { LocationService } from '../services/location.service';
+import { LocationListArgs, LocationPage, LocationType } from '../types/location.type';
+
+/** The tenant's locations. */
+@Resolver(() => LocationType)
+export class LocationResolver {
+  @Query(() => LocationPage, { description: "The tenant's locations by name" })
+  locations(@Args() args: LocationListArgs, @Ctx() ctx: SubgraphContext): Promise<Page<LocationType>> {
+    requireTenant(ctx);
+    return new LocationService(ctx.em).list(args);
+  }
+
+  @Query(() => LocationType, { description: 'One location; unknown ids are NOT_FOUND' })
+  location(@Arg('id', () => ID) id: string, @Ctx() ctx: SubgraphContext): Promise<LocationType> {
+    requireTenant(ctx);
+    return new LocationService(ctx.em).get(id);
+  }
+
+  @Mutation(() => LocationType, { description: 'Adds a location; a physical one needs addressLineOne and city' })
+  createLocation(@Arg('input', () => CreateLocationInput) input: CreateLocationInput, @Ctx() ctx: SubgraphContext): Promise<LocationType> {
+    return new LocationService(ctx.em).create(requireTenant(ctx), input);
+  }
+}

@@ -1,0 +1,28 @@
+import { Arg, Args, Ctx, ID, Mutation, Query, Resolver } from 'type-graphql';
+import type { SubgraphContext } from '../../shared/context';
+import type { Page } from '../../shared/pagination';
+import { requireTenant } from '../../shared/require-tenant';
+import { CreatePatientInput } from '../inputs/create-patient.input';
+import { PatientService } from '../services/patient.service';
+import { PatientListArgs, PatientPage, PatientType } from '../types/patient.type';
+
+/** The tenant's patients. */
+@Resolver(() => PatientType)
+export class PatientResolver {
+  @Query(() => PatientPage, { description: "The tenant's patients by last, then first name" })
+  patients(@Args() args: PatientListArgs, @Ctx() ctx: SubgraphContext): Promise<Page<PatientType>> {
+    requireTenant(ctx);
+    return new PatientService(ctx.em).list(args);
+  }
+
+  @Query(() => PatientType, { description: 'One patient; unknown ids are NOT_FOUND' })
+  patient(@Arg('id', () => ID) id: string, @Ctx() ctx: SubgraphContext): Promise<PatientType> {
+    requireTenant(ctx);
+    return new PatientService(ctx.em).get(id);
+  }
+
+  @Mutation(() => PatientType, { description: 'Adds a patient' })
+  createPatient(@Arg('input', () => CreatePatientInput) input: CreatePatientInput, @Ctx() ctx: SubgraphContext): Promise<PatientType> {
+    return new PatientService(ctx.em).create(requireTenant(ctx), input);
+  }
+}

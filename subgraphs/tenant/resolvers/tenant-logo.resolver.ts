@@ -1,0 +1,26 @@
+import { Arg, Ctx, Mutation, Query, Resolver } from 'type-graphql';
+import type { SubgraphContext } from '../../shared/context';
+import { requireTenant } from '../../shared/require-tenant';
+import { LogoKind, UploadedFileInput } from '../inputs/uploaded-file.input';
+import { LOGO_MAX_BYTES } from '../logo-limits';
+import { LogoService } from '../services/logo.service';
+
+/** The tenant's logo and receipt logo. */
+@Resolver()
+export class TenantLogoResolver {
+  @Query(() => String, { nullable: true, description: "Absolute URL of the tenant's logo (or receipt logo), null when none is set" })
+  tenantLogo(@Arg('kind', () => LogoKind, { defaultValue: LogoKind.LOGO }) kind: LogoKind, @Ctx() ctx: SubgraphContext): Promise<string | null> {
+    return new LogoService(ctx.em, ctx.publicUrl).url(requireTenant(ctx), kind);
+  }
+
+  @Mutation(() => String, {
+    description: `Stores a logo and returns its absolute URL. PNG, JPEG, WebP or GIF judged by the bytes, at most ${LOGO_MAX_BYTES} bytes; SVG is refused`,
+  })
+  setTenantLogo(
+    @Arg('kind', () => LogoKind, { defaultValue: LogoKind.LOGO }) kind: LogoKind,
+    @Arg('file', () => UploadedFileInput) file: UploadedFileInput,
+    @Ctx() ctx: SubgraphContext,
+  ): Promise<string> {
+    return new LogoService(ctx.em, ctx.publicUrl).upload(requireTenant(ctx), kind, file);
+  }
+}

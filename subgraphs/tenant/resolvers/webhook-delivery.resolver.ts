@@ -1,0 +1,45 @@
+import { Arg, Args, Ctx, FieldResolver, ID, Mutation, Query, Resolver, Root } from 'type-graphql';
+import { ConflictError, NotFoundError } from '../../../schema/errors';
+import type { SubgraphContext } from '../../shared/context';
+import { isUuid } from '../../shared/ids';
+import { toPage, type Page } from '../../shared/pagination';
+import { requireTenant } from '../../shared/require-tenant';
+import { validatePage } from '../../shared/validate-page';
+import { WebhookConfig } from '../entities/webhook-config.entity';
+import { WebhookDeliveryRepository, type AttemptRecord, type DeliveryRecord } from '../repositories/webhook-delivery.repository';
+import { WebhookAttemptType, WebhookDeliveryListArgs, WebhookDeliveryPage, WebhookDeliveryType } from '../types/webhook-delivery.type';
+
+/** The webhook delivery log: what was sent, every attempt, redelivery and a test event (issue 7). */
+@Resolver(() => WebhookDeliveryType)
+export class WebhookDeliveryResolver {
+  @Query(() => WebhookDeliveryPage, { description: "The tenant's webhook deliveries, newest first" })
+  async webhookDeliveries(@Args() args: WebhookDeliveryListArgs, @Ctx() ctx: SubgraphContext): Promise<Page<DeliveryRecord>> {
+    const tenantId = requireTenant(ctx);
+    validatePage(args);
+    const [items, total] = await new WebhookDeliveryRepository(ctx.em).page(tenantId, args, args.perPage, (args.page - 1) * args.perPage);
+    return toPage(items, total, args);
+  }
+
+  @Mutation(() => WebhookDeliveryType, { description: 'Sends a delivered or failed event again, from a fresh retry schedule (same webhook-id)' })
+  async redeliverWebhookEvent(@Arg('id', () => ID) id: string, @Ctx() ctx: SubgraphContext): Promise<DeliveryRecord> {
+    const tenantId = requireTenant(ctx);
+    const repository = new WebhookDeliveryRepository(ctx.em);
+    if (!isUuid(id) || !(await repository.requeue(tenantId, id))) throw new NotFoundError('Webhook delivery not found');
+    return (await repository.find(tenantId, id))!;
+  }
+
+  @Mutation(() => WebhookDeliveryType, { description: 'Queues a `webhook.test` event to the configured endpoint, whatever it subscribed to' })
+  async sendTestWebhookEvent(@Ctx() ctx: SubgraphContext): Promise<DeliveryRecord> {
+    const tenantId = requireTenant(ctx);
+    const config = await ctx.em.findOne(WebhookConfig, {});
+    if (!config?.url || !config.enabled) throw new ConflictError('No enabled webhook endpoint is configured');
+    const repository = new WebhookDeliveryRepository(ctx.em);
+    const id = await repository.insertTest(tenantId, { message: 'This is a test event from the Healthcare Practice Platform.' });
+    return (await repository.find(tenantId, id))!;
+  }
+
+  @FieldResolver(() => [WebhookAttemptType], { description: 'Every attempt, oldest first' })
+  async attempts(@Root() delivery: DeliveryRecord, @Ctx() ctx: SubgraphContext): Promise<AttemptRecord[]> {
+    return new WebhookDeliveryRepository(ctx.em).attempts(requireTenant(ctx), [delivery.id]);
+  }
+}

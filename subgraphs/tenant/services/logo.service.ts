@@ -1,0 +1,59 @@
+import { createHash, randomUUID } from 'node:crypto';
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { valueError } from '../../../schema/errors';
+import { LogoKind, type UploadedFileInput } from '../inputs/uploaded-file.input';
+import { LOGO_MAX_BYTES } from '../logo-limits';
+import { AssetRepository } from '../repositories/asset.repository';
+import { assetUrl } from '../tenant-view';
+import { looksLikeSvg, sniffImageType } from './image-type';
+import { TenantService } from './tenant.service';
+
+const ARGUMENT = 'file';
+const STANDARD_BASE64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/;
+const MAX_BASE64_LENGTH = Math.ceil(LOGO_MAX_BYTES / 3) * 4;
+
+/** A rejected file: `value_error` at the `file` argument, with the file's name (never its bytes) as input. */
+const fileError = (file: UploadedFileInput, reason: string) => valueError([ARGUMENT], reason, file.filename ?? null);
+
+/** The tenant's two logos: uploads are judged by their bytes, stored content-addressed and linked absolutely. */
+export class LogoService {
+  constructor(private readonly em: EntityManager, private readonly publicUrl: string) {}
+
+  /** The logo's absolute URL, or null when none is set. */
+  async url(tenantId: string, kind: LogoKind): Promise<string | null> {
+    const tenant = await new TenantService(this.em).current(tenantId);
+    return assetUrl(this.publicUrl, kind === LogoKind.RECEIPT ? tenant.receiptLogoAssetId : tenant.logoAssetId);
+  }
+
+  /** Validates and stores an uploaded logo, points the tenant at it and returns its URL; nothing is written when the file is refused. */
+  async upload(tenantId: string, kind: LogoKind, file: UploadedFileInput): Promise<string> {
+    const bytes = decode(file);
+    const contentType = await sniffImageType(bytes);
+    if (!contentType) {
+      const reason = looksLikeSvg(bytes)
+        ? 'SVG images are not accepted (they can carry scripts); upload a PNG, JPEG, WebP or GIF image'
+        : 'file must be a PNG, JPEG, WebP or GIF image (judged by its content, not its name or declared type)';
+      throw fileError(file, reason);
+    }
+    const sha256 = createHash('sha256').update(bytes).digest('hex');
+    const assetId = await this.em.transactional(async (tx) => {
+      const id = await new AssetRepository(tx).store(randomUUID(), tenantId, sha256, contentType, bytes);
+      const tenant = await new TenantService(tx).load(tenantId);
+      if (kind === LogoKind.RECEIPT) tenant.receiptLogoAssetId = id;
+      else tenant.logoAssetId = id;
+      return id;
+    });
+    return assetUrl(this.publicUrl, assetId)!;
+  }
+}
+
+/** The file's bytes; refuses text that is not standard base64 and files over the limit. */
+function decode(file: UploadedFileInput): Buffer {
+  const text = file.base64;
+  if (text.length > MAX_BASE64_LENGTH + 4) throw fileError(file, `file must be at most ${LOGO_MAX_BYTES} bytes`);
+  if (!STANDARD_BASE64.test(text)) throw fileError(file, 'file content must be standard base64');
+  const bytes = Buffer.from(text, 'base64');
+  if (bytes.length > LOGO_MAX_BYTES) throw fileError(file, `file must be at most ${LOGO_MAX_BYTES} bytes`);
+  if (bytes.length === 0) throw fileError(file, 'file is empty');
+  return bytes;
+}

@@ -1,0 +1,52 @@
+import { DateTimeISOResolver } from 'graphql-scalars';
+import { ArgsType, Directive, Field, ID, ObjectType } from 'type-graphql';
+import { PageArgs, PageType } from '../../shared/pagination';
+
+/** A clinician of the practice. */
+@ObjectType('Provider', { description: 'A clinician of the practice' })
+@Directive('@key(fields: "id")')
+export class ProviderType {
+  @Field(() => ID)
+  id!: string;
+
+  @Field()
+  firstName!: string;
+
+  @Field()
+  lastName!: string;
+
+  @Field(() => String, { nullable: true, description: 'Credentials, e.g. PT, DPT' })
+  title!: string | null;
+
+  @Field(() => String, { nullable: true })
+  email!: string | null;
+
+  @Field(() => String, { nullable: true })
+  phone!: string | null;
+
+  @Field(() => String, { nullable: true, description: 'National Provider Identifier' })
+  npi!: string | null;
+
+  @Field(() => [ID], { description: 'Ids of the locations the provider works at' })
+  locationIds!: string[];
+
+  @Field(() => DateTimeISOResolver)
+  createdDate!: Date;
+
+  @Field(() => DateTimeISOResolver)
+  updatedDate!: Date;
+}
+
+/** A page of providers. */
+@ObjectType('ProviderPage')
+export class ProviderPage extends PageType(ProviderType) {}
+
+/** Filters of `providers`, ordered by last then first name. */
+@ArgsType()
+export class ProviderListArgs extends PageArgs {
+  @Field(() => String, { nullable: true, description: 'Case-insensitive match on name, title or e-mail; every word must match' })
+  search?: string | null;
+
+  @Field(() => ID, { nullable: true, description: 'Only providers working at this location' })
+  locationId?: string | null;
+}

@@ -1,0 +1,176 @@
+import { baseUrl, createTestTenant, request, type HttpResult, type TestTenant } from '../utils/e2e';
+
+/** Sends a JSON request as the tenant. */
+function send(tenant: TestTenant, method: string, path: string, body?: unknown): Promise<HttpResult> {
+  return request(`${baseUrl()}${path}`, {
+    method,
+    headers: body === undefined ? tenant.headers : { ...tenant.headers, 'content-type': 'application/json' },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+}
+
+/** Posts a lead the way an ad platform does: no TENANT, no API-KEY. */
+const postLead = (key: string, body: unknown) =>
+  request(`${baseUrl()}/opportunity/leads/${key}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+
+const CAMPAIGN_FIELDS = `id name locationId description platformId platformAssetId externalCampaignId externalResourceName externalName
+  externalStatus externalCurrency externalDailyBudgetCents externalLifetimeBudgetCents externalLastSeenAt externalLastSyncedAt
+  externalStaleAt externalSyncError isActive startDate endDate budgetCents pipelineId webhook { webhookKey webhookUrl redirectUrl }
+  createdDate updatedDate opportunityCount convertedCount`;
+
+async function createCampaign(tenant: TestTenant, input: Record<string, unknown> = {}) {
+  const res = await tenant.graphql(`mutation($input: CreateCampaignInput!) { createCampaign(input: $input) { ${CAMPAIGN_FIELDS} } }`, {
+    input: { name: 'Spring offer', startDate: '2026-03-01T00:00:00Z', endDate: '2026-05-31T00:00:00Z', budgetCents: 50000, ...input },
+  });
+  expect(res.body.errors).toBeUndefined();
+  return res.body.data.createCampaign;
+}
+
+const valueError = (field: string, reason: string, input: unknown) => ({ type: 'value_error', loc: ['body', field], msg: `Value error, ${reason}`, input, ctx: { error: reason } });
+
+describe(`campaigns (${process.env.E2E_MODE} mode)`, () => {
+  it('createCampaign makes a real lead webhook; PUT answers every field of the campaign record', async () => {
+    const tenant = await createTestTenant();
+    const campaign = await createCampaign(tenant, { redirectUrl: 'https://clinic.example.com/thanks' });
+    expect(campaign.webhook.webhookKey).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    expect(campaign.webhook).toEqual({
+      webhookKey: campaign.webhook.webhookKey,
+      webhookUrl: `${baseUrl()}/opportunity/leads/${campaign.webhook.webhookKey}`,
+      redirectUrl: 'https://clinic.example.com/thanks',
+    });
+    const res = await send(tenant, 'PUT', `/opportunity/campaign/${campaign.id}`, { description: 'Search ads', budgetCents: 75000, isActive: false });
+    expect(res.status).toBe(200);
+    expect(Object.keys(res.body)).toEqual([
+      'id', 'name', 'locationId', 'description', 'platformId', 'platformAssetId', 'externalCampaignId', 'externalResourceName',
+      'externalName', 'externalStatus', 'externalCurrency', 'externalDailyBudgetCents', 'externalLifetimeBudgetCents',
+      'externalLastSeenAt', 'externalLastSyncedAt', 'externalStaleAt', 'externalSyncError', 'isActive', 'startDate', 'endDate',
+      'budgetCents', 'pipelineId', 'webhook', 'createdDate', 'updatedDate', 'opportunityCount', 'convertedCount',
+    ]);
+    expect(res.body).toMatchObject({
+      id: campaign.id,
+      name: 'Spring offer',
+      description: 'Search ads',
+      budgetCents: 75000,
+      isActive: false,
+      startDate: '2026-03-01T00:00:00.000Z',
+      endDate: '2026-05-31T00:00:00.000Z',
+      webhook: campaign.webhook,
+      opportunityCount: 0,
+      convertedCount: 0,
+    });
+  });
+
+  it('PUT validation: end before start, negative budget and empty name are 422 with input and ctx', async () => {
+    const tenant = await createTestTenant();
+    const campaign = await createCampaign(tenant);
+    const res = await send(tenant, 'PUT', `/opportunity/campaign/${campaign.id}`, { name: '', startDate: '2026-06-01T00:00:00Z', endDate: '2026-05-01T00:00:00Z', budgetCents: -1 });
+    expect(res.status).toBe(422);
+    expect(res.body).toEqual({
+      detail: [
+        valueError('name', 'name must not be empty', ''),
+        valueError('endDate', 'endDate must not be before startDate', '2026-05-01T00:00:00Z'),
+        valueError('budgetCents', 'budgetCents must not be negative', -1),
+      ],
+    });
+    // Only one end sent: checked against the stored other end.
+    const early = await send(tenant, 'PUT', `/opportunity/campaign/${campaign.id}`, { endDate: '2026-01-01' });
+    expect(early.body).toEqual({ detail: [valueError('endDate', 'endDate must not be before startDate', '2026-01-01T00:00:00Z')] });
+    const late = await send(tenant, 'PUT', `/opportunity/campaign/${campaign.id}`, { startDate: '2026-12-01T00:00:00Z' });
+    expect(late.body).toEqual({ detail: [valueError('startDate', 'endDate must not be before startDate', '2026-12-01T00:00:00Z')] });
+    const badDate = await send(tenant, 'PUT', `/opportunity/campaign/${campaign.id}`, { startDate: '2026-13-01' });
+    expect(badDate.body).toEqual({
+      detail: [{ type: 'datetime_from_date_parsing', loc: ['body', 'startDate'], msg: 'Input should be a valid datetime or date, month value is outside expected range of 1-12', input: '2026-13-01', ctx: { error: 'month value is outside expected range of 1-12' } }],
+    });
+    const types = await send(tenant, 'PUT', `/opportunity/campaign/${campaign.id}`, { budgetCents: '10', webhookKey: 'mine' });
+    expect(types.body).toEqual({
+      detail: [
+        { type: 'int_type', loc: ['body', 'budgetCents'], msg: 'Input should be a valid integer', input: '10' },
+        { type: 'extra_forbidden', loc: ['body', 'webhookKey'], msg: 'Extra inputs are not permitted', input: 'mine' },
+      ],
+    });
+    const url = await send(tenant, 'PUT', `/opportunity/campaign/${campaign.id}`, { redirectUrl: 'javascript:alert(1)' });
+    expect(url.body).toEqual({ detail: [valueError('redirectUrl', 'redirectUrl must be an absolute http or https URL', 'javascript:alert(1)')] });
+    // Nothing was half-written.
+    const unchanged = await tenant.graphql(`{ campaign(id: "${campaign.id}") { name startDate endDate budgetCents webhook { redirectUrl } } }`);
+    expect(unchanged.body.data.campaign).toEqual({ name: 'Spring offer', startDate: campaign.startDate, endDate: campaign.endDate, budgetCents: 50000, webhook: { redirectUrl: null } });
+  });
+
+  it('PUT on an unknown campaign, of any id shape or of another tenant, is 404', async () => {
+    const [a, b] = await Promise.all([createTestTenant('A'), createTestTenant('B')]);
+    const campaign = await createCampaign(a);
+    for (const id of ['00000000-0000-0000-0000-000000000000', 'not-a-uuid', campaign.id]) {
+      const res = await send(b, 'PUT', `/opportunity/campaign/${id}`, { name: 'Taken' });
+      expect(res.status).toBe(404);
+      expect(res.body).toEqual({ detail: 'Campaign not found' });
+    }
+    expect((await b.graphql(`{ campaign(id: "${campaign.id}") { id } }`)).body.errors[0].extensions.code).toBe('NOT_FOUND');
+    expect((await b.graphql('{ campaigns { total } }')).body.data.campaigns.total).toBe(0);
+    expect((await a.graphql(`{ campaign(id: "${campaign.id}") { name } }`)).body.data.campaign.name).toBe('Spring offer');
+  });
+
+  it('the lead webhook takes a lead with no API key, and the counts follow', async () => {
+    const tenant = await createTestTenant();
+    const campaign = await createCampaign(tenant, { redirectUrl: 'https://clinic.example.com/thanks' });
+    const res = await postLead(campaign.webhook.webhookKey, { name: 'Jane Doe', email: 'jane@example.com', fields: { adId: '123' } });
+    expect(res.status).toBe(201);
+    expect(res.body).toEqual({ opportunityId: expect.stringMatching(/^[0-9a-f-]{36}$/), redirectUrl: 'https://clinic.example.com/thanks' });
+    expect(Number(res.headers.get('x-ratelimit-limit'))).toBeGreaterThan(0);
+    expect(res.headers.get('x-ratelimit-remaining')).toMatch(/^\d+$/);
+    expect(Number(res.headers.get('x-ratelimit-reset'))).toBeGreaterThan(Date.now() / 1000);
+    expect(res.headers.get('ratelimit-policy')).toMatch(/^"anonymous";q=\d+;w=\d+$/);
+    expect((await postLead(campaign.webhook.webhookKey, { phone: '+1 555 010 0199' })).status).toBe(201);
+    const counted = await tenant.graphql(`{ campaigns { items { id opportunityCount convertedCount } } }`);
+    expect(counted.body.data.campaigns.items).toEqual([{ id: campaign.id, opportunityCount: 2, convertedCount: 0 }]);
+    // The same key works with credentials of any tenant too: the key alone names the campaign.
+    const other = await createTestTenant();
+    const withHeaders = await request(`${baseUrl()}/opportunity/leads/${campaign.webhook.webhookKey}`, {
+      method: 'POST',
+      headers: { ...other.headers, 'content-type': 'application/json' },
+      body: JSON.stringify({ email: 'x@example.com' }),
+    });
+    expect(withHeaders.status).toBe(201);
+    const put = await send(tenant, 'PUT', `/opportunity/campaign/${campaign.id}`, {});
+    expect(put.body).toMatchObject({ opportunityCount: 3, convertedCount: 0 });
+  });
+
+  it('the lead webhook: unknown key 404, inactive campaign 409, bad body 422', async () => {
+    const tenant = await createTestTenant();
+    const campaign = await createCampaign(tenant);
+    for (const key of ['A'.repeat(43), 'short', "' or 1=1 --"]) {
+      const res = await postLead(encodeURIComponent(key), { name: 'X' });
+      expect(res.status).toBe(404);
+      expect(res.body).toEqual({ detail: 'Campaign not found' });
+      expect(res.headers.get('ratelimit-policy')).toMatch(/^"anonymous"/);
+    }
+    const empty = await postLead(campaign.webhook.webhookKey, { name: '  ' });
+    expect(empty.status).toBe(422);
+    expect(empty.body).toEqual({ detail: [{ type: 'value_error', loc: ['body'], msg: 'Value error, name, email or phone is required', input: { name: '  ' }, ctx: { error: 'name, email or phone is required' } }] });
+    const email = await postLead(campaign.webhook.webhookKey, { email: 'not-an-address' });
+    expect(email.body).toEqual({ detail: [valueError('email', 'value is not a valid email address', 'not-an-address')] });
+    const extra = await postLead(campaign.webhook.webhookKey, { name: 'X', campaignId: campaign.id });
+    expect(extra.body.detail[0]).toMatchObject({ type: 'extra_forbidden', loc: ['body', 'campaignId'] });
+    const fields = await postLead(campaign.webhook.webhookKey, { name: 'X', fields: 'free text' });
+    expect(fields.body).toEqual({ detail: [{ type: 'dict_type', loc: ['body', 'fields'], msg: 'Input should be a valid dictionary', input: 'free text' }] });
+    expect((await send(tenant, 'PUT', `/opportunity/campaign/${campaign.id}`, { isActive: false })).status).toBe(200);
+    const inactive = await postLead(campaign.webhook.webhookKey, { name: 'Late' });
+    expect(inactive.status).toBe(409);
+    expect(inactive.body).toEqual({ detail: 'Campaign is not accepting leads' });
+    const counts = await tenant.graphql(`{ campaign(id: "${campaign.id}") { opportunityCount } }`);
+    expect(counts.body.data.campaign.opportunityCount).toBe(0);
+  });
+
+  it('campaigns pages with the envelope and filters', async () => {
+    const tenant = await createTestTenant();
+    await createCampaign(tenant, { name: 'Alpha', locationId: 'north' });
+    await createCampaign(tenant, { name: 'Beta', isActive: false });
+    await createCampaign(tenant, { name: 'Gamma 100%', budgetCents: 10 });
+    const page = await tenant.graphql('{ campaigns(perPage: 2, sortBy: name, sortDirection: asc) { total page perPage pages items { name } } }');
+    expect(page.body.data.campaigns).toEqual({ total: 3, page: 1, perPage: 2, pages: 2, items: [{ name: 'Alpha' }, { name: 'Beta' }] });
+    const beyond = await tenant.graphql('{ campaigns(page: 5, perPage: 2) { total pages items { name } } }');
+    expect(beyond.body.data.campaigns).toEqual({ total: 3, pages: 2, items: [] });
+    const filtered = await tenant.graphql('{ a: campaigns(isActive: false) { items { name } } b: campaigns(name: "0%") { items { name } } c: campaigns(locationId: "north") { items { name } } d: campaigns(sortBy: budgetCents, sortDirection: asc, perPage: 1) { items { name } } }');
+    expect(filtered.body.data).toEqual({ a: { items: [{ name: 'Beta' }] }, b: { items: [{ name: 'Gamma 100%' }] }, c: { items: [{ name: 'Alpha' }] }, d: { items: [{ name: 'Gamma 100%' }] } });
+    const tooMany = await tenant.graphql('{ campaigns(perPage: 101) { total } }');
+    expect(tooMany.body.errors[0].extensions).toMatchObject({ code: 'BAD_USER_INPUT', validation: [{ type: 'less_than_equal', loc: ['perPage'] }] });
+  });
+});

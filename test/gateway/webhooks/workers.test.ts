@@ -1,0 +1,90 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { join } from 'node:path';
+import { createTestTenant } from '../../utils/e2e';
+import { startInProcessApp, type InProcessApp } from '../../utils/in-process';
+import { startWebhookReceiver, type WebhookReceiver } from '../../utils/webhook-receiver';
+import { configureWebhook, testDispatcher, touchTenant } from './support';
+
+const WORKER = join(__dirname, '../../../dist/gateway/worker.js');
+
+/** `npm run worker`'s entry point as a real process, with test timings. */
+function startWorker(): ChildProcess {
+  return spawn(process.execPath, [WORKER], {
+    env: { ...process.env, LOG_LEVEL: 'warn', WEBHOOK_TIMEOUT_MS: '1000', WEBHOOK_POLL_MS: '50', WEBHOOK_RETRY_SCHEDULE: '1,1,1' },
+    stdio: 'ignore',
+  });
+}
+
+async function until(condition: () => boolean | Promise<boolean>, timeoutMs = 20_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await condition())) {
+    if (Date.now() > deadline) throw new Error('condition not reached in time');
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+describe('webhook dispatcher processes: at-least-once across crashes, never twice at once', () => {
+  let server: InProcessApp;
+  const receivers: WebhookReceiver[] = [];
+  const workers: ChildProcess[] = [];
+  const db = testDispatcher();
+
+  beforeAll(async () => {
+    process.env.ALLOW_HTTP_WEBHOOKS = '1';
+    server = await startInProcessApp();
+  });
+  afterAll(async () => {
+    for (const worker of workers) if (worker.exitCode === null) worker.kill('SIGKILL');
+    await Promise.all(receivers.map((r) => r.close()));
+    await db.close();
+    await server.close();
+    delete process.env.ALLOW_HTTP_WEBHOOKS;
+  });
+
+  const status = async (tenantId: string) =>
+    (await db.pool.query<{ status: string }>(`select status from tenant.webhook_deliveries where tenant_id = $1`, [tenantId])).rows.map((r) => r.status);
+
+  it('a dispatcher killed with SIGKILL mid-delivery leaves the event to the next one', async () => {
+    const tenant = await createTestTenant('Crash Clinic', server.url);
+    let secret: string | null = null;
+    const receiver = await startWebhookReceiver(() => secret);
+    receivers.push(receiver);
+    secret = await configureWebhook(server.url, tenant, receiver.url, ['tenant.updated']);
+    receiver.script.push('hang');
+    await touchTenant(server.url, tenant, 'Crash Clinic 2');
+
+    const first = startWorker();
+    workers.push(first);
+    await until(() => receiver.received.length === 1);
+    first.kill('SIGKILL');
+    await new Promise((r) => first.once('exit', r));
+    expect(await status(tenant.tenantId)).toEqual(['pending']);
+
+    const second = startWorker();
+    workers.push(second);
+    await until(async () => (await status(tenant.tenantId))[0] === 'delivered');
+    second.kill('SIGTERM');
+    expect(receiver.received.length).toBeGreaterThanOrEqual(2);
+    expect(new Set(receiver.received.map((r) => r.id)).size).toBe(1);
+    expect(receiver.received.every((r) => r.verified)).toBe(true);
+  }, 40_000);
+
+  it('two dispatchers over one outbox deliver every event, none twice', async () => {
+    const tenant = await createTestTenant('Busy Clinic', server.url);
+    let secret: string | null = null;
+    const receiver = await startWebhookReceiver(() => secret);
+    receivers.push(receiver);
+    secret = await configureWebhook(server.url, tenant, receiver.url, ['tenant.updated']);
+    const EVENTS = 60;
+    for (let i = 0; i < EVENTS; i += 1) await touchTenant(server.url, tenant, `Busy Clinic ${i}`);
+
+    const pair = [startWorker(), startWorker()];
+    workers.push(...pair);
+    await until(async () => (await status(tenant.tenantId)).filter((s) => s === 'delivered').length === EVENTS);
+    for (const worker of pair) worker.kill('SIGTERM');
+    const ids = receiver.received.map((r) => r.id);
+    expect(ids).toHaveLength(EVENTS);
+    expect(new Set(ids).size).toBe(EVENTS);
+    expect(receiver.received.every((r) => r.verified)).toBe(true);
+  }, 40_000);
+});

@@ -1,0 +1,128 @@
+import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import pino from 'pino';
+import { createMailTransport } from '../../../subgraphs/billing/notifications/mail-transport';
+import { NotificationSender } from '../../../subgraphs/billing/notifications/notification-sender';
+import { codeOf, issuesOf, startBillingKit, type BillingKit } from './billing-kit';
+
+const CARD = `id code initialValue currentBalance isActive status activatedAt scheduledSendDate notificationSentAt
+  purchasingPatientId purchasingPatientName purchasingPatientEmail recipientPatientId recipientPatientName recipientPatientEmail recipientNote
+  chargeItemId suppressRecipientNotification transactions { id type amountCents balanceAfterCents createdAt }`;
+const ISSUE = `mutation($i: IssueGiftCardInput!) { issueGiftCard(input: $i) { ${CARD} } }`;
+const ACTIVATE = `mutation($id: ID!, $send: Boolean!) { activateGiftCard(id: $id, sendNotification: $send) { ${CARD} } }`;
+const READ = `query($id: ID!) { issuedGiftCard(id: $id) { ${CARD} } }`;
+
+describe('billing subgraph: issued gift cards and their notifications (real PostgreSQL)', () => {
+  let kit: BillingKit;
+  let sender: NotificationSender;
+  let mailDir: string;
+  let a: string;
+  let b: string;
+
+  beforeAll(async () => {
+    kit = await startBillingKit();
+    mailDir = mkdtempSync(join(tmpdir(), 'billing-mail-'));
+    sender = new NotificationSender(kit.billing.orm, createMailTransport({ smtpUrl: null, from: 'Clinic <front@example.com>', mailDir, pollMs: 60_000 }), { pollMs: 60_000, log: pino({ level: 'silent' }) });
+    [a, b] = await Promise.all([kit.tenant('Gift A'), kit.tenant('Gift B')]);
+  });
+  afterAll(async () => {
+    await sender.stop();
+    await kit.close();
+  });
+
+  const issue = async (tenantId: string, input: Record<string, unknown>) => {
+    const result = await kit.run(tenantId, ISSUE, { i: input });
+    expect(result.errors).toBeUndefined();
+    return result.data.issueGiftCard;
+  };
+  const mailsFor = (cardCode: string) => readdirSync(mailDir).map((f) => readFileSync(join(mailDir, f), 'utf8')).filter((m) => m.includes(cardCode));
+
+  it('issues a PENDING card with a human-friendly code, snapshotting the patients from the directory', async () => {
+    const buyer = await kit.patient(a, { firstName: 'Bo', lastName: 'Buyer', email: 'bo@example.com', phone: '+1 503 555 0101' });
+    const friend = await kit.patient(a, { firstName: 'Fay', lastName: 'Friend', email: 'fay@example.com' });
+    const card = await issue(a, { initialValue: 5000, purchasingPatientId: buyer, recipientPatientId: friend, recipientNote: 'Enjoy!' });
+    expect(card).toMatchObject({
+      status: 'PENDING', isActive: false, initialValue: 5000, currentBalance: 0, activatedAt: null, transactions: [],
+      purchasingPatientName: 'Bo Buyer', purchasingPatientEmail: 'bo@example.com', recipientPatientName: 'Fay Friend', recipientPatientEmail: 'fay@example.com',
+    });
+    expect(card.code).toMatch(/^[2-9A-HJKMNP-TW-Z]{4}(-[2-9A-HJKMNP-TW-Z]{4}){3}$/);
+  });
+
+  it('validates the issue input, listing every problem', async () => {
+    const b1 = await kit.patient(b);
+    const result = await kit.run(a, ISSUE, { i: { initialValue: 0, purchasingPatientId: b1, recipientPatientEmail: 'nope', recipientNote: 'x'.repeat(1001), chargeItemId: '00000000-0000-4000-8000-000000000000' } });
+    expect(issuesOf(result).map((i) => [i.type, i.loc.join('.')])).toEqual([
+      ['greater_than_equal', 'input.initialValue'],
+      ['value_error', 'input.purchasingPatientId'],
+      ['value_error', 'input.recipientPatientEmail'],
+      ['value_error', 'input.recipientNote'],
+      ['value_error', 'input.chargeItemId'],
+    ]);
+    const noEmail = await kit.run(a, ISSUE, { i: { initialValue: 100 } });
+    expect(issuesOf(noEmail)).toEqual([{ type: 'value_error', loc: ['input', 'recipientPatientEmail'], msg: 'Value error, recipientPatientEmail is required unless suppressRecipientNotification is true' }]);
+    await issue(a, { initialValue: 100, suppressRecipientNotification: true });
+  });
+
+  it('activates once: 20 concurrent activations give one card and nineteen CONFLICTs', async () => {
+    const card = await issue(a, { initialValue: 2500, recipientPatientEmail: 'race@example.com' });
+    const results = await Promise.all(Array.from({ length: 20 }, () => kit.run(a, ACTIVATE, { id: card.id, send: true })));
+    const winners = results.filter((r) => !r.errors);
+    expect(winners).toHaveLength(1);
+    expect(results.filter((r) => codeOf(r) === 'CONFLICT' && r.errors![0].message === 'Gift card is not pending')).toHaveLength(19);
+    expect(winners[0].data.activateGiftCard).toMatchObject({ status: 'ACTIVE', isActive: true, currentBalance: 2500, transactions: [{ type: 'ACTIVATION', amountCents: 2500, balanceAfterCents: 2500 }] });
+    const read = await kit.run(a, READ, { id: card.id });
+    expect(read.data.issuedGiftCard.transactions).toHaveLength(1);
+    expect(await sender.runOnce()).toBeGreaterThanOrEqual(1);
+    expect(mailsFor(card.code)).toHaveLength(1);
+  });
+
+  it('sends the recipient e-mail with the code and sets notificationSentAt', async () => {
+    const card = await issue(a, { initialValue: 7500, recipientPatientName: 'Rae', recipientPatientEmail: 'rae@example.com', purchasingPatientName: 'Sam', recipientNote: 'Happy birthday' });
+    await kit.run(a, ACTIVATE, { id: card.id, send: true });
+    await sender.runOnce();
+    const [mail] = mailsFor(card.code);
+    expect(mail).toContain('To: rae@example.com');
+    expect(mail).toContain('From: Clinic <front@example.com>');
+    expect(mail).toContain('Sam has sent you a gift card worth 75.00');
+    expect(mail).toContain('Happy birthday');
+    const read = await kit.run(a, READ, { id: card.id });
+    expect(new Date(read.data.issuedGiftCard.notificationSentAt).getTime()).toBeGreaterThan(0);
+  });
+
+  it('sends nothing when sendNotification is false or the card suppresses it', async () => {
+    const quiet = await issue(a, { initialValue: 1000, recipientPatientEmail: 'q@example.com' });
+    const suppressed = await issue(a, { initialValue: 1000, recipientPatientEmail: 's@example.com', suppressRecipientNotification: true });
+    await kit.run(a, ACTIVATE, { id: quiet.id, send: false });
+    await kit.run(a, ACTIVATE, { id: suppressed.id, send: true });
+    await sender.runOnce();
+    expect(mailsFor(quiet.code)).toEqual([]);
+    expect(mailsFor(suppressed.code)).toEqual([]);
+    expect((await kit.run(a, READ, { id: quiet.id })).data.issuedGiftCard.notificationSentAt).toBeNull();
+  });
+
+  it('holds a scheduled notification until its date', async () => {
+    const at = new Date(Date.now() + 1500);
+    const card = await issue(a, { initialValue: 1000, recipientPatientEmail: 'later@example.com', scheduledSendDate: at.toISOString() });
+    await kit.run(a, ACTIVATE, { id: card.id, send: true });
+    await sender.runOnce();
+    expect(mailsFor(card.code)).toEqual([]);
+    await new Promise((r) => setTimeout(r, 1700));
+    await sender.runOnce();
+    expect(mailsFor(card.code)).toHaveLength(1);
+    const sentAt = new Date((await kit.run(a, READ, { id: card.id })).data.issuedGiftCard.notificationSentAt);
+    expect(sentAt.getTime()).toBeGreaterThanOrEqual(at.getTime());
+  });
+
+  it("treats another tenant's cards like unknown ones and lists by status", async () => {
+    const theirs = await issue(b, { initialValue: 1000, suppressRecipientNotification: true });
+    for (const id of [theirs.id, '00000000-0000-4000-8000-000000000000', 'nope']) {
+      expect(codeOf(await kit.run(a, READ, { id }))).toBe('NOT_FOUND');
+      expect(codeOf(await kit.run(a, ACTIVATE, { id, send: true }))).toBe('NOT_FOUND');
+    }
+    const pending = await kit.run(b, '{ issuedGiftCards(status: PENDING) { total page perPage pages items { id } } }');
+    expect(pending.data.issuedGiftCards).toEqual({ total: 1, page: 1, perPage: 20, pages: 1, items: [{ id: theirs.id }] });
+    const past = await kit.run(b, '{ issuedGiftCards(page: 5) { total items { id } } }');
+    expect(past.data.issuedGiftCards).toEqual({ total: 1, items: [] });
+  });
+});

@@ -1,0 +1,65 @@
+import { codeOf, issuesOf, startBillingKit, type BillingKit } from './billing-kit';
+
+const CREATE = 'mutation($i: CreateMerchantAccountInput!) { createMerchantAccount(input: $i) { id name isDefault cardProcessingFee perTransactionFee inPersonCardProcessingFee inPersonPerTransactionFee locationIds createdDate updatedDate } }';
+const LIST = '{ merchantAccounts { id isDefault locationIds } }';
+const fees = { cardProcessingFee: 2.9, perTransactionFee: 30, inPersonCardProcessingFee: 2.6, inPersonPerTransactionFee: 10 };
+
+describe('billing subgraph: merchant accounts (real PostgreSQL)', () => {
+  let kit: BillingKit;
+  beforeAll(async () => {
+    kit = await startBillingKit();
+  });
+  afterAll(() => kit.close());
+
+  it('makes the first account the default and moves the default in one transaction', async () => {
+    const t = await kit.tenant();
+    const [l1, l2] = [await kit.location(t, { name: 'One' }), await kit.location(t, { name: 'Two', isVirtual: true })];
+    const first = await kit.run(t, CREATE, { i: { name: 'Main', processorAccountId: 'acct_main', ...fees, locationIds: [l2, l1, l1] } });
+    expect(first.errors).toBeUndefined();
+    expect(first.data.createMerchantAccount).toMatchObject({ id: 'acct_main', isDefault: true, cardProcessingFee: 2.9, perTransactionFee: 30, locationIds: [l1, l2].sort() });
+    const second = await kit.run(t, CREATE, { i: { name: 'Second', ...fees, locationIds: [] } });
+    expect(second.data.createMerchantAccount).toMatchObject({ id: expect.stringMatching(/^acct_sandbox_[0-9a-f]{16}$/), isDefault: false });
+    const third = await kit.run(t, CREATE, { i: { name: 'Third', processorAccountId: 'acct_3', isDefault: true, ...fees } });
+    expect(third.data.createMerchantAccount.isDefault).toBe(true);
+    const list = await kit.run(t, LIST);
+    expect(list.data.merchantAccounts.filter((m: any) => m.isDefault).map((m: any) => m.id)).toEqual(['acct_3']);
+    const moved = await kit.run(t, 'mutation { setDefaultMerchantAccount(id: "acct_main") { id isDefault } }');
+    expect(moved.data.setDefaultMerchantAccount).toEqual({ id: 'acct_main', isDefault: true });
+    expect((await kit.run(t, LIST)).data.merchantAccounts.map((m: any) => [m.id, m.isDefault])[0]).toEqual(['acct_main', true]);
+    expect(codeOf(await kit.run(t, CREATE, { i: { name: 'Dup', processorAccountId: 'acct_main', ...fees } }))).toBe('CONFLICT');
+  });
+
+  it("has exactly one default when accounts are created concurrently", async () => {
+    const t = await kit.tenant();
+    await Promise.all([1, 2, 3, 4].map((i) => kit.run(t, CREATE, { i: { name: `A${i}`, processorAccountId: `acct_${i}`, ...fees } })));
+    expect((await kit.run(t, LIST)).data.merchantAccounts.filter((m: any) => m.isDefault)).toHaveLength(1);
+  });
+
+  it("validates fees and locations; another tenant's location reads as unknown", async () => {
+    const [t, other] = [await kit.tenant(), await kit.tenant()];
+    const theirs = await kit.location(other);
+    const result = await kit.run(t, CREATE, { i: { name: ' ', cardProcessingFee: 101, perTransactionFee: -1, inPersonCardProcessingFee: 1.23456, inPersonPerTransactionFee: 100001, locationIds: [theirs, 'x'] } });
+    expect(issuesOf(result).map((i) => [i.type, i.loc.join('.')])).toEqual([
+      ['value_error', 'input.name'],
+      ['value_error', 'input.cardProcessingFee'],
+      ['greater_than_equal', 'input.perTransactionFee'],
+      ['value_error', 'input.inPersonCardProcessingFee'],
+      ['less_than_equal', 'input.inPersonPerTransactionFee'],
+      ['value_error', 'input.locationIds.0'],
+      ['value_error', 'input.locationIds.1'],
+    ]);
+    expect((await kit.run(t, LIST)).data.merchantAccounts).toEqual([]);
+    expect(codeOf(await kit.run(t, 'mutation { setDefaultMerchantAccount(id: "acct_main") { id } }'))).toBe('NOT_FOUND');
+  });
+
+  it('extends Location with merchantAccounts through _entities, tenant-scoped', async () => {
+    const [t, other] = [await kit.tenant(), await kit.tenant()];
+    const mine = await kit.location(t);
+    const theirs = await kit.location(other);
+    await kit.run(t, CREATE, { i: { name: 'Mine', processorAccountId: 'acct_m', ...fees, locationIds: [mine] } });
+    await kit.run(other, CREATE, { i: { name: 'Theirs', processorAccountId: 'acct_t', ...fees, locationIds: [theirs] } });
+    const query = 'query($r: [_Any!]!) { _entities(representations: $r) { ... on Location { id merchantAccounts { id locations { id } } } } }';
+    const result = await kit.run(t, query, { r: [mine, theirs].map((id) => ({ __typename: 'Location', id })) });
+    expect(result.data._entities).toEqual([{ id: mine, merchantAccounts: [{ id: 'acct_m', locations: [{ id: mine }] }] }, { id: theirs, merchantAccounts: [] }]);
+  });
+});
