@@ -5,19 +5,19 @@ import helmet from 'helmet';
 import type { Logger } from 'pino';
 import { docsRouter } from '../rest-bridge/docs';
 import { errorHandler, notFound } from '../rest-bridge/http-errors';
-import { buildOpenApiDocument } from '../rest-bridge/openapi';
-import { createRestRouter } from '../rest-bridge/router';
+import { createRestRouter, jsonErrorsInStyle } from '../rest-bridge/router';
 import { ROUTES } from '../rest-bridge/routes';
 import type { RouteDefinition } from '../rest-bridge/types';
 import { configureSuggestions } from '../subgraphs/notes/providers/configure';
 import { ApiKeyService } from '../subgraphs/tenant/services/api-key.service';
 import { accessLog } from './access-log';
-import { ASSET_OPENAPI_PATHS, assetsRouter } from './assets';
+import { assetsRouter } from './assets';
 import { adminRouter } from './admin/admin.router';
 import { AdminService } from './admin/admin.service';
 import { authenticate, limitAnonymous } from './auth';
 import type { Config } from './config';
 import { startGraphQL } from './graphql';
+import { platformOpenApi } from './openapi-document';
 import { PostgresIdempotencyStore } from './idempotency-store';
 import { KeyCache } from './key-cache';
 import type { Platform } from './platform';
@@ -62,15 +62,7 @@ export async function startApp(config: Config, platform: Platform, log: Logger, 
     if (response.body.kind !== 'single') throw new Error('incremental delivery is not used by REST routes');
     return response.body.singleResult as { data?: Record<string, unknown> | null; errors?: any[] };
   };
-  const openApi = buildOpenApiDocument(routes, graph.apiSchema, { serverUrl: config.publicUrl });
-  Object.assign(openApi.paths as object, ASSET_OPENAPI_PATHS);
-  // Public routes take no credentials: `security: []` overrides the document-wide requirement (OpenAPI 3.1), and 401/403 cannot happen.
-  for (const route of routes.filter((r) => r.auth === 'public')) {
-    const operation = (openApi.paths as Record<string, Record<string, { security?: unknown[]; responses: Record<string, unknown> }>>)[route.path][route.method.toLowerCase()];
-    operation.security = [];
-    delete operation.responses['401'];
-    delete operation.responses['403'];
-  }
+  const openApi = platformOpenApi(routes, graph.apiSchema, config.publicUrl);
   const json = express.json({ limit: config.bodyLimitBytes, strict: false });
   const owners = subscriptionOwners(['tenant', 'billing', 'analytics', 'notes']);
 
@@ -108,6 +100,8 @@ export async function startApp(config: Config, platform: Platform, log: Logger, 
   if (publicPaths.length) app.use(publicPaths, limitAnonymous(limits), json);
   const restPaths = routes.filter((r) => r.auth !== 'public').map(expressPath);
   app.use(restPaths, tenantScoped, json);
+  const basicPaths = routes.filter((r) => r.validationStyle === 'basic').map(expressPath);
+  if (basicPaths.length) app.use(basicPaths, jsonErrorsInStyle('basic'));
   app.use(rest);
 
   app.use(limitAnonymous(limits), notFound);

@@ -60,6 +60,8 @@ export default async function globalSetup() {
     RATE_LIMIT_PER_WINDOW: '1000000',
     RATE_LIMIT_AUTH_FAILURES_PER_WINDOW: '1000000',
     DATA_DIR: join(work, 'app-data'),
+    // Billing's notification sender: short polls, so scheduled gift card e-mails are observable in tests.
+    NOTIFICATION_POLL_MS: '200',
     PUBLIC_URL: `http://127.0.0.1:${gatewayPort}`,
     // Webhook tests run their own dispatchers; one inside the shared server would race them.
     WEBHOOK_DISPATCHER: 'off',
@@ -83,6 +85,7 @@ export default async function globalSetup() {
 
   process.env.E2E_MODE = mode;
   process.env.E2E_BASE_URL = baseUrl;
+  process.env.E2E_DATA_DIR = common.DATA_DIR;
   process.env.E2E_OPERATOR_TOKEN = OPERATOR_TOKEN;
   process.env.E2E_INTERNAL_SECRET = INTERNAL_SECRET;
 }

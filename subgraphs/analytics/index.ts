@@ -13,15 +13,18 @@ import { CampaignResolver } from './resolvers/campaign.resolver';
 import { DashboardResolver } from './resolvers/dashboard.resolver';
 import { WidgetResolver } from './resolvers/widget.resolver';
 import { seedAnalyticsDemo } from './seeder';
+import { OutboxEvent } from '../shared/outbox/outbox-event.entity';
+import { outboxMigration } from '../shared/outbox/outbox.migration';
 
 /** The analytics subgraph: dashboards, widgets, campaigns and their opportunities (DESIGN.md section 6). */
 export const analyticsSubgraph: SubgraphDefinition = {
   name: 'analytics',
   schema: 'analytics',
-  entities: [Dashboard, Widget, WidgetPosition, Campaign, Opportunity],
+  entities: [Dashboard, Widget, WidgetPosition, Campaign, Opportunity, OutboxEvent],
   migrations: [
     migration('Migration20261201000000_dashboards', Migration20261201000000_dashboards),
     migration('Migration20261201000100_campaigns', Migration20261201000100_campaigns),
+    migration('Migration20261204000100_outbox', outboxMigration('analytics')),
   ],
   resolvers: [DashboardResolver, WidgetResolver, CampaignResolver, CampaignLeadResolver, createHealthResolver('analytics')],
   seedDemo: seedAnalyticsDemo,

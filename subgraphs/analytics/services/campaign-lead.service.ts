@@ -5,6 +5,7 @@ import { Opportunity } from '../entities/opportunity.entity';
 import type { CampaignLeadInput } from '../inputs/campaign-lead.input';
 import { isEmail } from '../../shared/field-rules';
 import { checkOptionalText, isJsonObject, Issues, MAX_NAME_LENGTH, typeIssue } from './input-rules';
+import { recordEvent } from '../../shared/outbox/record-event';
 
 /** What the lead endpoint answers: the new opportunity, and where the form sends the visitor next. */
 export interface CampaignLeadReceipt {
@@ -51,6 +52,8 @@ export class CampaignLeadService {
       // The lead exactly as posted: the platform's own fields are the clinic's record of where it came from.
       source: { ...input },
     } as never);
+    // Contact details stay out of the event: the receiver reads them through the API with its key.
+    recordEvent(this.em, campaign.tenantId, 'opportunity.created', { id: opportunity.id, campaignId: campaign.id });
     await this.em.persistAndFlush(opportunity);
     return { opportunityId: opportunity.id, redirectUrl: campaign.redirectUrl };
   }

@@ -32,3 +32,15 @@ describe('webhook retry schedule', () => {
     expect(() => parseSchedule('1,x')).toThrow('WEBHOOK_RETRY_SCHEDULE');
   });
 });
+
+describe('event catalogue in the API description', () => {
+  it('lists every subscribable event as an OpenAPI webhook with the Standard Webhooks headers', () => {
+    const { webhooksSection } = require('../../../rest-bridge/openapi-webhooks');
+    const { WEBHOOK_EVENT_NAMES } = require('../../../schema/webhook-events');
+    const section = webhooksSection();
+    expect(Object.keys(section)).toEqual([...WEBHOOK_EVENT_NAMES, 'webhook.test']);
+    const activated = section['gift_card.activated'].post;
+    expect(activated.parameters.map((p: { name: string }) => p.name)).toEqual(['webhook-id', 'webhook-timestamp', 'webhook-signature']);
+    expect(activated.requestBody.content['application/json'].schema.properties.type).toEqual({ const: 'gift_card.activated' });
+  });
+});
