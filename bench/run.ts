@@ -5,6 +5,7 @@ import { say } from './lib/progress';
 import { Teardown } from './lib/teardown';
 import { benchNotesMigrate } from './notes-migrate';
 import { benchTenantPublic, type BenchContext } from './tenant-public';
+import { benchWebhooks } from './webhooks';
 
 const RESULTS_FILE = path.resolve(__dirname, '..', '..', 'bench', 'RESULTS.md');
 const RESULTS_HEADER = `# Benchmark results
@@ -41,7 +42,8 @@ async function main(): Promise<number> {
     teardown.add('database', () => database.stop());
     teardown.handleSignals();
     say('starting the app (all-in-one)');
-    const app = await startApp(database.url);
+    // http receivers on 127.0.0.1 are the webhook benchmark's endpoints.
+    const app = await startApp(database.url, { ALLOW_HTTP_WEBHOOKS: '1' });
     teardown.add('app', () => app.child.stop());
     say(`app ready at ${app.url}`);
 
@@ -57,7 +59,7 @@ async function main(): Promise<number> {
     };
     // BENCH_ONLY=notes-migrate (comma-separated names) runs a subset; all run by default.
     const only = (process.env.BENCH_ONLY ?? '').split(',').map((name) => name.trim()).filter(Boolean);
-    const benchmarks = { 'tenant-public': benchTenantPublic, 'notes-migrate': benchNotesMigrate };
+    const benchmarks = { 'tenant-public': benchTenantPublic, 'notes-migrate': benchNotesMigrate, webhooks: benchWebhooks };
     const unknown = only.filter((name) => !(name in benchmarks));
     if (unknown.length) throw new Error(`BENCH_ONLY names unknown benchmarks: ${unknown.join(', ')} (known: ${Object.keys(benchmarks).join(', ')})`);
     let valid = true;

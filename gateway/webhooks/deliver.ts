@@ -4,7 +4,9 @@ import { nextAttemptDelayMs, parseRetryAfter } from './schedule';
 
 /** Tunables of one delivery round. */
 export interface DeliveryOptions {
+  /** Outbox events relayed per round and schema. */
   batchSize: number;
+  /** Deliveries claimed and attempted at once per round. */
   concurrency: number;
   timeoutMs: number;
   /** How long a claimed delivery stays ours; longer than timeoutMs, so a live attempt is never doubled. */
@@ -48,50 +50,56 @@ export async function deliverDue(pool: Pool, options: DeliveryOptions): Promise<
        (select url from tenant.webhook_configs c where c.tenant_id = d.tenant_id) as url,
        (select secret from tenant.webhook_configs c where c.tenant_id = d.tenant_id) as secret,
        (select enabled from tenant.webhook_configs c where c.tenant_id = d.tenant_id) as enabled`,
-    [options.batchSize, options.leaseSeconds],
+    // Claim no more than can be in flight at once: every claimed delivery is attempted right away,
+    // so the lease (timeout + margin) always outlasts its attempt.
+    [options.concurrency, options.leaseSeconds],
   );
+  const outcomes: Outcome[] = new Array(rows.length);
   let next = 0;
   const worker = async () => {
     while (next < rows.length) {
-      const delivery = rows[next++];
-      await attemptAndRecord(pool, delivery, options);
+      const index = next++;
+      const delivery = rows[index];
+      outcomes[index] = delivery.url && delivery.secret && delivery.enabled ? await post(delivery, options.timeoutMs) : ENDPOINT_OFF;
     }
   };
   await Promise.all(Array.from({ length: Math.min(options.concurrency, rows.length) }, worker));
+  if (rows.length > 0) await record(pool, rows, outcomes, options.schedule);
   return rows.length;
 }
 
-async function attemptAndRecord(pool: Pool, delivery: Claimed, options: DeliveryOptions): Promise<void> {
-  const outcome: Outcome =
-    delivery.url && delivery.secret && delivery.enabled
-      ? await post(delivery, options.timeoutMs)
-      : { status: null, error: 'endpoint disabled or removed', retryAfter: null, durationMs: 0 };
-  await pool.query(
-    `insert into tenant.webhook_attempts (delivery_id, tenant_id, attempt_number, status_code, duration_ms, error) values ($1, $2, $3, $4, $5, $6)`,
-    [delivery.id, delivery.tenant_id, delivery.attempt_count, outcome.status, outcome.durationMs, outcome.error],
-  );
-  const succeeded = outcome.status !== null && outcome.status >= 200 && outcome.status < 300;
-  if (succeeded) {
-    await pool.query(
-      `update tenant.webhook_deliveries set status = 'delivered', delivered_at = now(), locked_until = null, last_status = $2, last_error = null, updated_at = now() where id = $1`,
-      [delivery.id, outcome.status],
-    );
-    return;
-  }
-  const gone = outcome.status === 410;
-  const endpointOff = outcome.error === 'endpoint disabled or removed';
-  const delay = gone || endpointOff ? null : nextAttemptDelayMs(delivery.attempt_count, options.schedule, outcome.retryAfter);
-  if (gone) {
+const ENDPOINT_OFF: Outcome = { status: null, error: 'endpoint disabled or removed', retryAfter: null, durationMs: 0 };
+
+/**
+ * Writes a round's bookkeeping in three statements whatever its size (attempts, delivery states,
+ * endpoints to disable): per-event round trips were the dispatcher's bottleneck.
+ */
+async function record(pool: Pool, rows: Claimed[], outcomes: Outcome[], schedule: number[]): Promise<void> {
+  const states = rows.map((delivery, i) => {
+    const outcome = outcomes[i];
+    const succeeded = outcome.status !== null && outcome.status >= 200 && outcome.status < 300;
     // 410 Gone: the receiver asks never to be called again (DESIGN.md section 6).
-    await pool.query(`update tenant.webhook_configs set enabled = false, updated_at = now() where tenant_id = $1`, [delivery.tenant_id]);
-  }
+    const final = outcome.status === 410 || outcome === ENDPOINT_OFF;
+    const delay = succeeded || final ? null : nextAttemptDelayMs(delivery.attempt_count, schedule, outcome.retryAfter);
+    return { status: succeeded ? 'delivered' : delay === null ? 'failed' : 'pending', delay, error: succeeded ? null : (outcome.error ?? `HTTP ${outcome.status}`) };
+  });
   await pool.query(
-    `update tenant.webhook_deliveries
-        set status = $2, next_attempt_at = coalesce(now() + make_interval(secs => $3::float8 / 1000), next_attempt_at),
-            locked_until = null, last_status = $4, last_error = $5, updated_at = now()
-      where id = $1`,
-    [delivery.id, delay === null ? 'failed' : 'pending', delay, outcome.status, outcome.error ?? `HTTP ${outcome.status}`],
+    `insert into tenant.webhook_attempts (delivery_id, tenant_id, attempt_number, status_code, duration_ms, error)
+     select * from unnest($1::uuid[], $2::uuid[], $3::int[], $4::int[], $5::int[], $6::text[])`,
+    [rows.map((r) => r.id), rows.map((r) => r.tenant_id), rows.map((r) => r.attempt_count), outcomes.map((o) => o.status), outcomes.map((o) => o.durationMs), outcomes.map((o) => o.error)],
   );
+  await pool.query(
+    `update tenant.webhook_deliveries d
+        set status = s.status,
+            delivered_at = case when s.status = 'delivered' then now() end,
+            next_attempt_at = coalesce(now() + make_interval(secs => s.delay / 1000), d.next_attempt_at),
+            locked_until = null, last_status = s.last_status, last_error = s.error, updated_at = now()
+       from unnest($1::uuid[], $2::text[], $3::float8[], $4::int[], $5::text[]) as s(id, status, delay, last_status, error)
+      where d.id = s.id`,
+    [rows.map((r) => r.id), states.map((s) => s.status), states.map((s) => s.delay), outcomes.map((o) => o.status), states.map((s) => s.error)],
+  );
+  const gone = [...new Set(rows.filter((_, i) => outcomes[i].status === 410).map((r) => r.tenant_id))];
+  if (gone.length > 0) await pool.query(`update tenant.webhook_configs set enabled = false, updated_at = now() where tenant_id = any($1::uuid[])`, [gone]);
 }
 
 /** One signed POST; the id is stable across retries, the timestamp is the attempt's. */
