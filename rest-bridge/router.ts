@@ -1,14 +1,16 @@
-import { Router, type Request, type Response } from 'express';
+import { Router, type NextFunction, type Request, type Response } from 'express';
 import type { GraphQLFormattedError, GraphQLSchema, OperationDefinitionNode } from 'graphql';
 import { GraphQLScalarType, Kind, parse, validate } from 'graphql';
 import { MapperKind, mapSchema } from '@graphql-tools/utils';
 import { DateTimeResolver } from 'graphql-scalars';
+import { ValidationError } from '../schema/errors';
 import { coerceRequest } from './coerce';
 import { graphQLErrorAnswer, RequestValidationError, sendAnswer, type ErrorLog, type HttpAnswer } from './http-errors';
 import { runIdempotently, type IdempotencyStore } from './idempotency';
 import { readUpload } from './upload';
 import { serveStream, type StreamSupport } from './stream';
-import type { RouteDefinition } from './types';
+import type { RouteDefinition, ValidationStyle } from './types';
+import { jsonInvalid } from './validation-error';
 
 /** Runs one GraphQL operation in-process for the response's request context. */
 export type OperationExecutor = (
@@ -81,8 +83,25 @@ export function createRestRouter(routes: RouteDefinition[], schema: GraphQLSchem
         const status = route.status ?? 200;
         return { status, body: status === 204 ? undefined : route.result(result.data ?? {}) };
       };
-      sendAnswer(res, route.idempotent && options.idempotency ? await runIdempotently(options.idempotency, req, res, route, coerced.variables, answer) : await answer());
+      const idempotent = route.idempotent && options.idempotency;
+      // The bridge's own refusals (a bad or reused Idempotency-Key) follow the route's 422 style too.
+      const restyle = (error: unknown): never => {
+        throw error instanceof ValidationError ? new RequestValidationError(error.issues, route.validationStyle ?? 'full') : error;
+      };
+      sendAnswer(res, idempotent ? await runIdempotently(options.idempotency!, req, res, route, coerced.variables, answer).catch(restyle) : await answer());
     });
   }
   return router;
+}
+
+/**
+ * A body that JSON.parse refused never reaches a route (the parser runs first), so its 422 would
+ * take the default style: mounted on the paths of `basic` routes, this answers contract part 7.2's
+ * `loc, msg, type` shape there instead.
+ */
+export function jsonErrorsInStyle(style: ValidationStyle) {
+  return (error: unknown, _req: Request, _res: Response, next: NextFunction): void => {
+    const parserError = error as { type?: string; body?: string } & Error;
+    next(parserError?.type === 'entity.parse.failed' ? new RequestValidationError([jsonInvalid(parserError.body ?? '', parserError)], style) : error);
+  };
 }

@@ -8,11 +8,12 @@ import { NotificationSender } from './notification-sender';
 /**
  * Billing's background work, started by the subgraph runtime in whichever process runs billing
  * (all-in-one or its own service): the notification sender, configured from this process's
- * environment (SMTP_URL, MAIL_FROM, NOTIFICATION_POLL_MS, DATA_DIR), already validated at start.
+ * environment (SMTP_URL, MAIL_FROM, NOTIFICATION_POLL_MS, NOTIFICATION_SENDER, DATA_DIR), already validated at start.
  */
 export function startBillingBackground(orm: MikroORM): BackgroundWork {
   const { settings, problems } = readMailSettings(process.env);
   if (!settings) throw new Error(`billing mail settings: ${problems.join('; ')}`);
+  if (!settings.senderEnabled) return { stop: async () => undefined };
   const log = pino({ base: { service: 'billing' }, level: process.env.LOG_LEVEL ?? 'info', timestamp: pino.stdTimeFunctions.isoTime });
   const sender = new NotificationSender(orm, createMailTransport(settings), { pollMs: settings.pollMs, log });
   sender.start();

@@ -11,6 +11,8 @@ export interface MailSettings {
   mailDir: string;
   /** How often the sender looks for due notifications. */
   pollMs: number;
+  /** False with NOTIFICATION_SENDER=off: this process queues e-mail but another one sends it. */
+  senderEnabled: boolean;
 }
 
 /** MAIL_FROM when unset: a reserved example domain, so a forgotten setting cannot spoof anyone. */
@@ -19,7 +21,7 @@ export const DEFAULT_MAIL_FROM = 'Healthcare Practice Platform <no-reply@example
 export const DEFAULT_POLL_MS = 5_000;
 
 /**
- * Reads SMTP_URL, MAIL_FROM, NOTIFICATION_POLL_MS and DATA_DIR. Shared by the gateway's
+ * Reads SMTP_URL, MAIL_FROM, NOTIFICATION_POLL_MS, NOTIFICATION_SENDER and DATA_DIR. Shared by the gateway's
  * configuration (all-in-one: every problem listed at start) and the billing subgraph's own main
  * (distributed), so both accept the same values. The SMTP URL may hold a password: never logged.
  */
@@ -42,6 +44,8 @@ export function readMailSettings(env: NodeJS.ProcessEnv): { settings: MailSettin
   const rawPoll = text('NOTIFICATION_POLL_MS');
   const pollMs = rawPoll === null ? DEFAULT_POLL_MS : Number(rawPoll);
   if (!Number.isInteger(pollMs) || pollMs < 50 || pollMs > 3_600_000) problems.push(`NOTIFICATION_POLL_MS must be a whole number from 50 to 3600000 (got "${rawPoll}")`);
+  const sender = text('NOTIFICATION_SENDER') ?? 'on';
+  if (sender !== 'on' && sender !== 'off') problems.push(`NOTIFICATION_SENDER must be "on" or "off" (got "${sender}")`);
   const mailDir = resolve(text('DATA_DIR') ?? '.data', 'mail');
-  return { settings: problems.length ? null : { smtpUrl, from, mailDir, pollMs }, problems };
+  return { settings: problems.length ? null : { smtpUrl, from, mailDir, pollMs, senderEnabled: sender === 'on' }, problems };
 }

@@ -9,6 +9,8 @@ export interface SenderOptions {
   /** Rows claimed per transaction. */
   batchSize?: number;
   log: Pick<Logger, 'warn' | 'error'>;
+  /** Only these tenants' notifications; unset (production): every tenant's. Lets a second sender share the queue, e.g. in tests. */
+  tenantIds?: readonly string[];
 }
 
 /** Attempts before a notification is given up (`failed_at`). */
@@ -99,14 +101,15 @@ export class NotificationSender {
     return this.orm.em.fork().transactional(async (tx) => {
       const trx = tx.getTransactionContext();
       const run = <T extends Record<string, any>[]>(sql: string, params: unknown[]) => tx.getConnection().execute<T>(sql, params, 'all', trx);
+      const scope = this.options.tenantIds?.length ? [...this.options.tenantIds] : null;
       const rows = await run<DueRow[]>(
         `select n.id, n.tenant_id as "tenantId", n.gift_card_id as "giftCardId", n.recipient_email as "to", n.attempts,
                 g.code, g.current_balance_cents as "amountCents", g.recipient_patient_name as "recipientName",
                 g.purchasing_patient_name as "purchaserName", g.recipient_note as "note"
          from billing.notifications n join billing.gift_cards g on g.id = n.gift_card_id and g.tenant_id = n.tenant_id
-         where n.sent_at is null and n.failed_at is null and n.next_attempt_at <= now()
+         where n.sent_at is null and n.failed_at is null and n.next_attempt_at <= now() ${scope ? 'and n.tenant_id in (?)' : ''}
          order by n.next_attempt_at limit ? for update of n skip locked`,
-        [limit],
+        scope ? [scope, limit] : [limit],
       );
       let sent = 0;
       for (const row of rows) {

@@ -63,6 +63,13 @@ describe('billing subgraph: members and manual payments (real PostgreSQL, sandbo
     expect(codeOf(await kit.run(a, READ, { id: foreign.memberId }))).toBe('NOT_FOUND');
   });
 
+  it('refuses an archived payment method (422)', async () => {
+    const { methodId, memberId } = await setup(a);
+    await kit.billing.orm.em.getConnection().execute(`update billing.payment_methods set is_archived = true where id = ?`, [methodId]);
+    const result = await kit.run(a, PAY, { i: { memberId, paymentMethodId: methodId } });
+    expect(issuesOf(result)).toEqual([{ type: 'value_error', loc: ['input', 'paymentMethodId'], msg: 'Value error, the payment method is archived' }]);
+  });
+
   it('charges a member once when two payments race', async () => {
     const { methodId, memberId } = await setup(a);
     const results = await Promise.all([1, 2, 3].map(() => kit.run(a, PAY, { i: { memberId, paymentMethodId: methodId } })));

@@ -1,0 +1,68 @@
+import { Client } from 'pg';
+import { baseUrl, createTestTenant } from '../utils/e2e';
+import { cardBody, createPatient, eventually, gql, issueCard, send } from '../subgraphs/billing/rest-kit';
+
+/** Rows of a billing table for one tenant (how many times the work really happened). */
+async function count(sql: string, params: unknown[]): Promise<number> {
+  const client = new Client({ connectionString: process.env.DATABASE_URL });
+  await client.connect();
+  try {
+    return (await client.query(sql, params)).rows[0].n;
+  } finally {
+    await client.end();
+  }
+}
+
+describe(`Idempotency-Key on the billing POSTs (${process.env.E2E_MODE} mode)`, () => {
+  it('replays a manual payment whose response was dropped: charged once', async () => {
+    const tenant = await createTestTenant('Retry');
+    const patient = await createPatient(tenant);
+    const card = (await send(tenant, 'POST', `/user/patient/payment-methods/create?patient_id=${patient}`, cardBody())).body;
+    const { createMember } = await gql(tenant, 'mutation($i: CreateMemberInput!) { createMember(input: $i) { id } }', {
+      i: { patientId: patient, planName: 'Monthly', priceCents: 4900, interval: 'MONTH', status: 'PAST_DUE', balanceDueCents: 4900 },
+    });
+    const key = `pay-${createMember.id}`;
+    const body = JSON.stringify({ memberId: createMember.id, paymentMethodId: card.id, comment: 'retry test' });
+    const headers = { ...tenant.headers, 'content-type': 'application/json', 'Idempotency-Key': key };
+    // The client sends the payment, then loses the connection without ever reading the answer
+    // (a dropped response): abort once the server has taken the key and finished the work.
+    const controller = new AbortController();
+    const first = fetch(`${baseUrl()}/inventory/members/manual-payment`, { method: 'POST', headers, body, signal: controller.signal });
+    const completed = `select count(*)::int as n from gateway.idempotency_keys where tenant_id = $1 and key = $2 and state = 'completed'`;
+    await eventually(async () => (await count(completed, [tenant.tenantId, key])) === 1);
+    controller.abort();
+    await first.catch(() => undefined);
+    expect(await count('select count(*)::int as n from billing.member_payments where tenant_id = $1', [tenant.tenantId])).toBe(1);
+    const retry = await send(tenant, 'POST', '/inventory/members/manual-payment', JSON.parse(body), { 'Idempotency-Key': key });
+    expect(retry.headers.get('idempotent-replayed')).toBe('true');
+    expect(retry.status).toBe(200);
+    expect(retry.body).toMatchObject({ memberId: createMember.id, status: 'SUCCEEDED', amountCents: 4900 });
+    const again = await send(tenant, 'POST', '/inventory/members/manual-payment', JSON.parse(body), { 'Idempotency-Key': key });
+    expect(again.headers.get('idempotent-replayed')).toBe('true');
+    expect(again.body).toEqual(retry.body);
+    expect(await count('select count(*)::int as n from billing.member_payments where tenant_id = $1', [tenant.tenantId])).toBe(1);
+    const reused = await send(tenant, 'POST', '/inventory/members/manual-payment', { ...JSON.parse(body), comment: 'other' }, { 'Idempotency-Key': key });
+    expect(reused.status).toBe(422);
+    expect(reused.body).toEqual({ detail: [{ loc: ['header', 'idempotency-key'], msg: 'Value error, this key was already used for a different request', type: 'value_error' }] });
+  });
+
+  it('replays a gift card activation and a payment method creation', async () => {
+    const tenant = await createTestTenant('Retry 2');
+    const card = await issueCard(tenant, { initialValue: 1000, suppressRecipientNotification: true });
+    const path = `/billing/gift-cards/issued/${card.id}/activate`;
+    const first = await send(tenant, 'POST', path, { sendNotification: false }, { 'Idempotency-Key': 'act-1' });
+    const replay = await send(tenant, 'POST', path, { sendNotification: false }, { 'Idempotency-Key': 'act-1' });
+    expect([first.status, replay.status]).toEqual([200, 200]);
+    expect(replay.headers.get('idempotent-replayed')).toBe('true');
+    expect(replay.body).toEqual(first.body);
+    expect((await send(tenant, 'POST', path, { sendNotification: false }, { 'Idempotency-Key': 'act-2' })).status).toBe(409);
+    expect(await count('select count(*)::int as n from billing.gift_card_transactions where tenant_id = $1', [tenant.tenantId])).toBe(1);
+
+    const patient = await createPatient(tenant);
+    const body = cardBody();
+    const created = await send(tenant, 'POST', `/user/patient/payment-methods/create?patient_id=${patient}`, body, { 'Idempotency-Key': 'pm-1' });
+    const replayed = await send(tenant, 'POST', `/user/patient/payment-methods/create?patient_id=${patient}`, body, { 'Idempotency-Key': 'pm-1' });
+    expect(replayed.headers.get('idempotent-replayed')).toBe('true');
+    expect(replayed.body).toEqual(created.body);
+  });
+});
