@@ -11,6 +11,7 @@ import pino from 'pino';
 import { IDENTITY_HEADERS, type RequestIdentity, type SubgraphContext } from './context';
 import { formatResult, formatSubgraphError } from './format-error';
 import { isUuid } from './ids';
+import { loggableError } from './loggable-error';
 import type { RunningSubgraph } from './subgraph-runtime';
 
 const digest = (text: string) => createHash('sha256').update(text).digest();
@@ -31,7 +32,7 @@ function identityOf(req: { headers: Record<string, string | string[] | undefined
  * shared secret, as Apollo's subgraph template does with its router secret.
  */
 export async function serveSubgraph(subgraph: RunningSubgraph, options: { port: number; host: string; secret: string }): Promise<{ server: Server; close(): Promise<void> }> {
-  const log = pino({ base: { service: subgraph.name }, timestamp: pino.stdTimeFunctions.isoTime });
+  const log = pino({ base: { service: subgraph.name }, timestamp: pino.stdTimeFunctions.isoTime, serializers: { err: loggableError } });
   const app = express();
   app.disable('x-powered-by');
   const server = app.listen(options.port, options.host);

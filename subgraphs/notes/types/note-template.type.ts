@@ -4,7 +4,7 @@ import { PageArgs, PageType, SortDirection } from '../../shared/pagination';
 import { QuestionKind } from './question-kind';
 
 /** One question of a template, as clients read it. */
-@ObjectType('TemplateQuestion', { description: 'A question of a note template' })
+@ObjectType('TemplateQuestion', { description: 'A question of a note template', simpleResolvers: true })
 export class TemplateQuestionType {
   @Field(() => ID)
   id!: string;
@@ -38,7 +38,7 @@ export class TemplateQuestionType {
 }
 
 /** A note template with its questions in order. */
-@ObjectType('NoteTemplate', { description: 'A clinical note template: a named, versioned list of questions' })
+@ObjectType('NoteTemplate', { description: 'A clinical note template: a named, versioned list of questions', simpleResolvers: true })
 export class NoteTemplateType {
   @Field(() => ID)
   id!: string;
