@@ -40,10 +40,9 @@ export class ConfigError extends Error {
 
 const SUBGRAPH_NAMES: SubgraphName[] = ['tenant', 'billing', 'analytics', 'notes'];
 
-/** Reads and validates the configuration from an environment (process.env by default; tests pass their own). */
-export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
-  const problems: string[] = [];
-  const int = (name: string, fallback: number, min: number, max: number): number => {
+/** Reads a whole-number setting; a bad value is added to `problems` and the fallback used, so every problem is reported at once. */
+export function intSetting(env: NodeJS.ProcessEnv, problems: string[]) {
+  return (name: string, fallback: number, min: number, max: number): number => {
     const raw = env[name];
     if (raw === undefined || raw === '') return fallback;
     const value = Number(raw);
@@ -53,6 +52,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     }
     return value;
   };
+}
+
+/** Reads and validates the configuration from an environment (process.env by default; tests pass their own). */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const problems: string[] = [];
+  const int = intSetting(env, problems);
   const text = (name: string): string | null => (env[name] && env[name]!.trim() !== '' ? env[name]!.trim() : null);
 
   const modeRaw = text('MODE') ?? 'all-in-one';

@@ -1,20 +1,11 @@
-import { ConfigError } from '../config';
+import { ConfigError, intSetting } from '../config';
 import type { DispatcherOptions } from './dispatcher';
 import { parseSchedule } from './schedule';
 
 /** Reads the dispatcher's settings from the environment, reporting every problem at once. */
 export function loadDispatcherOptions(env: NodeJS.ProcessEnv = process.env): DispatcherOptions {
   const problems: string[] = [];
-  const int = (name: string, fallback: number, min: number, max: number): number => {
-    const raw = env[name];
-    if (raw === undefined || raw === '') return fallback;
-    const value = Number(raw);
-    if (!Number.isInteger(value) || value < min || value > max) {
-      problems.push(`${name} must be a whole number from ${min} to ${max} (got "${raw}")`);
-      return fallback;
-    }
-    return value;
-  };
+  const int = intSetting(env, problems);
   let schedule: number[] = [];
   try {
     schedule = parseSchedule(env.WEBHOOK_RETRY_SCHEDULE);
