@@ -2,7 +2,7 @@ import { Ctx, FieldResolver, Resolver, Root } from 'type-graphql';
 import type { SubgraphContext } from '../../shared/context';
 import { isUuid } from '../../shared/ids';
 import { requireTenant } from '../../shared/require-tenant';
-import { loadBatched } from '../loaders/batch';
+import { requestLoader } from '../../shared/request-loader';
 import { MerchantAccountService } from '../services/merchant-account.service';
 import { LocationRef } from '../types/directory-refs.type';
 import { MerchantAccountView } from '../types/merchant-account.type';
@@ -13,6 +13,6 @@ export class LocationMerchantAccountsResolver {
   @FieldResolver(() => [MerchantAccountView], { description: 'The merchant accounts serving this location' })
   async merchantAccounts(@Root() location: LocationRef, @Ctx() ctx: SubgraphContext): Promise<MerchantAccountView[]> {
     if (!isUuid(location.id)) return [];
-    return (await loadBatched(ctx, 'merchantAccountsOfLocation', location.id.toLowerCase(), (ids) => new MerchantAccountService(ctx.em, requireTenant(ctx)).ofLocations(ids))) ?? [];
+    return (await requestLoader(ctx, 'merchantAccountsOfLocation', (ids) => new MerchantAccountService(ctx.em, requireTenant(ctx)).ofLocations(ids)).load(location.id.toLowerCase())) ?? [];
   }
 }

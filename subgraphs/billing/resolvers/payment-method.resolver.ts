@@ -3,7 +3,7 @@ import type { SubgraphContext } from '../../shared/context';
 import { isUuid } from '../../shared/ids';
 import { requireTenant } from '../../shared/require-tenant';
 import { CreatePaymentMethodInput } from '../inputs/payment-method.input';
-import { loadBatched } from '../loaders/batch';
+import { requestLoader } from '../../shared/request-loader';
 import { PaymentMethodService } from '../services/payment-method.service';
 import { PatientRef } from '../types/directory-refs.type';
 import { PaymentMethodView } from '../types/payment-method.type';
@@ -30,7 +30,7 @@ export class PaymentMethodResolver {
   ): Promise<PaymentMethodView[]> {
     if (!isUuid(patient.id)) return [];
     // Every patient of one `_entities` fetch joins one statement.
-    const methods = await loadBatched(ctx, `paymentMethods:${includeArchived}`, patient.id.toLowerCase(), (ids) => service(ctx).ofPatients(ids, includeArchived));
+    const methods = await requestLoader(ctx, `paymentMethods:${includeArchived}`, (ids) => service(ctx).ofPatients(ids, includeArchived)).load(patient.id.toLowerCase());
     return methods ?? [];
   }
 }

@@ -13,6 +13,12 @@ export class PatientRepository {
     return isUuid(id) ? this.em.findOne(Patient, { id }) : Promise.resolve(null);
   }
 
+  /** Those of the ids that are the tenant's patients. */
+  findByIds(ids: string[]): Promise<Patient[]> {
+    const valid = ids.filter(isUuid);
+    return valid.length ? this.em.find(Patient, { id: { $in: valid } }) : Promise.resolve([]);
+  }
+
   /** One page, by last then first name in the requested direction. */
   list(args: PatientListArgs): Promise<[Patient[], number]> {
     const where = searchCondition(args.search, ['firstName', 'lastName', 'email']) ?? {};

@@ -13,6 +13,12 @@ export class ProviderRepository {
     return isUuid(id) ? this.em.findOne(Provider, { id }, { populate: ['locations'] }) : Promise.resolve(null);
   }
 
+  /** Those of the ids that are the tenant's providers, locations loaded. */
+  findByIds(ids: string[]): Promise<Provider[]> {
+    const valid = ids.filter(isUuid);
+    return valid.length ? this.em.find(Provider, { id: { $in: valid } }, { populate: ['locations'] }) : Promise.resolve([]);
+  }
+
   /** One page, by last then first name. A malformed location id matches nobody. */
   async list(args: ProviderListArgs): Promise<[Provider[], number]> {
     if (args.locationId && !isUuid(args.locationId)) return [[], 0];

@@ -1,4 +1,5 @@
 import type { SubgraphContext } from '../../shared/context';
+import { requestLoader } from '../../shared/request-loader';
 import { toLocationView, toPatientView, toProviderView } from '../directory-view';
 import { LocationRepository } from '../repositories/location.repository';
 import { PatientRepository } from '../repositories/patient.repository';
@@ -7,23 +8,28 @@ import type { LocationType } from '../types/location.type';
 import type { PatientType } from '../types/patient.type';
 import type { ProviderType } from '../types/provider.type';
 
+/** Index rows by lower-cased id, as references may spell a UUID either way. */
+const byId = <T extends { id: string }>(rows: T[]) => new Map(rows.map((row) => [row.id.toLowerCase(), row]));
+
+// Federation asks for many references at once (`_entities`): each kind is one statement per request level.
+
 /** Resolves `Location` references from other subgraphs; another tenant's id resolves to null like an unknown one. */
 export async function resolveLocationReference(reference: { id: string }, ctx: SubgraphContext): Promise<LocationType | null> {
   if (!ctx.tenantId) return null;
-  const location = await new LocationRepository(ctx.em).findById(reference.id);
-  return location && toLocationView(location);
+  const location = await requestLoader(ctx, 'locationReference', async (ids) => byId(await new LocationRepository(ctx.em).findByIds(ids))).load(reference.id.toLowerCase());
+  return location ? toLocationView(location) : null;
 }
 
 /** Resolves `Provider` references, tenant-scoped. */
 export async function resolveProviderReference(reference: { id: string }, ctx: SubgraphContext): Promise<ProviderType | null> {
   if (!ctx.tenantId) return null;
-  const provider = await new ProviderRepository(ctx.em).findById(reference.id);
-  return provider && toProviderView(provider);
+  const provider = await requestLoader(ctx, 'providerReference', async (ids) => byId(await new ProviderRepository(ctx.em).findByIds(ids))).load(reference.id.toLowerCase());
+  return provider ? toProviderView(provider) : null;
 }
 
 /** Resolves `Patient` references, tenant-scoped. */
 export async function resolvePatientReference(reference: { id: string }, ctx: SubgraphContext): Promise<PatientType | null> {
   if (!ctx.tenantId) return null;
-  const patient = await new PatientRepository(ctx.em).findById(reference.id);
-  return patient && toPatientView(patient);
+  const patient = await requestLoader(ctx, 'patientReference', async (ids) => byId(await new PatientRepository(ctx.em).findByIds(ids))).load(reference.id.toLowerCase());
+  return patient ? toPatientView(patient) : null;
 }
