@@ -4,6 +4,7 @@ import { openDatabase } from './lib/database';
 import { say } from './lib/progress';
 import { Teardown } from './lib/teardown';
 import { benchNotesMigrate } from './notes-migrate';
+import { benchRevenue } from './revenue';
 import { benchTenantPublic, type BenchContext } from './tenant-public';
 import { benchWebhooks } from './webhooks';
 
@@ -59,7 +60,7 @@ async function main(): Promise<number> {
     };
     // BENCH_ONLY=notes-migrate (comma-separated names) runs a subset; all run by default.
     const only = (process.env.BENCH_ONLY ?? '').split(',').map((name) => name.trim()).filter(Boolean);
-    const benchmarks = { 'tenant-public': benchTenantPublic, 'notes-migrate': benchNotesMigrate, webhooks: benchWebhooks };
+    const benchmarks = { 'tenant-public': benchTenantPublic, 'notes-migrate': benchNotesMigrate, webhooks: benchWebhooks, revenue: benchRevenue };
     const unknown = only.filter((name) => !(name in benchmarks));
     if (unknown.length) throw new Error(`BENCH_ONLY names unknown benchmarks: ${unknown.join(', ')} (known: ${Object.keys(benchmarks).join(', ')})`);
     let valid = true;

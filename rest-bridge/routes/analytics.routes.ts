@@ -25,11 +25,58 @@ const WIDGET_SCHEMA = {
   required: ['id', 'dashboardId', 'name', 'chartType', 'query', 'position', 'isArchived', 'createdDate', 'updatedDate'],
 };
 
+const nullable = (type: string) => ({ type: [type, 'null'] });
+const CENTS = { type: 'integer', description: 'Integer cents' };
+/** Count and amounts of a set of revenue lines (`averageNetAmount` rounded to whole cents; null without lines). */
+const AMOUNTS = { count: { type: 'integer' }, grossAmount: CENTS, discountAmount: CENTS, netAmount: CENTS, averageNetAmount: { ...nullable('integer'), description: 'Integer cents, rounded half away from zero' } };
+const GROUP = {
+  groupKey: { ...nullable('string'), description: 'Location or provider id, item category, payment medium, or YYYY-MM-DD in timezone; null for lines without a provider' },
+  groupLabel: { ...nullable('string'), description: 'The location or provider name; otherwise the key' },
+};
+const object = (properties: Record<string, unknown>) => ({ type: 'object', properties, required: Object.keys(properties) });
+const LINE_FIELDS = 'id source locationId locationName providerId providerName patientId patientName itemCategory itemType itemName paymentMedium grossAmount discountAmount netAmount comment createdDate localDate';
+const LINE_SCHEMA = object({
+  id: { type: 'string' },
+  source: { type: 'string', enum: ['charge_item', 'sold_package'] },
+  locationId: { type: 'string' },
+  locationName: { type: 'string' },
+  providerId: nullable('string'),
+  providerName: nullable('string'),
+  patientId: nullable('string'),
+  patientName: nullable('string'),
+  itemCategory: { type: 'string' },
+  itemType: { type: 'string', enum: ['product', 'service', 'package'] },
+  itemName: { type: 'string' },
+  paymentMedium: { type: 'string' },
+  grossAmount: CENTS,
+  discountAmount: CENTS,
+  netAmount: { ...CENTS, description: 'Integer cents: gross minus discount' },
+  comment: nullable('string'),
+  createdDate: ISO,
+  localDate: { type: 'string', format: 'date', description: 'The day of createdDate in the requested timezone (the created_date group key)' },
+});
+
+// Contract part 4.3: the filters every breakdown endpoint takes, in the table's order. Amounts are integer cents.
+const FILTER_VARIABLES = `$timezone: String!, $startDate: String, $endDate: String, $locationIds: [String!], $locationNames: [String!],
+  $providerIds: [String!], $providerNames: [String!], $patientIds: [String!], $patientNames: [String!], $itemCategories: [String!],
+  $itemTypes: [String!], $itemNames: [String!], $paymentMediums: [String!], $comment: String`;
+const FILTER_ARGS = `timezone: $timezone, startDate: $startDate, endDate: $endDate, locationIds: $locationIds, locationNames: $locationNames,
+  providerIds: $providerIds, providerNames: $providerNames, patientIds: $patientIds, patientNames: $patientNames, itemCategories: $itemCategories,
+  itemTypes: $itemTypes, itemNames: $itemNames, paymentMediums: $paymentMediums, minNetAmount: $minNetAmount, maxNetAmount: $maxNetAmount, comment: $comment`;
+const DATES = { start_date: 'startDate', end_date: 'endDate' };
+const LISTS = {
+  location_ids: 'locationIds', location_names: 'locationNames', provider_ids: 'providerIds', provider_names: 'providerNames', patient_ids: 'patientIds',
+  patient_names: 'patientNames', item_categories: 'itemCategories', item_types: 'itemTypes', item_names: 'itemNames', payment_mediums: 'paymentMediums',
+};
+const AMOUNT_COMMENT = { min_net_amount: 'minNetAmount', max_net_amount: 'maxNetAmount', comment: 'comment' };
+const BREAKDOWN = '/analytics/dashboards/product-sales-breakdown';
+const BREAKDOWN_NOTE = 'timezone (IANA) required; list parameters as repeated keys; min/max_net_amount in cents';
+
 // The list parameters every list shares (contract part 4.2); defaults are the variables' defaults, so the document shows them.
 const LIST_VARIABLES = '$page: Int = 1, $perPage: Int = 20, $sortDirection: SortDirection = desc, $locationId: String';
 const LIST_PARAMS = { page: 'page', per_page: 'perPage', sort_by: 'sortBy', sort_direction: 'sortDirection', location_id: 'locationId' };
 
-/** Contract part 4.2: analytics dashboards and widgets (`execute-query` arrives with the query engine). */
+/** Contract parts 4.2 and 4.3: analytics dashboards, widgets, the query engine and the product sales revenue breakdown. */
 export const ANALYTICS_ROUTES: DocumentedRoute[] = [
   {
     method: 'POST',
@@ -148,5 +195,100 @@ export const ANALYTICS_ROUTES: DocumentedRoute[] = [
     pathParams: { widget_id: 'id' },
     status: 204,
     result: () => undefined,
+  },
+  {
+    method: 'POST',
+    path: '/analytics/widgets/execute-query',
+    operationId: 'executeAnalyticsQuery',
+    summary: "Run an analytics query in Cube's REST format, sent as the body itself or as {\"query\": {...}}; rows keyed by member name, money in integer cents",
+    tag: 'Analytics',
+    document: `query ExecuteAnalyticsQuery($query: JSON!) { executeAnalyticsQuery(query: $query) { query data annotation } }`,
+    body: { variable: 'query', required: true },
+    result: (data) => data.executeAnalyticsQuery,
+    responseSchema: object({
+      query: { type: 'object', description: 'The query as run: defaults applied (limit 1000, timezone UTC), relative dateRanges resolved, order as [member, direction] pairs' },
+      data: { type: 'array', items: { type: 'object' }, description: 'Rows keyed by member name; measures are JSON numbers (integer cents), times wall-clock texts in the query timezone' },
+      annotation: { type: 'object', description: '{measures, dimensions, segments, timeDimensions}: title, shortTitle, type (and meta.unit "cents") of each key' },
+    }),
+    requestExample: {
+      measures: ['revenue.netAmount', 'revenue.count'],
+      dimensions: ['revenue.location'],
+      timeDimensions: [{ dimension: 'revenue.createdAt', granularity: 'month', dateRange: 'last 12 months' }],
+      filters: [{ member: 'revenue.paymentMedium', operator: 'notEquals', values: ['gift_card'] }],
+      order: { 'revenue.createdAt': 'asc' },
+      timezone: 'America/New_York',
+    },
+  },
+  {
+    method: 'GET',
+    path: `${BREAKDOWN}/revenue-breakdown-groups`,
+    operationId: 'revenueBreakdownGroups',
+    summary: `Distinct group keys with their line counts, the most recently active group first (${BREAKDOWN_NOTE})`,
+    tag: 'Analytics',
+    document: `query RevenueBreakdownGroups($groupBy: RevenueGroupBy!, ${FILTER_VARIABLES}, $minNetAmount: Float, $maxNetAmount: Float) {
+      revenueBreakdownGroups(groupBy: $groupBy, ${FILTER_ARGS}) { groupKey groupLabel totalCount }
+    }`,
+    queryParams: { group_by: 'groupBy', timezone: 'timezone', ...DATES, ...LISTS, ...AMOUNT_COMMENT },
+    result: (data) => data.revenueBreakdownGroups,
+    responseSchema: { type: 'array', items: object({ ...GROUP, totalCount: { type: 'integer' } }) },
+  },
+  {
+    method: 'GET',
+    path: `${BREAKDOWN}/revenue-breakdown`,
+    operationId: 'revenueBreakdown',
+    summary: `Revenue lines, paginated: sort_by created_date (default), location, provider, patient, item_category, item_type, item_name, payment_medium, gross_amount, discount_amount or net_amount; group_key (with group_by) and the row-level group filters take group keys (${BREAKDOWN_NOTE})`,
+    tag: 'Analytics',
+    document: `query RevenueBreakdown($groupBy: RevenueGroupBy, $groupKey: String, $sortBy: RevenueBreakdownSortField = created_date, $sortDirection: SortDirection = desc,
+      ${FILTER_VARIABLES}, $minNetAmount: Float, $maxNetAmount: Float, $itemCategory: String, $location: String, $provider: String, $paymentMedium: String,
+      $createdDate: String, $page: Int = 1, $perPage: Int = 20) {
+      revenueBreakdown(groupBy: $groupBy, groupKey: $groupKey, sortBy: $sortBy, sortDirection: $sortDirection, ${FILTER_ARGS}, itemCategory: $itemCategory,
+        location: $location, provider: $provider, paymentMedium: $paymentMedium, createdDate: $createdDate, page: $page, perPage: $perPage) {
+        items { ${LINE_FIELDS} } total page perPage pages
+      }
+    }`,
+    queryParams: {
+      group_by: 'groupBy', group_key: 'groupKey', timezone: 'timezone', sort_by: 'sortBy', sort_direction: 'sortDirection', ...DATES, ...LISTS, ...AMOUNT_COMMENT,
+      item_category: 'itemCategory', location: 'location', provider: 'provider', payment_medium: 'paymentMedium', created_date: 'createdDate', page: 'page', per_page: 'perPage',
+    },
+    result: (data) => data.revenueBreakdown,
+    responseSchema: object({ items: { type: 'array', items: LINE_SCHEMA }, total: { type: 'integer' }, page: { type: 'integer' }, perPage: { type: 'integer' }, pages: { type: 'integer' } }),
+    responseDescription: 'A page of revenue lines: {items, total, page, perPage, pages}',
+  },
+  {
+    method: 'GET',
+    path: `${BREAKDOWN}/revenue-breakdown-group-summaries`,
+    operationId: 'revenueBreakdownGroupSummaries',
+    summary: `Count and amounts per group: sort_by created_date (the group's latest line; default), group_label, count, gross_amount, discount_amount, net_amount or average_net_amount (${BREAKDOWN_NOTE})`,
+    tag: 'Analytics',
+    document: `query RevenueBreakdownGroupSummaries($groupBy: RevenueGroupBy!, $sortBy: RevenueGroupSortField = created_date, $sortDirection: SortDirection = desc,
+      ${FILTER_VARIABLES}, $minNetAmount: Int, $maxNetAmount: Int) {
+      revenueBreakdownGroupSummaries(groupBy: $groupBy, sortBy: $sortBy, sortDirection: $sortDirection, ${FILTER_ARGS}) {
+        groupKey groupLabel count grossAmount discountAmount netAmount averageNetAmount
+      }
+    }`,
+    queryParams: { group_by: 'groupBy', timezone: 'timezone', sort_by: 'sortBy', sort_direction: 'sortDirection', ...DATES, ...LISTS, ...AMOUNT_COMMENT },
+    result: (data) => data.revenueBreakdownGroupSummaries,
+    responseSchema: { type: 'array', items: object({ ...GROUP, ...AMOUNTS }) },
+  },
+  {
+    method: 'GET',
+    path: `${BREAKDOWN}/revenue-breakdown-summary`,
+    operationId: 'revenueBreakdownSummary',
+    summary: `Count and amounts of all filtered lines; takes the same filters as the other three (${BREAKDOWN_NOTE})`,
+    tag: 'Analytics',
+    document: `query RevenueBreakdownSummary(${FILTER_VARIABLES}, $minNetAmount: Float, $maxNetAmount: Float) {
+      revenueBreakdownSummary(${FILTER_ARGS}) {
+        count grossAmount discountAmount netAmount averageNetAmount chargeItemCount soldPackageCount firstDate lastDate
+      }
+    }`,
+    queryParams: { timezone: 'timezone', ...DATES, ...LISTS, ...AMOUNT_COMMENT },
+    result: (data) => data.revenueBreakdownSummary,
+    responseSchema: object({
+      ...AMOUNTS,
+      chargeItemCount: { type: 'integer', description: 'Lines that are charge items (product and service sales)' },
+      soldPackageCount: { type: 'integer', description: 'Lines that are sold packages' },
+      firstDate: { ...nullable('string'), format: 'date-time', description: 'The earliest line; null without lines' },
+      lastDate: { ...nullable('string'), format: 'date-time', description: 'The latest line' },
+    }),
   },
 ];

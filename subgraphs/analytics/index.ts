@@ -8,15 +8,17 @@ import { WidgetPosition } from './entities/widget-position.embeddable';
 import { Widget } from './entities/widget.entity';
 import { Migration20261201000000_dashboards } from './migrations/Migration20261201000000_dashboards';
 import { Migration20261201000100_campaigns } from './migrations/Migration20261201000100_campaigns';
+import { AnalyticsQueryResolver } from './resolvers/analytics-query.resolver';
 import { CampaignLeadResolver } from './resolvers/campaign-lead.resolver';
 import { CampaignResolver } from './resolvers/campaign.resolver';
 import { DashboardResolver } from './resolvers/dashboard.resolver';
+import { RevenueBreakdownResolver } from './resolvers/revenue-breakdown.resolver';
 import { WidgetResolver } from './resolvers/widget.resolver';
 import { seedAnalyticsDemo } from './seeder';
 import { OutboxEvent } from '../shared/outbox/outbox-event.entity';
 import { outboxMigration } from '../shared/outbox/outbox.migration';
 
-/** The analytics subgraph: dashboards, widgets, campaigns and their opportunities (DESIGN.md section 6). */
+/** The analytics subgraph: dashboards, widgets, the query engine, the revenue breakdown, campaigns and their opportunities (DESIGN.md section 6). */
 export const analyticsSubgraph: SubgraphDefinition = {
   name: 'analytics',
   schema: 'analytics',
@@ -26,6 +28,6 @@ export const analyticsSubgraph: SubgraphDefinition = {
     migration('Migration20261201000100_campaigns', Migration20261201000100_campaigns),
     migration('Migration20261204000100_outbox', outboxMigration('analytics')),
   ],
-  resolvers: [DashboardResolver, WidgetResolver, CampaignResolver, CampaignLeadResolver, createHealthResolver('analytics')],
+  resolvers: [DashboardResolver, WidgetResolver, AnalyticsQueryResolver, RevenueBreakdownResolver, CampaignResolver, CampaignLeadResolver, createHealthResolver('analytics')],
   seedDemo: seedAnalyticsDemo,
 };

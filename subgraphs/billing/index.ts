@@ -14,6 +14,7 @@ import { ChargeItem, SoldPackage } from './entities/revenue-line.entity';
 import { Migration20261203000100_payments } from './migrations/Migration20261203000100_payments';
 import { Migration20261203000200_gift_cards } from './migrations/Migration20261203000200_gift_cards';
 import { Migration20261203000300_revenue } from './migrations/Migration20261203000300_revenue';
+import { Migration20261205000000_revenue_indexes } from './migrations/Migration20261205000000_revenue_indexes';
 import { startBillingBackground } from './notifications/background';
 import { resolveLocationReference, resolvePatientReference } from './resolvers/directory.reference';
 import { GiftCardResolver } from './resolvers/gift-card.resolver';
@@ -39,6 +40,7 @@ export const billingSubgraph: SubgraphDefinition = {
     migration('Migration20261203000100_payments', Migration20261203000100_payments),
     migration('Migration20261203000200_gift_cards', Migration20261203000200_gift_cards),
     migration('Migration20261203000300_revenue', Migration20261203000300_revenue),
+    migration('Migration20261205000000_revenue_indexes', Migration20261205000000_revenue_indexes),
   ],
   resolvers: [PaymentMethodResolver, GiftCardResolver, MerchantAccountResolver, LocationMerchantAccountsResolver, MemberResolver, RevenueResolver, createHealthResolver('billing')],
   referenceResolvers: {

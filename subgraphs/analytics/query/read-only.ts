@@ -1,0 +1,66 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { ValidationError, type ValidationIssue } from '../../../schema/errors';
+import type { IssueLoc } from '../../shared/field-rules';
+import { TIME_ZONE_REASON } from '../../shared/time-zone';
+import { QUERY_LIMITS } from './limits';
+
+/** One statement: `$n` placeholders and their values. */
+export interface Statement {
+  sql: string;
+  params: unknown[];
+}
+
+/** Runs statements inside the read-only transaction; answers the rows. */
+export type RunStatement = (statement: Statement) => Promise<Record<string, unknown>[]>;
+
+/** Where to point a 422 when the database refuses the request as a whole. */
+export interface RefusalTargets {
+  /** The request (or its query) as a whole: "query too expensive". */
+  request: { loc: IssueLoc; input: unknown };
+  /** The time zone argument, should PostgreSQL not know a zone ICU accepted. */
+  timezone: { loc: IssueLoc; input: unknown };
+}
+
+interface PgConnection {
+  query(text: string, values?: unknown[]): Promise<{ rows: Record<string, unknown>[] }>;
+}
+
+const valueIssue = (loc: IssueLoc, reason: string, input: unknown): ValidationIssue => ({ type: 'value_error', loc, msg: `Value error, ${reason}`, input, ctx: { error: reason } });
+
+/** PostgreSQL's refusals that are the request's fault become 422s; anything else stays an internal error. */
+function translate(error: unknown, targets: RefusalTargets): unknown {
+  const pg = error as { code?: string; message?: string };
+  if (pg?.code === '57014') {
+    const reason = `query too expensive: it ran longer than ${QUERY_LIMITS.statementTimeoutMs} ms; narrow the date range or add filters`;
+    return new ValidationError([valueIssue(targets.request.loc, reason, targets.request.input)]);
+  }
+  if (pg?.code === '22023' && /time zone/i.test(pg.message ?? '')) {
+    return new ValidationError([valueIssue(targets.timezone.loc, TIME_ZONE_REASON, targets.timezone.input)]);
+  }
+  return error;
+}
+
+/**
+ * Runs `work` on one pooled connection inside `BEGIN READ ONLY` with `SET LOCAL
+ * statement_timeout`: the limit ends with the transaction, so the pooled connection goes back
+ * unchanged. Statements go to `pg` as written (`$n` placeholders, arrays as arrays); the ORM's
+ * query layer would expand array bindings into lists.
+ */
+export async function runReadOnly<T>(em: EntityManager, targets: RefusalTargets, work: (run: RunStatement) => Promise<T>): Promise<T> {
+  const client = em.getKnex().client;
+  const connection = (await client.acquireConnection()) as PgConnection;
+  try {
+    // The timeout is configuration (a validated integer), never request input.
+    await connection.query(`begin read only; set local statement_timeout = ${QUERY_LIMITS.statementTimeoutMs}`);
+    try {
+      const result = await work(async (statement) => (await connection.query(statement.sql, statement.params)).rows);
+      await connection.query('commit');
+      return result;
+    } catch (error) {
+      await connection.query('rollback').catch(() => undefined);
+      throw translate(error, targets);
+    }
+  } finally {
+    await client.releaseConnection(connection);
+  }
+}

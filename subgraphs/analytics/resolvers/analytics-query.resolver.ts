@@ -1,0 +1,15 @@
+import { JSONResolver } from 'graphql-scalars';
+import { Arg, Ctx, Query, Resolver } from 'type-graphql';
+import type { SubgraphContext } from '../../shared/context';
+import { requireTenant } from '../../shared/require-tenant';
+import { AnalyticsQueryService, type AnalyticsQueryResult } from '../services/analytics-query.service';
+import { AnalyticsQueryResultType } from '../types/analytics-query.type';
+
+/** The analytics query engine (contract part 4.2, `POST /analytics/widgets/execute-query`). */
+@Resolver()
+export class AnalyticsQueryResolver {
+  @Query(() => AnalyticsQueryResultType, { description: "Runs an analytics query in Cube's REST format (or its {query} envelope) over the tenant's data" })
+  executeAnalyticsQuery(@Arg('query', () => JSONResolver) query: unknown, @Ctx() ctx: SubgraphContext): Promise<AnalyticsQueryResult> {
+    return new AnalyticsQueryService(ctx.em, requireTenant(ctx)).execute(query);
+  }
+}

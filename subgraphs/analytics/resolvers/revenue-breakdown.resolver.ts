@@ -1,0 +1,39 @@
+import { Args, Ctx, Query, Resolver } from 'type-graphql';
+import type { SubgraphContext } from '../../shared/context';
+import type { Page } from '../../shared/pagination';
+import { requireTenant } from '../../shared/require-tenant';
+import { RevenueBreakdownService } from '../revenue/revenue-breakdown.service';
+import { RevenueBreakdownArgs, RevenueGroupsArgs, RevenueGroupSummariesArgs, RevenueSummaryArgs } from '../types/revenue-breakdown.args';
+import {
+  RevenueBreakdownPage,
+  RevenueGroupItemType,
+  RevenueGroupSummaryType,
+  RevenueSummaryType,
+  type RevenueBreakdownItemType,
+} from '../types/revenue-breakdown.type';
+
+const service = (ctx: SubgraphContext) => new RevenueBreakdownService(ctx.em, requireTenant(ctx));
+
+/** The product sales revenue breakdown (contract part 4.3); thin: arguments -> service -> result. */
+@Resolver()
+export class RevenueBreakdownResolver {
+  @Query(() => [RevenueGroupItemType], { description: 'Distinct group keys with their line counts, the most recently active group first' })
+  revenueBreakdownGroups(@Args() args: RevenueGroupsArgs, @Ctx() ctx: SubgraphContext): Promise<RevenueGroupItemType[]> {
+    return service(ctx).groups(args);
+  }
+
+  @Query(() => RevenueBreakdownPage, { description: 'Revenue lines (charge items and sold packages), filtered and paginated' })
+  revenueBreakdown(@Args() args: RevenueBreakdownArgs, @Ctx() ctx: SubgraphContext): Promise<Page<RevenueBreakdownItemType>> {
+    return service(ctx).lines(args);
+  }
+
+  @Query(() => [RevenueGroupSummaryType], { description: 'Count and amounts per group' })
+  revenueBreakdownGroupSummaries(@Args() args: RevenueGroupSummariesArgs, @Ctx() ctx: SubgraphContext): Promise<RevenueGroupSummaryType[]> {
+    return service(ctx).groupSummaries(args);
+  }
+
+  @Query(() => RevenueSummaryType, { description: 'Count and amounts of all filtered lines' })
+  revenueBreakdownSummary(@Args() args: RevenueSummaryArgs, @Ctx() ctx: SubgraphContext): Promise<RevenueSummaryType> {
+    return service(ctx).summary(args);
+  }
+}

@@ -1,0 +1,121 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { ValidationError } from '../../../schema/errors';
+import { toPage, type Page } from '../../shared/pagination';
+import { validatePage } from '../../shared/validate-page';
+import { QueryIssues } from '../query/query-issues';
+import { runReadOnly, type RefusalTargets, type RunStatement } from '../query/read-only';
+import type { RevenueBreakdownArgs, RevenueGroupsArgs, RevenueGroupSummariesArgs, RevenueSummaryArgs } from '../types/revenue-breakdown.args';
+import type { RevenueBreakdownItemType, RevenueGroupItemType, RevenueGroupSummaryType, RevenueSummaryType } from '../types/revenue-breakdown.type';
+import { parseBreakdownFilter, parseRevenueFilter, type RevenueFilter } from './revenue-filter';
+import { countStatement, groupsStatement, groupSummariesStatement, linesStatement, summaryStatement } from './revenue-statements';
+
+type Row = Record<string, unknown>;
+
+// pg answers bigint and numeric as strings; every figure here stays far below 2^53.
+const num = (value: unknown): number => Number(value ?? 0);
+const numOrNull = (value: unknown): number | null => (value === null || value === undefined ? null : Number(value));
+
+/** The ORM's pool hands timestamptz over as PostgreSQL's text (`2026-11-22 01:04:49.105+00`), plain pg as a Date. */
+function toDate(value: unknown): Date | null {
+  if (value === null || value === undefined) return null;
+  if (value instanceof Date) return value;
+  return new Date(String(value).replace(' ', 'T').replace(/([+-]\d\d)$/, '$1:00'));
+}
+
+const amounts = (row: Row) => ({
+  count: num(row.count),
+  grossAmount: num(row.gross),
+  discountAmount: num(row.discount),
+  netAmount: num(row.net),
+  averageNetAmount: numOrNull(row.average),
+});
+
+/** Keys of id groups come back as text; the label falls back to the key for groups that have no name. */
+const group = (row: Row) => ({ groupKey: (row.group_key as string | null) ?? null, groupLabel: (row.group_label as string | null) ?? (row.group_key as string | null) ?? null });
+
+function line(row: Row): RevenueBreakdownItemType {
+  return {
+    id: row.id as string,
+    source: row.source as string,
+    locationId: row.location_id as string,
+    locationName: row.location_name as string,
+    providerId: row.provider_id as string | null,
+    providerName: row.provider_name as string | null,
+    patientId: row.patient_id as string | null,
+    patientName: row.patient_name as string | null,
+    itemCategory: row.item_category as string,
+    itemType: row.item_type as string,
+    itemName: row.item_name as string,
+    paymentMedium: row.payment_medium as string,
+    grossAmount: row.gross_cents as number,
+    discountAmount: row.discount_cents as number,
+    netAmount: row.net_cents as number,
+    comment: row.comment as string | null,
+    createdDate: toDate(row.created_at)!,
+    localDate: row.local_date as string,
+  };
+}
+
+/**
+ * The product sales revenue breakdown (contract part 4.3) of one tenant, over `billing.revenue_line`.
+ * All four endpoints share one filter set, so their figures agree: group counts and sums add up
+ * to the summary, and the detail pages hold exactly the summary's lines.
+ */
+export class RevenueBreakdownService {
+  constructor(private readonly em: EntityManager, private readonly tenantId: string) {}
+
+  /** Distinct groups with their line counts. */
+  async groups(args: RevenueGroupsArgs): Promise<RevenueGroupItemType[]> {
+    const filter = this.validated((issues) => parseRevenueFilter(args, issues));
+    const rows = await this.run(args, (run) => run(groupsStatement(this.tenantId, filter, args.groupBy)));
+    return rows.map((row) => ({ ...group(row), totalCount: num(row.count) }));
+  }
+
+  /** Count and sums per group. */
+  async groupSummaries(args: RevenueGroupSummariesArgs): Promise<RevenueGroupSummaryType[]> {
+    const filter = this.validated((issues) => parseRevenueFilter(args, issues));
+    const rows = await this.run(args, (run) => run(groupSummariesStatement(this.tenantId, filter, args.groupBy, args.sortBy, args.sortDirection)));
+    return rows.map((row) => ({ ...group(row), ...amounts(row) }));
+  }
+
+  /** Count and sums of every filtered line. */
+  async summary(args: RevenueSummaryArgs): Promise<RevenueSummaryType> {
+    const filter = this.validated((issues) => parseRevenueFilter(args, issues));
+    const [row] = await this.run(args, (run) => run(summaryStatement(this.tenantId, filter)));
+    return { ...amounts(row), chargeItemCount: num(row.charge_items), soldPackageCount: num(row.sold_packages), firstDate: toDate(row.first_at), lastDate: toDate(row.last_at) };
+  }
+
+  /** One page of lines and the total, in one read-only transaction so both see the same data. */
+  async lines(args: RevenueBreakdownArgs): Promise<Page<RevenueBreakdownItemType>> {
+    const filter = this.validated((issues) => {
+      const parsed = parseBreakdownFilter(args, issues);
+      try {
+        validatePage(args);
+      } catch (error) {
+        (error as ValidationError).issues.forEach((issue) => issues.add(issue));
+      }
+      return parsed;
+    });
+    const [rows, total] = await this.run(args, async (run) => {
+      const page = await run(linesStatement(this.tenantId, filter, args.sortBy, args.sortDirection, args));
+      // A first page shorter than a page is everything: no need to count.
+      const count = args.page === 1 && page.length < args.perPage ? page.length : num((await run(countStatement(this.tenantId, filter)))[0].count);
+      return [page, count] as const;
+    });
+    return toPage(rows.map(line), total, args);
+  }
+
+  /** Every problem of the request at once, as FastAPI lists them, or the filter. */
+  private validated(parse: (issues: QueryIssues) => RevenueFilter): RevenueFilter {
+    const issues = new QueryIssues();
+    const filter = parse(issues);
+    issues.throwIfAny();
+    return filter;
+  }
+
+  private run<T>(args: { timezone: string }, work: (run: RunStatement) => Promise<T>): Promise<T> {
+    // A request cancelled by the statement timeout is pointed at as a whole (loc ["query"] over REST).
+    const targets: RefusalTargets = { request: { loc: ['query'], input: null }, timezone: { loc: ['timezone'], input: args.timezone } };
+    return runReadOnly(this.em, targets, work);
+  }
+}

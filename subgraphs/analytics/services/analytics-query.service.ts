@@ -1,0 +1,53 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { ValidationError } from '../../../schema/errors';
+import type { IssueLoc } from '../../shared/field-rules';
+import { annotate, type QueryAnnotation } from '../query/annotation';
+import { buildQuery, shapeRow } from '../query/build-query';
+import { parseQuery } from '../query/parse-query';
+import type { NormalizedQuery } from '../query/query-types';
+import { runReadOnly } from '../query/read-only';
+import { isJsonObject, Issues } from './input-rules';
+
+/** The answer of `execute-query`, in Cube's `/load` shape. */
+export interface AnalyticsQueryResult {
+  query: NormalizedQuery;
+  data: Record<string, unknown>[];
+  annotation: QueryAnnotation;
+}
+
+/**
+ * The query execution request is the query itself, or Cube's `/load` envelope `{query: {...}}`.
+ * A Cube query has no `query` key, so the two cannot be confused; problems are located inside
+ * whichever was sent (`["query", "measures", 0]` or `["query", "query", "measures", 0]`).
+ */
+function unwrap(input: unknown): { raw: unknown; loc: IssueLoc } {
+  const issues = new Issues();
+  if (!isJsonObject(input)) {
+    // The request body is a model in FastAPI's terms, refused whole before any field is looked at.
+    issues.add({ type: 'model_attributes_type', loc: ['query'], msg: 'Input should be a valid dictionary or object to extract fields from', input });
+    issues.throwIfAny();
+  }
+  if (!Object.hasOwn(input as object, 'query')) return { raw: input, loc: ['query'] };
+  const envelope = input as Record<string, unknown>;
+  for (const [key, value] of Object.entries(envelope)) {
+    if (key !== 'query') issues.add({ type: 'extra_forbidden', loc: ['query', key], msg: 'Extra inputs are not permitted', input: value });
+  }
+  issues.throwIfAny();
+  return { raw: envelope.query, loc: ['query', 'query'] };
+}
+
+/** Runs analysts' queries for one tenant (contract part 4.2, `execute-query`). */
+export class AnalyticsQueryService {
+  constructor(private readonly em: EntityManager, private readonly tenantId: string) {}
+
+  /** Validates, normalises and runs a query: one read-only statement under the statement timeout, scoped to the tenant. */
+  async execute(input: unknown): Promise<AnalyticsQueryResult> {
+    const { raw, loc } = unwrap(input);
+    const parsed = parseQuery(raw, loc, { now: new Date(), requireMembers: true });
+    if (!parsed.ok) throw new ValidationError(parsed.issues);
+    const statement = buildQuery(parsed.query, this.tenantId);
+    const targets = { request: { loc, input: raw }, timezone: { loc: [...loc, 'timezone'], input: parsed.query.timezone } };
+    const rows = await runReadOnly(this.em, targets, (run) => run(statement));
+    return { query: parsed.query, data: rows.map((row) => shapeRow(row, statement.columns)), annotation: annotate(parsed.query) };
+  }
+}

@@ -1,0 +1,136 @@
+import { ArgsType, Field, Float, Int } from 'type-graphql';
+import { PAGE_DEFAULTS, SortDirection } from '../../shared/pagination';
+import { RevenueBreakdownSortField, RevenueGroupBy, RevenueGroupSortField } from './revenue-enums';
+
+const LIST = { nullable: true } as const;
+
+/** The filters every 4.3 endpoint takes. Amount bounds are integer cents, like every amount in the answers. */
+@ArgsType()
+export class RevenueFilterArgs {
+  @Field({ description: 'IANA time zone name (required): dates without an offset and created_date are read in it' })
+  timezone!: string;
+
+  @Field(() => String, { nullable: true, description: 'From this date (YYYY-MM-DD, the start of that day in timezone) or ISO 8601 date-time, inclusive' })
+  startDate?: string | null;
+
+  @Field(() => String, { nullable: true, description: 'Up to this date (YYYY-MM-DD, the whole day in timezone) or ISO 8601 date-time, inclusive' })
+  endDate?: string | null;
+
+  @Field(() => [String], { ...LIST, description: 'Lines of any of these locations' })
+  locationIds?: string[] | null;
+
+  @Field(() => [String], { ...LIST, description: 'Lines whose location name is one of these (exact, case-insensitive)' })
+  locationNames?: string[] | null;
+
+  @Field(() => [String], LIST)
+  providerIds?: string[] | null;
+
+  @Field(() => [String], { ...LIST, description: 'Exact, case-insensitive' })
+  providerNames?: string[] | null;
+
+  @Field(() => [String], LIST)
+  patientIds?: string[] | null;
+
+  @Field(() => [String], { ...LIST, description: 'Exact, case-insensitive' })
+  patientNames?: string[] | null;
+
+  @Field(() => [String], { ...LIST, description: 'Exact, case-insensitive' })
+  itemCategories?: string[] | null;
+
+  @Field(() => [String], { ...LIST, description: 'product, service or package' })
+  itemTypes?: string[] | null;
+
+  @Field(() => [String], { ...LIST, description: 'Exact, case-insensitive' })
+  itemNames?: string[] | null;
+
+  @Field(() => [String], { ...LIST, description: 'card, cash, ach, gift_card, wallet_pay, check, insurance, other' })
+  paymentMediums?: string[] | null;
+
+  @Field(() => String, { nullable: true, description: 'Lines whose comment contains this text (case-insensitive)' })
+  comment?: string | null;
+}
+
+/** `revenue-breakdown-groups`. */
+@ArgsType()
+export class RevenueGroupsArgs extends RevenueFilterArgs {
+  @Field(() => RevenueGroupBy)
+  groupBy!: RevenueGroupBy;
+
+  @Field(() => Float, { nullable: true, description: 'Lines with a net amount of at least this many cents' })
+  minNetAmount?: number | null;
+
+  @Field(() => Float, { nullable: true, description: 'Lines with a net amount of at most this many cents' })
+  maxNetAmount?: number | null;
+}
+
+/** `revenue-breakdown-summary`: the filters only. */
+@ArgsType()
+export class RevenueSummaryArgs extends RevenueFilterArgs {
+  @Field(() => Float, { nullable: true, description: 'Cents' })
+  minNetAmount?: number | null;
+
+  @Field(() => Float, { nullable: true, description: 'Cents' })
+  maxNetAmount?: number | null;
+}
+
+/** `revenue-breakdown-group-summaries` (amount bounds are integers here, as the contract types them). */
+@ArgsType()
+export class RevenueGroupSummariesArgs extends RevenueFilterArgs {
+  @Field(() => RevenueGroupBy)
+  groupBy!: RevenueGroupBy;
+
+  @Field(() => RevenueGroupSortField, { defaultValue: RevenueGroupSortField.created_date })
+  sortBy: RevenueGroupSortField = RevenueGroupSortField.created_date;
+
+  @Field(() => SortDirection, { defaultValue: SortDirection.desc })
+  sortDirection: SortDirection = SortDirection.desc;
+
+  @Field(() => Int, { nullable: true, description: 'Cents' })
+  minNetAmount?: number | null;
+
+  @Field(() => Int, { nullable: true, description: 'Cents' })
+  maxNetAmount?: number | null;
+}
+
+/** `revenue-breakdown`: the lines, one page, with the row-level group filters a grouped table drills down with. */
+@ArgsType()
+export class RevenueBreakdownArgs extends RevenueFilterArgs {
+  @Field(() => RevenueGroupBy, { nullable: true, description: 'What groupKey refers to' })
+  groupBy?: RevenueGroupBy | null;
+
+  @Field(() => String, { nullable: true, description: 'Only the lines of this group (a groupKey from the groups endpoint; empty: the group whose key is null)' })
+  groupKey?: string | null;
+
+  @Field(() => RevenueBreakdownSortField, { defaultValue: RevenueBreakdownSortField.created_date })
+  sortBy: RevenueBreakdownSortField = RevenueBreakdownSortField.created_date;
+
+  @Field(() => SortDirection, { defaultValue: SortDirection.desc })
+  sortDirection: SortDirection = SortDirection.desc;
+
+  @Field(() => Float, { nullable: true, description: 'Cents' })
+  minNetAmount?: number | null;
+
+  @Field(() => Float, { nullable: true, description: 'Cents' })
+  maxNetAmount?: number | null;
+
+  @Field(() => String, { nullable: true, description: 'Row-level group filter: this item category' })
+  itemCategory?: string | null;
+
+  @Field(() => String, { nullable: true, description: 'Row-level group filter: this location id' })
+  location?: string | null;
+
+  @Field(() => String, { nullable: true, description: 'Row-level group filter: this provider id (empty: no provider)' })
+  provider?: string | null;
+
+  @Field(() => String, { nullable: true, description: 'Row-level group filter: this payment medium' })
+  paymentMedium?: string | null;
+
+  @Field(() => String, { nullable: true, description: 'Row-level group filter: this calendar day (YYYY-MM-DD) in timezone' })
+  createdDate?: string | null;
+
+  @Field(() => Int, { defaultValue: PAGE_DEFAULTS.page, description: 'Page number, from 1' })
+  page: number = PAGE_DEFAULTS.page;
+
+  @Field(() => Int, { defaultValue: PAGE_DEFAULTS.perPage, description: `Lines per page, 1 to ${PAGE_DEFAULTS.maxPerPage}` })
+  perPage: number = PAGE_DEFAULTS.perPage;
+}

@@ -1,0 +1,126 @@
+import { DateTimeISOResolver, SafeIntResolver } from 'graphql-scalars';
+import { Field, ID, Int, ObjectType } from 'type-graphql';
+import { PageType } from '../../shared/pagination';
+
+// Sums of cents outgrow GraphQL's 32-bit Int long before a practice's revenue does: SafeInt holds up to 2^53 - 1.
+
+/** One group of a grouped revenue table. */
+@ObjectType('RevenueGroupItem', { description: 'A group key and how many lines it holds' })
+export class RevenueGroupItemType {
+  @Field(() => String, { nullable: true, description: 'Location or provider id, item category, payment medium, or YYYY-MM-DD in timezone; null for lines without a provider' })
+  groupKey!: string | null;
+
+  @Field(() => String, { nullable: true, description: 'What to show for the key: the location or provider name, otherwise the key itself' })
+  groupLabel!: string | null;
+
+  @Field(() => Int)
+  totalCount!: number;
+}
+
+/** Line count and amounts, shared by a group summary and the summary. */
+// Not emitted on its own: only the subclasses are reachable from a resolver.
+@ObjectType('RevenueAmounts')
+abstract class RevenueAmounts {
+  @Field(() => Int)
+  count!: number;
+
+  @Field(() => SafeIntResolver, { description: 'Cents' })
+  grossAmount!: number;
+
+  @Field(() => SafeIntResolver, { description: 'Cents' })
+  discountAmount!: number;
+
+  @Field(() => SafeIntResolver, { description: 'Cents' })
+  netAmount!: number;
+
+  @Field(() => SafeIntResolver, { nullable: true, description: 'Net amount per line in cents, rounded half away from zero; null when there are no lines' })
+  averageNetAmount!: number | null;
+}
+
+/** Sums of one group. */
+@ObjectType('RevenueGroupSummary', { description: "A group's line count and amounts (integer cents)" })
+export class RevenueGroupSummaryType extends RevenueAmounts {
+  @Field(() => String, { nullable: true })
+  groupKey!: string | null;
+
+  @Field(() => String, { nullable: true })
+  groupLabel!: string | null;
+}
+
+/** Sums over every filtered line. */
+@ObjectType('RevenueSummary', { description: 'Count and amounts (integer cents) of all filtered lines' })
+export class RevenueSummaryType extends RevenueAmounts {
+  @Field(() => Int, { description: 'Lines that are charge items (product and service sales)' })
+  chargeItemCount!: number;
+
+  @Field(() => Int, { description: 'Lines that are sold packages' })
+  soldPackageCount!: number;
+
+  @Field(() => DateTimeISOResolver, { nullable: true, description: 'The earliest line; null when there is none' })
+  firstDate!: Date | null;
+
+  @Field(() => DateTimeISOResolver, { nullable: true, description: 'The latest line' })
+  lastDate!: Date | null;
+}
+
+/** One revenue line, as the detail table shows it. */
+@ObjectType('RevenueBreakdownItem', { description: 'A charge item or a sold package; names as recorded at sale time; amounts in integer cents' })
+export class RevenueBreakdownItemType {
+  @Field(() => ID)
+  id!: string;
+
+  @Field({ description: 'charge_item or sold_package' })
+  source!: string;
+
+  @Field(() => ID)
+  locationId!: string;
+
+  @Field()
+  locationName!: string;
+
+  @Field(() => ID, { nullable: true })
+  providerId!: string | null;
+
+  @Field(() => String, { nullable: true })
+  providerName!: string | null;
+
+  @Field(() => ID, { nullable: true })
+  patientId!: string | null;
+
+  @Field(() => String, { nullable: true })
+  patientName!: string | null;
+
+  @Field()
+  itemCategory!: string;
+
+  @Field({ description: 'product, service or package' })
+  itemType!: string;
+
+  @Field()
+  itemName!: string;
+
+  @Field()
+  paymentMedium!: string;
+
+  @Field(() => Int, { description: 'Cents' })
+  grossAmount!: number;
+
+  @Field(() => Int, { description: 'Cents' })
+  discountAmount!: number;
+
+  @Field(() => Int, { description: 'Cents: gross minus discount' })
+  netAmount!: number;
+
+  @Field(() => String, { nullable: true })
+  comment!: string | null;
+
+  @Field(() => DateTimeISOResolver, { description: 'When the sale was recorded (UTC)' })
+  createdDate!: Date;
+
+  @Field({ description: 'The calendar day of createdDate in the requested timezone (the created_date group key)' })
+  localDate!: string;
+}
+
+/** A page of revenue lines. */
+@ObjectType('RevenueBreakdownPage')
+export class RevenueBreakdownPage extends PageType(RevenueBreakdownItemType) {}
