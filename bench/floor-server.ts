@@ -1,12 +1,14 @@
 import express from 'express';
 import { Pool } from 'pg';
+import { TENANT_BY_ID_SQL } from '../subgraphs/tenant/repositories/tenant.repository';
 
 /**
  * The floor: the least a server can do to answer `GET /tenant/public` (express 5, pg, the same
  * SQL, no auth, no GraphQL). The stack's REST route is judged against its throughput; it lives
  * in bench/ only and is never deployed.
  */
-const SQL = 'select id, name, timezone, locale, currency, website, phone, primary_color from tenant.tenants where id = $1';
+const SQL = TENANT_BY_ID_SQL.replace('?', '$1');
+const PUBLIC_URL = (process.env.PUBLIC_URL ?? 'http://localhost:4000').replace(/\/+$/, '');
 
 interface TenantRow {
   id: string;
@@ -16,8 +18,12 @@ interface TenantRow {
   currency: string;
   website: string | null;
   phone: string | null;
-  primary_color: string | null;
+  primaryColor: string | null;
+  logoAssetId: string | null;
+  receiptLogoAssetId: string | null;
 }
+
+const assetUrl = (id: string | null) => (id ? `${PUBLIC_URL}/assets/${id}` : null);
 
 async function main(): Promise<void> {
   const databaseUrl = process.env.DATABASE_URL;
@@ -33,7 +39,10 @@ async function main(): Promise<void> {
       const row = rows[0];
       if (!row) return void res.status(404).json({ detail: 'Tenant not found' });
       // The same shape and key order as the GraphQL selection the REST route runs.
-      res.json({ id: row.id, name: row.name, timezone: row.timezone, locale: row.locale, currency: row.currency, website: row.website, phone: row.phone, primaryColor: row.primary_color });
+      res.json({
+        id: row.id, name: row.name, timezone: row.timezone, locale: row.locale, currency: row.currency, website: row.website, phone: row.phone,
+        primaryColor: row.primaryColor, logoUrl: assetUrl(row.logoAssetId), receiptLogoUrl: assetUrl(row.receiptLogoAssetId),
+      });
     } catch (error) {
       console.error(error instanceof Error ? error.message : error);
       res.status(500).json({ detail: 'Internal Server Error' });

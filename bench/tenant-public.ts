@@ -9,7 +9,7 @@ import type { Teardown } from './lib/teardown';
 import { createTenant } from './lib/tenant';
 import { buildReport, type TenantPublicReport } from './tenant-public-report';
 
-const QUERY = 'query PublicTenant { publicTenant { id name timezone locale currency website phone primaryColor } }';
+const QUERY = 'query PublicTenant { publicTenant { id name timezone locale currency website phone primaryColor logoUrl receiptLogoUrl } }';
 
 /** What a benchmark gets from run.ts: the running app, its database, the load shape, where to record. */
 export interface BenchContext {
