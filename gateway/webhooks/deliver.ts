@@ -1,5 +1,6 @@
 import { Webhook } from 'standardwebhooks';
 import type { Pool } from 'pg';
+import { postWebhook } from './http-post';
 import { nextAttemptDelayMs, parseRetryAfter } from './schedule';
 
 /** Tunables of one delivery round. */
@@ -94,9 +95,10 @@ async function record(pool: Pool, rows: Claimed[], outcomes: Outcome[], schedule
             delivered_at = case when s.status = 'delivered' then now() end,
             next_attempt_at = coalesce(now() + make_interval(secs => s.delay / 1000), d.next_attempt_at),
             locked_until = null, last_status = s.last_status, last_error = s.error, updated_at = now()
-       from unnest($1::uuid[], $2::text[], $3::float8[], $4::int[], $5::text[]) as s(id, status, delay, last_status, error)
-      where d.id = s.id`,
-    [rows.map((r) => r.id), states.map((s) => s.status), states.map((s) => s.delay), outcomes.map((o) => o.status), states.map((s) => s.error)],
+       from unnest($1::uuid[], $2::text[], $3::float8[], $4::int[], $5::text[], $6::int[]) as s(id, status, delay, last_status, error, attempt)
+      -- Only while the claim is still this round's: a redelivery or a newer claim in between wins.
+      where d.id = s.id and d.attempt_count = s.attempt and d.locked_until is not null`,
+    [rows.map((r) => r.id), states.map((s) => s.status), states.map((s) => s.delay), outcomes.map((o) => o.status), states.map((s) => s.error), rows.map((r) => r.attempt_count)],
   );
   const gone = [...new Set(rows.filter((_, i) => outcomes[i].status === 410).map((r) => r.tenant_id))];
   if (gone.length > 0) await pool.query(`update tenant.webhook_configs set enabled = false, updated_at = now() where tenant_id = any($1::uuid[])`, [gone]);
@@ -108,24 +110,23 @@ async function post(delivery: Claimed, timeoutMs: number): Promise<Outcome> {
   const started = performance.now();
   try {
     const signature = new Webhook(delivery.secret!).sign(delivery.id, timestamp, delivery.payload);
-    const response = await fetch(delivery.url!, {
-      method: 'POST',
-      redirect: 'manual',
-      signal: AbortSignal.timeout(timeoutMs),
-      headers: {
-        'content-type': 'application/json',
-        'user-agent': 'HealthcarePracticePlatform-Webhooks/1.0',
-        'webhook-id': delivery.id,
-        'webhook-timestamp': String(Math.floor(timestamp.getTime() / 1000)),
-        'webhook-signature': signature,
-      },
-      body: delivery.payload,
-    });
-    await response.body?.cancel();
-    return { status: response.status, error: null, retryAfter: parseRetryAfter(response.headers.get('retry-after')), durationMs: Math.round(performance.now() - started) };
+    const headers = {
+      'content-type': 'application/json',
+      'user-agent': 'HealthcarePracticePlatform-Webhooks/1.0',
+      'webhook-id': delivery.id,
+      'webhook-timestamp': String(Math.floor(timestamp.getTime() / 1000)),
+      'webhook-signature': signature,
+    };
+    const response = await postWebhook(delivery.url!, headers, delivery.payload, timeoutMs);
+    return { status: response.status, error: null, retryAfter: parseRetryAfter(response.retryAfter), durationMs: Math.round(performance.now() - started) };
   } catch (error) {
-    const name = (error as Error).name;
-    const message = name === 'TimeoutError' ? `timed out after ${timeoutMs} ms` : `network error: ${(error as Error).message}`;
+    const failure = error as Error & { code?: string };
+    const message =
+      failure.name === 'TimeoutError' || failure.name === 'AbortError'
+        ? `timed out after ${timeoutMs} ms`
+        : failure.code === 'EREFUSED_INTERNAL'
+          ? 'refused: the host resolves to a non-public address'
+          : `network error: ${failure.code ?? failure.message}`;
     return { status: null, error: message, retryAfter: null, durationMs: Math.round(performance.now() - started) };
   }
 }

@@ -4,6 +4,9 @@ import { deliverDue, type DeliveryOptions } from './deliver';
 import { pruneDelivered } from './prune';
 import { relayOutbox } from './relay';
 
+/** Schemas that may hold an outbox (DESIGN.md section 6). */
+const SUBGRAPH_SCHEMAS = ['tenant', 'billing', 'analytics', 'notes'];
+
 /** Dispatcher settings (README lists the variables). */
 export interface DispatcherOptions extends DeliveryOptions {
   /** Idle wait between empty rounds. */
@@ -85,8 +88,10 @@ export class WebhookDispatcher {
   /** Schemas that have an outbox; re-read now and then so a newly migrated subgraph is picked up. */
   private async outboxSchemas(): Promise<string[]> {
     if (Date.now() - this.schemas.readAt > 30_000) {
+      // Only the platform's own subgraph schemas: the names are interpolated into SQL as identifiers.
       const { rows } = await this.pool.query<{ table_schema: string }>(
-        `select table_schema from information_schema.tables where table_name = 'outbox_events' order by table_schema`,
+        `select table_schema from information_schema.tables where table_name = 'outbox_events' and table_schema = any($1) order by table_schema`,
+        [SUBGRAPH_SCHEMAS],
       );
       this.schemas = { names: rows.map((r) => r.table_schema), readAt: Date.now() };
     }

@@ -12,8 +12,9 @@ export async function pruneDelivered(pool: Pool, outboxSchemas: string[], retent
   );
   let pruned = deliveries.rowCount ?? 0;
   for (const schema of outboxSchemas) {
+    const table = `"${schema.replace(/"/g, '""')}".outbox_events`;
     const outbox = await pool.query(
-      `delete from "${schema}".outbox_events e
+      `delete from ${table} e
         where e.relayed_at < now() - make_interval(days => $1)
           and not exists (select 1 from tenant.webhook_deliveries d where d.id = e.id and d.status = 'pending')`,
       [retentionDays],

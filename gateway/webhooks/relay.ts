@@ -8,10 +8,11 @@ import type { Pool } from 'pg';
  */
 export async function relayOutbox(pool: Pool, schema: string, batchSize: number): Promise<number> {
   const client = await pool.connect();
+  const table = `${client.escapeIdentifier(schema)}.outbox_events`;
   try {
     await client.query('begin');
     const { rows } = await client.query<{ id: string }>(
-      `select id from "${schema}".outbox_events where relayed_at is null order by occurred_at limit $1 for update skip locked`,
+      `select id from ${table} where relayed_at is null order by occurred_at limit $1 for update skip locked`,
       [batchSize],
     );
     if (rows.length === 0) {
@@ -24,13 +25,13 @@ export async function relayOutbox(pool: Pool, schema: string, batchSize: number)
        select e.id, e.tenant_id, e.type,
               json_build_object('type', e.type, 'timestamp', to_char(e.occurred_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'), 'data', e.data)::text,
               'pending', now(), now()
-         from "${schema}".outbox_events e
+         from ${table} e
          join tenant.webhook_configs c on c.tenant_id = e.tenant_id
         where e.id = any($1::uuid[]) and c.enabled and c.url is not null and e.type = any(c.events)
        on conflict (id) do nothing`,
       [ids],
     );
-    await client.query(`update "${schema}".outbox_events set relayed_at = now() where id = any($1::uuid[])`, [ids]);
+    await client.query(`update ${table} set relayed_at = now() where id = any($1::uuid[])`, [ids]);
     await client.query('commit');
     return ids.length;
   } catch (error) {

@@ -6,7 +6,7 @@ const COLUMNS = `m.processor_account_id as id, m.name, m.is_default as "isDefaul
   m.card_processing_fee::float8 as "cardProcessingFee", m.per_transaction_fee_cents as "perTransactionFee",
   m.in_person_card_processing_fee::float8 as "inPersonCardProcessingFee", m.in_person_per_transaction_fee_cents as "inPersonPerTransactionFee",
   m.created_at as "createdDate", m.updated_at as "updatedDate",
-  array(select l.location_id::text from billing.merchant_account_locations l where l.merchant_account_id = m.id order by l.location_id) as "locationIds"`;
+  array(select l.location_id::text from billing.merchant_account_locations l where l.merchant_account_id = m.id and l.tenant_id = m.tenant_id order by l.location_id) as "locationIds"`;
 
 /** The driver hands timestamptz back as text; views carry Dates. */
 const toView = (row: Record<string, any>): MerchantAccountView => ({ ...row, createdDate: new Date(row.createdDate), updatedDate: new Date(row.updatedDate) }) as MerchantAccountView;

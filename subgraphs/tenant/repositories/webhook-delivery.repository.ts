@@ -77,14 +77,18 @@ export class WebhookDeliveryRepository {
     return rows.map((r) => ({ ...r, attemptedAt: toDate(r.attemptedAt)! }));
   }
 
-  /** Queues a delivery again from its first attempt; false when it is not the tenant's. */
-  async requeue(tenantId: string, id: string): Promise<boolean> {
+  /**
+   * Queues a delivery again from its first attempt. 'busy' while a dispatcher is sending it (a
+   * requeue then would send it twice at once); 'missing' when it is not the tenant's.
+   */
+  async requeue(tenantId: string, id: string): Promise<'queued' | 'busy' | 'missing'> {
     const rows = await this.em.getConnection().execute<{ id: string }[]>(
       `update tenant.webhook_deliveries set status = 'pending', attempt_count = 0, next_attempt_at = now(), locked_until = null, updated_at = now()
-        where tenant_id = ? and id = ? returning id`,
+        where tenant_id = ? and id = ? and (locked_until is null or locked_until < now()) returning id`,
       [tenantId, id],
     );
-    return rows.length > 0;
+    if (rows.length > 0) return 'queued';
+    return (await this.find(tenantId, id)) ? 'busy' : 'missing';
   }
 
   /** Queues a `webhook.test` delivery straight into the log: it reports no change, so it needs no outbox. */

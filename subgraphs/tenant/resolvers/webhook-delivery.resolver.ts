@@ -24,7 +24,9 @@ export class WebhookDeliveryResolver {
   async redeliverWebhookEvent(@Arg('id', () => ID) id: string, @Ctx() ctx: SubgraphContext): Promise<DeliveryRecord> {
     const tenantId = requireTenant(ctx);
     const repository = new WebhookDeliveryRepository(ctx.em);
-    if (!isUuid(id) || !(await repository.requeue(tenantId, id))) throw new NotFoundError('Webhook delivery not found');
+    const outcome = isUuid(id) ? await repository.requeue(tenantId, id) : 'missing';
+    if (outcome === 'missing') throw new NotFoundError('Webhook delivery not found');
+    if (outcome === 'busy') throw new ConflictError('This delivery is being sent right now; retry in a few seconds');
     return (await repository.find(tenantId, id))!;
   }
 

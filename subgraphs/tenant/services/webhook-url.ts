@@ -32,7 +32,7 @@ export function isInternalHost(hostname: string): boolean {
   return isIP(bare) === 6 ? internalV6(expandV6(bare)) : false;
 }
 
-function internalV4([a, b]: number[]): boolean {
+function internalV4([a, b, c]: number[]): boolean {
   return (
     a === 0 || // "this network": 0.0.0.0 reaches the local host on Linux
     a === 10 ||
@@ -40,7 +40,10 @@ function internalV4([a, b]: number[]): boolean {
     (a === 100 && b >= 64 && b <= 127) || // carrier-grade NAT shared space
     (a === 169 && b === 254) ||
     (a === 172 && b >= 16 && b <= 31) ||
-    (a === 192 && b === 168)
+    (a === 192 && b === 0 && c === 0) || // IETF protocol assignments
+    (a === 192 && b === 168) ||
+    (a === 198 && (b === 18 || b === 19)) || // benchmarking
+    a >= 224 // multicast, reserved, broadcast
   );
 }
 
@@ -49,6 +52,8 @@ function internalV6(groups: number[]): boolean {
   if (zeroUpTo(7) && groups[7] <= 1) return true; // :: and ::1
   if ((groups[0] & 0xfe00) === 0xfc00) return true; // fc00::/7 unique local
   if ((groups[0] & 0xffc0) === 0xfe80) return true; // fe80::/10 link-local
+  if ((groups[0] & 0xff00) === 0xff00) return true; // ff00::/8 multicast
+  if (groups[0] === 0x2002) return internalV4([groups[1] >> 8, groups[1] & 0xff, groups[2] >> 8]); // 6to4 embeds an IPv4 address
   const embedded = [groups[6] >> 8, groups[6] & 0xff];
   // IPv4-mapped (::ffff:a.b.c.d), IPv4-compatible (::a.b.c.d) and NAT64 (64:ff9b::a.b.c.d) carry an IPv4 address.
   if ((zeroUpTo(5) && (groups[5] === 0xffff || groups[5] === 0)) || (groups[0] === 0x64 && groups[1] === 0xff9b && groups.slice(2, 6).every((g) => g === 0))) {

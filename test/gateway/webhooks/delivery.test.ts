@@ -79,6 +79,20 @@ describe('webhook delivery (outbox -> dispatcher -> Standard Webhooks receiver o
     await dispatchUntil(dispatch.dispatcher, async () => (await deliveries(tenant)).items[0].status === 'DELIVERED');
   });
 
+  it('refuses at send time a host that resolves to an internal address', async () => {
+    const { tenant, receiver } = await subscribed();
+    await touchTenant(server.url, tenant, 'Internal Clinic');
+    // Saved while allowed; delivered while not: the address connected to is what is checked.
+    delete process.env.ALLOW_HTTP_WEBHOOKS;
+    try {
+      await dispatchUntil(dispatch.dispatcher, async () => (await deliveries(tenant)).items[0]?.attemptCount >= 1);
+    } finally {
+      process.env.ALLOW_HTTP_WEBHOOKS = '1';
+    }
+    expect(receiver.received).toHaveLength(0);
+    expect((await deliveries(tenant)).items[0].attempts[0]).toMatchObject({ statusCode: null, error: 'refused: the host resolves to a non-public address' });
+  });
+
   it('410 Gone disables the endpoint and fails the delivery', async () => {
     const { tenant, receiver } = await subscribed();
     receiver.script.push(410);
