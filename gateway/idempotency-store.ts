@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import type { MikroORM } from '@mikro-orm/postgresql';
 import type { IdempotencyStore, StoredResponse } from '../rest-bridge/idempotency';
 
@@ -10,22 +11,23 @@ const LOCK_SECONDS = 60;
 export class PostgresIdempotencyStore implements IdempotencyStore {
   constructor(private readonly orm: MikroORM) {}
 
-  async begin(tenantId: string, key: string, fingerprint: string): Promise<'started' | 'in_progress' | 'mismatch' | StoredResponse> {
+  async begin(tenantId: string, key: string, fingerprint: string): Promise<{ owner: string } | 'in_progress' | 'mismatch' | StoredResponse> {
     const connection = this.orm.em.getConnection();
+    const owner = randomUUID();
     // One statement claims a fresh key, or takes over an expired record or a dead request's lock.
     const claimed = await connection.execute<{ key: string }[]>(
-      `insert into gateway.idempotency_keys (tenant_id, key, fingerprint, state, locked_until)
-       values (?, ?, ?, 'in_progress', now() + make_interval(secs => ?))
+      `insert into gateway.idempotency_keys (tenant_id, key, fingerprint, state, locked_until, owner)
+       values (?, ?, ?, 'in_progress', now() + make_interval(secs => ?), ?)
        on conflict (tenant_id, key) do update
          set fingerprint = excluded.fingerprint, state = 'in_progress', status = null, body = null,
-             created_at = now(), locked_until = excluded.locked_until
+             created_at = now(), locked_until = excluded.locked_until, owner = excluded.owner
          where gateway.idempotency_keys.created_at < now() - make_interval(hours => ?)
             or (gateway.idempotency_keys.state = 'in_progress' and gateway.idempotency_keys.locked_until < now()
                 and gateway.idempotency_keys.fingerprint = excluded.fingerprint)
        returning key`,
-      [tenantId, key, fingerprint, LOCK_SECONDS, RETENTION_HOURS],
+      [tenantId, key, fingerprint, LOCK_SECONDS, owner, RETENTION_HOURS],
     );
-    if (claimed.length > 0) return 'started';
+    if (claimed.length > 0) return { owner };
     const [existing] = await connection.execute<{ fingerprint: string; state: string; status: number | null; body: string | null }[]>(
       `select fingerprint, state, status, body from gateway.idempotency_keys where tenant_id = ? and key = ?`,
       [tenantId, key],
@@ -36,15 +38,15 @@ export class PostgresIdempotencyStore implements IdempotencyStore {
     return { status: existing.status!, body: existing.body };
   }
 
-  async complete(tenantId: string, key: string, response: StoredResponse): Promise<void> {
+  async complete(tenantId: string, key: string, owner: string, response: StoredResponse): Promise<void> {
     await this.orm.em.getConnection().execute(
-      `update gateway.idempotency_keys set state = 'completed', status = ?, body = ? where tenant_id = ? and key = ?`,
-      [response.status, response.body, tenantId, key],
+      `update gateway.idempotency_keys set state = 'completed', status = ?, body = ? where tenant_id = ? and key = ? and owner = ?`,
+      [response.status, response.body, tenantId, key, owner],
     );
   }
 
-  async abandon(tenantId: string, key: string): Promise<void> {
-    await this.orm.em.getConnection().execute(`delete from gateway.idempotency_keys where tenant_id = ? and key = ? and state = 'in_progress'`, [tenantId, key]);
+  async abandon(tenantId: string, key: string, owner: string): Promise<void> {
+    await this.orm.em.getConnection().execute(`delete from gateway.idempotency_keys where tenant_id = ? and key = ? and state = 'in_progress' and owner = ?`, [tenantId, key, owner]);
   }
 
   /** Deletes records past the retention window; called periodically by the gateway. */

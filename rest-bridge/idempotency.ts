@@ -12,11 +12,12 @@ export interface StoredResponse {
 
 /** Persistence of idempotency records, keyed by tenant and key. */
 export interface IdempotencyStore {
-  /** Claims the key, or reports why not: still running, used for another request, or already answered. */
-  begin(tenantId: string, key: string, fingerprint: string): Promise<'started' | 'in_progress' | 'mismatch' | StoredResponse>;
-  complete(tenantId: string, key: string, response: StoredResponse): Promise<void>;
-  /** Releases a claimed key whose request failed on the server side, so a retry runs again. */
-  abandon(tenantId: string, key: string): Promise<void>;
+  /** Claims the key (answering the claim's owner token), or reports why not: still running, used for another request, or already answered. */
+  begin(tenantId: string, key: string, fingerprint: string): Promise<{ owner: string } | 'in_progress' | 'mismatch' | StoredResponse>;
+  /** Stores the answer, if `owner` still holds the claim. */
+  complete(tenantId: string, key: string, owner: string, response: StoredResponse): Promise<void>;
+  /** Releases a claim whose request failed on the server side, so a retry runs again; only `owner`'s. */
+  abandon(tenantId: string, key: string, owner: string): Promise<void>;
 }
 
 /** The header, as payment APIs name it. */
@@ -63,17 +64,17 @@ export async function runIdempotently(
     ]);
   }
   if (claim === 'in_progress') throw new ConflictError('A request with this Idempotency-Key is still being processed');
-  if (claim !== 'started') {
+  if (!('owner' in claim)) {
     return { status: claim.status, body: claim.body === null ? undefined : JSON.parse(claim.body), headers: { 'Idempotent-Replayed': 'true' } };
   }
   let answer: HttpAnswer;
   try {
     answer = await produce();
   } catch (error) {
-    await store.abandon(tenantId, key);
+    await store.abandon(tenantId, key, claim.owner);
     throw error;
   }
-  if (answer.status >= 500) await store.abandon(tenantId, key);
-  else await store.complete(tenantId, key, { status: answer.status, body: answer.body === undefined ? null : JSON.stringify(answer.body) });
+  if (answer.status >= 500) await store.abandon(tenantId, key, claim.owner);
+  else await store.complete(tenantId, key, claim.owner, { status: answer.status, body: answer.body === undefined ? null : JSON.stringify(answer.body) });
   return answer;
 }

@@ -104,6 +104,21 @@ describe('Idempotency-Key on retryable POSTs (PostgreSQL store)', () => {
     expect(retry.headers.get('idempotent-replayed')).toBeNull();
   });
 
+  it('lets a dead claim be taken over, and the late first request then changes nothing', async () => {
+    const store = new PostgresIdempotencyStore(orm);
+    const key = randomUUID();
+    const first = await store.begin(tenantId, key, 'same-request');
+    expect(first).toHaveProperty('owner');
+    // The first holder went quiet past its lock (a crash, a stuck worker): a retry takes the key over.
+    await orm.em.getConnection().execute(`update gateway.idempotency_keys set locked_until = now() - interval '1 second' where tenant_id = ? and key = ?`, [tenantId, key]);
+    const second = await store.begin(tenantId, key, 'same-request');
+    expect(second).toHaveProperty('owner');
+    await store.complete(tenantId, key, (first as { owner: string }).owner, { status: 200, body: '"late"' });
+    await store.abandon(tenantId, key, (first as { owner: string }).owner);
+    await store.complete(tenantId, key, (second as { owner: string }).owner, { status: 201, body: '"winner"' });
+    expect(await store.begin(tenantId, key, 'same-request')).toEqual({ status: 201, body: '"winner"' });
+  });
+
   it('runs every request without the header, and rejects a malformed key', async () => {
     const before = runs;
     await pay(null, { amountCents: 1 });
