@@ -113,26 +113,41 @@ export class NotificationSender {
       );
       let sent = 0;
       for (const row of rows) {
+        let messageId: string | null = null;
+        let sendError: unknown = null;
         try {
-          const { messageId } = await this.transport.send(giftCardEmail(row), row.id);
-          await run(
-            `update billing.notifications set sent_at = clock_timestamp(), attempts = attempts + 1, message_id = ?, last_error = null, updated_at = now() where id = ? and tenant_id = ?`,
-            [messageId, row.id, row.tenantId],
-          );
-          await run(`update billing.gift_cards set notification_sent_at = clock_timestamp(), updated_at = now() where id = ? and tenant_id = ?`, [row.giftCardId, row.tenantId]);
-          sent++;
+          ({ messageId } = await this.transport.send(giftCardEmail(row), row.id));
         } catch (error) {
-          const attempts = row.attempts + 1;
-          const code = errorCode(error);
-          const wait = BACKOFF_SECONDS[Math.min(attempts - 1, BACKOFF_SECONDS.length - 1)];
-          await run(
-            `update billing.notifications set attempts = ?, last_error = ?, updated_at = now(),
-               next_attempt_at = now() + make_interval(secs => ?), failed_at = case when ? then now() else null end
-             where id = ? and tenant_id = ?`,
-            [attempts, code, wait, attempts >= MAX_ATTEMPTS, row.id, row.tenantId],
-          );
-          // Ids and codes only: the address and the card's code stay out of the log.
-          this.options.log.warn({ notificationId: row.id, attempts, errorType: code }, 'notification not sent');
+          sendError = error;
+        }
+        // A savepoint per row: a failed bookkeeping write loses only this row's record (it is sent
+        // again later: at least once), never the records of the rows already mailed in this batch.
+        await run('savepoint notification_row', []);
+        try {
+          if (!sendError) {
+            await run(
+              `update billing.notifications set sent_at = clock_timestamp(), attempts = attempts + 1, message_id = ?, last_error = null, updated_at = now() where id = ? and tenant_id = ?`,
+              [messageId, row.id, row.tenantId],
+            );
+            await run(`update billing.gift_cards set notification_sent_at = clock_timestamp(), updated_at = now() where id = ? and tenant_id = ?`, [row.giftCardId, row.tenantId]);
+            sent++;
+          } else {
+            const attempts = row.attempts + 1;
+            const code = errorCode(sendError);
+            const wait = BACKOFF_SECONDS[Math.min(attempts - 1, BACKOFF_SECONDS.length - 1)];
+            await run(
+              `update billing.notifications set attempts = ?, last_error = ?, updated_at = now(),
+                 next_attempt_at = now() + make_interval(secs => ?), failed_at = case when ? then now() else null end
+               where id = ? and tenant_id = ?`,
+              [attempts, code, wait, attempts >= MAX_ATTEMPTS, row.id, row.tenantId],
+            );
+            // Ids and codes only: the address and the card's code stay out of the log.
+            this.options.log.warn({ notificationId: row.id, attempts, errorType: code }, 'notification not sent');
+          }
+          await run('release savepoint notification_row', []);
+        } catch (error) {
+          await run('rollback to savepoint notification_row', []);
+          this.options.log.error({ notificationId: row.id, err: error }, 'notification bookkeeping failed; it will be sent again');
         }
       }
       return { claimed: rows.length, sent };
