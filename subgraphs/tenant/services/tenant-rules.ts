@@ -3,6 +3,7 @@ import { checkIntRange, isCountryCode, isEmail, isPhone, Issues, MAX_TEXT, optio
 import type { Tenant } from '../entities/tenant.entity';
 import type { TenantAddressInput, TenantSettingsInput, UpdateTenantInput } from '../inputs/update-tenant.input';
 import { MAX_REMINDER_HOURS, type StoredTenantSettings } from '../tenant-settings';
+import { canonicalTimeZone, TIME_ZONE_REASON } from '../../shared/time-zone';
 
 /** The tenant columns an update may change, already validated and normalised. */
 export type TenantPatch = Partial<
@@ -12,16 +13,6 @@ export type TenantPatch = Partial<
     | 'addressLine1' | 'addressLine2' | 'addressCity' | 'addressState' | 'addressPostalCode' | 'addressCountry' | 'settings'
   >
 >;
-
-/** The IANA zone's canonical spelling, or null. Offsets (`+01:00`) and abbreviations with digits are not IANA names. */
-export function canonicalTimeZone(name: string): string | null {
-  if (!/^[A-Za-z][A-Za-z0-9_+-]*(?:\/[A-Za-z0-9_+-]+)*$/.test(name)) return null;
-  try {
-    return new Intl.DateTimeFormat('en-US', { timeZone: name }).resolvedOptions().timeZone;
-  } catch {
-    return null;
-  }
-}
 
 function canonicalLocale(tag: string): string | null {
   try {
@@ -51,7 +42,7 @@ export function validateTenantUpdate(input: UpdateTenantInput, stored: StoredTen
     else patch[field] = normalised;
   };
   required('name', (t) => (t.length >= 1 && t.length <= MAX_TEXT ? t : null), `name must be 1 to ${MAX_TEXT} characters`);
-  required('timezone', canonicalTimeZone, 'timezone must be an IANA time zone name, e.g. America/New_York');
+  required('timezone', canonicalTimeZone, TIME_ZONE_REASON);
   required('locale', canonicalLocale, 'locale must be a BCP 47 language tag, e.g. en-US');
   required('currency', (t) => (CURRENCIES.has(t.toUpperCase()) ? t.toUpperCase() : null), 'currency must be an ISO 4217 code, e.g. USD');
 

@@ -1,5 +1,6 @@
 import { ValidationError } from '../../../schema/errors';
-import { canonicalTimeZone, validateTenantUpdate } from '../../../subgraphs/tenant/services/tenant-rules';
+import { canonicalTimeZone } from '../../../subgraphs/shared/time-zone';
+import { validateTenantUpdate } from '../../../subgraphs/tenant/services/tenant-rules';
 
 /** The issues a tenant update raises, or [] when it passes. */
 function issuesOf(input: Record<string, unknown>, stored = {}) {
