@@ -21,9 +21,9 @@ const valueIssue = (loc: (string | number)[], reason: string, input: unknown): V
 
 /**
  * Streams a multipart/form-data body through busboy and returns the file of `mapping.field`.
- * The size cap is hard: at the first byte beyond `maxBytes` parsing stops, the request stream is
- * paused (nothing more is read or buffered) and the 422 goes out with `Connection: close`, so the
- * rest of an oversized body is never read. A body that is not multipart has no file: 422
+ * The size cap is hard: at the first byte beyond `maxBytes` parsing stops and the 422 goes out at
+ * once; the rest of a body declared larger than twice the cap is never read (`Connection: close`),
+ * a smaller overshoot is drained and dropped so naive clients can read the answer. A body that is not multipart has no file: 422
  * `missing`, as FastAPI answers for an absent `UploadFile`.
  */
 export function readUpload(req: Request, res: Response, mapping: UploadMapping): Promise<UploadedFileVariable> {
@@ -48,8 +48,16 @@ export function readUpload(req: Request, res: Response, mapping: UploadMapping):
       if (settled) return;
       settled = true;
       req.unpipe(parser);
-      req.pause();
-      if (!req.complete) res.setHeader('Connection', 'close');
+      // A body only a little over the cap is read to its end and dropped (node does that once the
+      // answer is sent), so a client that writes its whole body before reading still gets the 422
+      // instead of a broken pipe. A larger one is not read any further: the connection closes.
+      const declared = Number(req.headers['content-length']);
+      if (!req.complete && !(declared <= mapping.maxBytes * 2)) {
+        req.pause();
+        res.setHeader('Connection', 'close');
+      } else {
+        req.resume();
+      }
       reject(error);
     };
 
