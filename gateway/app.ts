@@ -5,7 +5,8 @@ import helmet from 'helmet';
 import type { Logger } from 'pino';
 import { docsRouter } from '../rest-bridge/docs';
 import { errorHandler, notFound } from '../rest-bridge/http-errors';
-import { createRestRouter, jsonErrorsInStyle } from '../rest-bridge/router';
+import { createRestRouter, jsonErrorsInStyle, toExpressPath } from '../rest-bridge/router';
+import { SUBGRAPH_NAMES } from '../subgraphs/shared/subgraph-definition';
 import { ROUTES } from '../rest-bridge/routes';
 import type { RouteDefinition } from '../rest-bridge/types';
 import { configureSuggestions } from '../subgraphs/notes/providers/configure';
@@ -64,7 +65,7 @@ export async function startApp(config: Config, platform: Platform, log: Logger, 
   };
   const openApi = platformOpenApi(routes, graph.apiSchema, config.publicUrl);
   const json = express.json({ limit: config.bodyLimitBytes, strict: false });
-  const owners = subscriptionOwners(['tenant', 'billing', 'analytics', 'notes']);
+  const owners = subscriptionOwners([...SUBGRAPH_NAMES]);
 
   const app = express();
   app.disable('x-powered-by');
@@ -94,7 +95,7 @@ export async function startApp(config: Config, platform: Platform, log: Logger, 
   if (platform.subgraphs) configureSuggestions({ llm: config.llm, log: (failure) => log.warn(failure, 'question migration failed') });
   const streams = { subscribe: createSubscriptionExecutor(config, platform.subgraphs, owners), heartbeatMs: options.streamHeartbeatMs };
   const rest = createRestRouter(routes, graph.apiSchema, run, logError, { idempotency, streams });
-  const expressPath = (route: RouteDefinition) => route.path.replace(/\{([^}]+)\}/g, ':$1');
+  const expressPath = (route: RouteDefinition) => toExpressPath(route.path);
   // Public routes (a secret in the path stands in for credentials) count against the client address, like failed authentications.
   const publicPaths = routes.filter((r) => r.auth === 'public').map(expressPath);
   if (publicPaths.length) app.use(publicPaths, limitAnonymous(limits), json);

@@ -1,7 +1,7 @@
 import { resolve } from 'node:path';
 import { readMailSettings } from '../subgraphs/billing/notifications/mail-settings';
 import { readLlmSettings, type LlmSettings } from '../subgraphs/notes/providers/llm-settings';
-import type { SubgraphName } from '../subgraphs/shared/subgraph-definition';
+import { SUBGRAPH_NAMES, type SubgraphName } from '../subgraphs/shared/subgraph-definition';
 
 /** How the process runs: everything in one process, or the gateway alone in front of subgraph services. */
 export type RunMode = 'all-in-one' | 'distributed';
@@ -38,7 +38,6 @@ export class ConfigError extends Error {
   }
 }
 
-const SUBGRAPH_NAMES: SubgraphName[] = ['tenant', 'billing', 'analytics', 'notes'];
 
 /** Reads a whole-number setting; a bad value is added to `problems` and the fallback used, so every problem is reported at once. */
 export function intSetting(env: NodeJS.ProcessEnv, problems: string[]) {

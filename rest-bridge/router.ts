@@ -20,7 +20,7 @@ export type OperationExecutor = (
 ) => Promise<{ data?: Record<string, unknown> | null; errors?: readonly GraphQLFormattedError[] }>;
 
 /** `/analytics/widgets/{widget_id}` -> `/analytics/widgets/:widget_id` */
-const toExpressPath = (path: string) => path.replace(/\{([^}]+)\}/g, ':$1');
+export const toExpressPath = (path: string): string => path.replace(/\{([^}]+)\}/g, ':$1');
 
 /** Parses a route's document and checks it against the API schema, so a broken route fails at start-up, not per request. */
 function compileRoute(route: RouteDefinition, schema: GraphQLSchema): OperationDefinitionNode {

@@ -2,10 +2,11 @@ import type { Pool } from 'pg';
 import type { Logger } from 'pino';
 import { deliverDue, type DeliveryOptions } from './deliver';
 import { pruneDelivered } from './prune';
+import { SUBGRAPH_NAMES } from '../../subgraphs/shared/subgraph-definition';
 import { relayOutbox } from './relay';
 
-/** Schemas that may hold an outbox (DESIGN.md section 6). */
-const SUBGRAPH_SCHEMAS = ['tenant', 'billing', 'analytics', 'notes'];
+/** Schemas that may hold an outbox: the subgraphs' own (DESIGN.md section 6). */
+const SUBGRAPH_SCHEMAS = [...SUBGRAPH_NAMES];
 
 /** Dispatcher settings (README lists the variables). */
 export interface DispatcherOptions extends DeliveryOptions {

@@ -3,8 +3,11 @@ import type { NonEmptyArray } from 'type-graphql';
 import type { ReferenceResolvers } from './build-federated-schema';
 import type { OrmDefinition } from './orm';
 
-/** The four subgraphs of DESIGN.md section 6. */
-export type SubgraphName = 'tenant' | 'billing' | 'analytics' | 'notes';
+/** The four subgraphs of DESIGN.md section 6; each owns the PostgreSQL schema of the same name. */
+export const SUBGRAPH_NAMES = ['tenant', 'billing', 'analytics', 'notes'] as const;
+
+/** One of SUBGRAPH_NAMES. */
+export type SubgraphName = (typeof SUBGRAPH_NAMES)[number];
 
 /** Everything the platform needs to know to run one subgraph, in-process or alone. */
 export interface SubgraphDefinition extends OrmDefinition {
