@@ -1,13 +1,12 @@
 import express from 'express';
 import { Pool } from 'pg';
-import { TENANT_BY_ID_SQL } from '../subgraphs/tenant/repositories/tenant.repository';
+import { TENANT_BY_ID } from '../subgraphs/tenant/repositories/tenant.repository';
 
 /**
  * The floor: the least a server can do to answer `GET /tenant/public` (express 5, pg, the same
- * SQL, no auth, no GraphQL). The stack's REST route is judged against its throughput; it lives
+ * prepared statement as the app, no auth, no GraphQL). The stack's REST route is judged against its throughput; it lives
  * in bench/ only and is never deployed.
  */
-const SQL = TENANT_BY_ID_SQL.replace('?', '$1');
 const PUBLIC_URL = (process.env.PUBLIC_URL ?? 'http://localhost:4000').replace(/\/+$/, '');
 
 interface TenantRow {
@@ -35,7 +34,7 @@ async function main(): Promise<void> {
     const tenantId = req.get('tenant');
     if (!tenantId) return void res.status(400).json({ detail: 'TENANT header required' });
     try {
-      const { rows } = await pool.query<TenantRow>(SQL, [tenantId]);
+      const { rows } = await pool.query<TenantRow>({ ...TENANT_BY_ID, values: [tenantId] });
       const row = rows[0];
       if (!row) return void res.status(404).json({ detail: 'Tenant not found' });
       // The same shape and key order as the GraphQL selection the REST route runs.

@@ -8,12 +8,15 @@ import type { RunningSubgraph } from '../subgraphs/shared/subgraph-runtime';
 import type { SubgraphName } from '../subgraphs/shared/subgraph-definition';
 import type { Config } from './config';
 import { CachedLocalDataSource } from './local-data-source';
+import { createOperationRunner, type OperationRunner } from './operation-runner';
 import { IdentityForwardingDataSource } from './remote-data-source';
 import type { RequestContext } from './request-context';
 
 /** The federated graph: Apollo Gateway over the checked-in supergraph, behind Apollo Server. */
 export interface GraphQLLayer {
   server: ApolloServer<RequestContext>;
+  /** Runs an operation straight on the gateway's executor, for the REST bridge (operation-runner.ts). */
+  runOperation: OperationRunner;
   /** The public (API) schema of the supergraph, for the REST bridge's coercion and OpenAPI. */
   apiSchema: GraphQLSchema;
 }
@@ -39,23 +42,24 @@ export async function startGraphQL(config: Config, local: RunningSubgraph[] | nu
   gateway.onSchemaLoadOrUpdate(({ apiSchema: schema }) => {
     apiSchema = schema;
   });
+  // The REST routes and /graphql share one error vocabulary; anything without a code is hidden.
+  const formatError = (formatted: GraphQLFormattedError, error: unknown): GraphQLFormattedError => {
+    if (formatted.extensions?.code && formatted.extensions.code !== 'INTERNAL_SERVER_ERROR') {
+      return { message: formatted.message, path: formatted.path, locations: formatted.locations, extensions: stripServiceName(formatted.extensions) };
+    }
+    log.error({ err: error, path: formatted.path }, 'graphql operation failed');
+    return { message: 'Internal server error', path: formatted.path, extensions: { code: 'INTERNAL_SERVER_ERROR' } };
+  };
   const server = new ApolloServer<RequestContext>({
     gateway,
     includeStacktraceInErrorResponses: false,
-    // The REST routes and /graphql share one error vocabulary; anything without a code is hidden.
-    formatError: (formatted: GraphQLFormattedError, error: unknown) => {
-      if (formatted.extensions?.code && formatted.extensions.code !== 'INTERNAL_SERVER_ERROR') {
-        return { message: formatted.message, path: formatted.path, locations: formatted.locations, extensions: stripServiceName(formatted.extensions) };
-      }
-      log.error({ err: error, path: formatted.path }, 'graphql operation failed');
-      return { message: 'Internal server error', path: formatted.path, extensions: { code: 'INTERNAL_SERVER_ERROR' } };
-    },
+    formatError,
     // No cache hints are used: computing a cache policy for every field is wasted work per request.
     plugins: [ApolloServerPluginLandingPageDisabled(), ApolloServerPluginCacheControlDisabled()],
   });
   await server.start();
   if (!apiSchema) throw new Error('gateway started without a schema');
-  return { server, apiSchema };
+  return { server, apiSchema, runOperation: createOperationRunner(gateway, apiSchema, formatError) };
 }
 
 /** Which subgraph answered is an implementation detail clients need not see. */

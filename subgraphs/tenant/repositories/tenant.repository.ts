@@ -1,4 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
+import { queryPrepared, type PreparedStatement } from '../../shared/prepared-statement';
 import type { StoredTenantSettings } from '../tenant-settings';
 
 /** A tenant row as reads return it (property names of the Tenant entity). */
@@ -35,20 +36,20 @@ const COLUMNS = `id, name, legal_name as "legalName", timezone, locale, currency
   created_at as "createdAt", updated_at as "updatedAt"`;
 
 /** The hot read, exported so the benchmark's floor runs exactly the same statement. */
-export const TENANT_BY_ID_SQL = `select ${COLUMNS} from tenant.tenants where id = ?`;
+export const TENANT_BY_ID: PreparedStatement = { name: 'tenant_by_id', text: `select ${COLUMNS} from tenant.tenants where id = $1` };
 
 /**
  * Reads of the tenants table. The tenant record is read on nearly every request, so it is one
- * parameterised statement on the ORM's connection: `em.findOne` (hydration, identity map, filter
- * resolution) measured about 2x slower end to end on this path (bench/RESULTS.md). Writes still go
- * through the entity and its unit of work.
+ * prepared statement on the ORM's pool: `em.findOne` (hydration, identity map, filter resolution)
+ * measured about 2x slower end to end on this path, `execute` about 20% (bench/RESULTS.md).
+ * Writes still go through the entity and its unit of work.
  */
 export class TenantRepository {
   constructor(private readonly em: EntityManager) {}
 
   /** The tenant with this id, or null. Callers pass the request's own tenant id only. */
   async findById(id: string): Promise<TenantRecord | null> {
-    const row = await this.em.getConnection().execute<TenantRecord>(TENANT_BY_ID_SQL, [id], 'get', this.em.getTransactionContext());
+    const [row] = await queryPrepared<TenantRecord>(this.em, TENANT_BY_ID, [id]);
     if (!row) return null;
     // MikroORM's driver returns timestamptz as text; the record carries Dates like the entity does.
     return { ...row, createdAt: new Date(row.createdAt), updatedAt: new Date(row.updatedAt) };
