@@ -117,15 +117,24 @@ async function prepare(ctx: BenchContext): Promise<{ url: string; plainUrl: stri
  */
 export async function benchNotesMigrate(ctx: BenchContext): Promise<NotesMigrateReport> {
   const streams = positiveInt('BENCH_NOTES_STREAMS', 100);
-  const rounds = positiveInt('BENCH_NOTES_ROUNDS', 5);
+  const rounds = positiveInt('BENCH_NOTES_ROUNDS', 10);
   const pid = ctx.app.child.process.pid!;
   const target = await prepare(ctx);
   const connections = new Connections(new URL(ctx.app.url), streams);
   const migrate = requestMessage('POST', new URL(target.url), target.headers);
   const plainRequest = requestMessage('GET', new URL(target.plainUrl), target.headers);
   try {
-    say(`notes-migrate: warming up with one round of ${streams} streams`);
-    await connections.all(migrate);
+    // Warm up as the other benchmarks do (BENCH_WARMUP seconds of the same load, at least one
+    // round): a server that has run a few hundred streams is not yet JIT-compiled, one in service is.
+    say(`notes-migrate: warming up for ${ctx.warmupSeconds} s with rounds of ${streams} streams`);
+    const warmUntil = performance.now() + ctx.warmupSeconds * 1_000;
+    let warmRounds = 0;
+    do {
+      await connections.all(migrate);
+      await connections.all(plainRequest);
+      warmRounds++;
+    } while (performance.now() < warmUntil);
+    say(`notes-migrate: ${warmRounds} warm-up rounds`);
     await new Promise((resolve) => setTimeout(resolve, 1_000));
 
     const rssBefore = rssMiB(pid);
@@ -148,7 +157,6 @@ export async function benchNotesMigrate(ctx: BenchContext): Promise<NotesMigrate
     await new Promise((resolve) => setTimeout(resolve, 1_000));
     const rssAfter = rssMiB(pid);
     say(`notes-migrate: reference: ${rounds} rounds of ${streams} concurrent GET /tenant/public`);
-    await connections.all(plainRequest);
     const plain: number[] = [];
     const plainCpuBefore = cpuMs(pid);
     for (let round = 1; round <= rounds; round++) {
@@ -203,7 +211,7 @@ function report(ctx: BenchContext, { streams, rounds, runs, roundMs, plain, rssB
     `- Date: ${new Date().toISOString()}`,
     `- Machine: ${formatMachine(describeMachine())}`,
     `- Mode: all-in-one, NODE_ENV=production, LOG_LEVEL=warn, built-in suggestion provider; database: ${ctx.databaseLabel}`,
-    `- Load: ${rounds} rounds of ${streams} concurrent streams (after one warm-up round), all sent at once on ${streams} keep-alive connections and each read to its end by a raw HTTP/1.1 client (bench/notes-migrate-client.ts) in the benchmark process on the same machine; ${runs[0]?.events ?? 0} events per stream (the demo intake form). The reference row sends ${streams} concurrent \`GET /tenant/public\` the same way: what any route costs at this concurrency on this machine`,
+    `- Load: ${rounds} rounds of ${streams} concurrent streams (after ${ctx.warmupSeconds} s of warm-up rounds of the same streams and reference requests), all sent at once on ${streams} keep-alive connections and each read to its end by a raw HTTP/1.1 client (bench/notes-migrate-client.ts) in the benchmark process on the same machine; ${runs[0]?.events ?? 0} events per stream (the demo intake form). The reference row sends ${streams} concurrent \`GET /tenant/public\` the same way: what any route costs at this concurrency on this machine`,
     '',
     table,
     '',

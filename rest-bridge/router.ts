@@ -8,6 +8,7 @@ import { coerceRequest } from './coerce';
 import { graphQLErrorAnswer, RequestValidationError, sendAnswer, type ErrorLog, type HttpAnswer } from './http-errors';
 import { runIdempotently, type IdempotencyStore } from './idempotency';
 import { readUpload } from './upload';
+import { FirstEventPriority } from './first-event-priority';
 import { serveStream, type StreamSupport } from './stream';
 import type { RouteDefinition, ValidationStyle } from './types';
 import { jsonInvalid } from './validation-error';
@@ -57,6 +58,7 @@ export interface RestRouterOptions {
  */
 export function createRestRouter(routes: RouteDefinition[], schema: GraphQLSchema, run: OperationExecutor, logError: ErrorLog, options: RestRouterOptions = {}): Router {
   const router = Router();
+  const streamPriority = new FirstEventPriority();
   schema = withScalarParsers(schema);
   for (const route of routes) {
     const operation = compileRoute(route, schema);
@@ -76,7 +78,7 @@ export function createRestRouter(routes: RouteDefinition[], schema: GraphQLSchem
       if ('issues' in coerced) throw new RequestValidationError(coerced.issues, route.validationStyle ?? 'full');
       // A multipart route's file becomes one more variable; read only once everything else is valid.
       if (route.upload) coerced.variables[route.upload.variable] = await readUpload(req, res, route.upload);
-      if (route.stream) return serveStream({ ...route, stream: route.stream }, coerced.variables, res, options.streams!, logError);
+      if (route.stream) return serveStream({ ...route, stream: route.stream }, coerced.variables, res, options.streams!, logError, streamPriority);
       const answer = async (): Promise<HttpAnswer> => {
         const result = await run(route.document, coerced.variables, res);
         if (result.errors?.length) return graphQLErrorAnswer(result.errors, route, (error) => logError(res, error));

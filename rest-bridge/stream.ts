@@ -1,5 +1,6 @@
 import type { Response } from 'express';
 import type { GraphQLFormattedError } from 'graphql';
+import type { FirstEventPriority } from './first-event-priority';
 import { graphQLErrorAnswer, sendAnswer, type ErrorLog } from './http-errors';
 import type { RouteDefinition, StreamMapping } from './types';
 
@@ -58,7 +59,9 @@ export async function serveStream(
   res: Response,
   support: StreamSupport,
   logError: ErrorLog,
+  priority: FirstEventPriority,
 ): Promise<void> {
+  const started = priority.start();
   let results: AsyncIterator<SubscriptionResult> | undefined;
   let closed = false;
   const cancel = () => void results?.return?.().catch(() => undefined);
@@ -80,6 +83,7 @@ export async function serveStream(
     // Headers go out with the first event, in one packet.
     res.writeHead(200, EVENT_STREAM_HEADERS);
     heartbeat = setInterval(() => void write(res, ': ping\n\n'), support.heartbeatMs ?? DEFAULT_HEARTBEAT_MS);
+    let sent = 0;
     try {
       for (; !next.done && !closed; next = await results.next()) {
         const { data, errors } = next.value;
@@ -89,7 +93,15 @@ export async function serveStream(
           await write(res, frame(route.stream.errorEvent(message)));
           break;
         }
-        if (data) await write(res, frame(route.result(data)));
+        if (!data) continue;
+        if (sent++ > 0) await write(res, frame(route.result(data)));
+        else {
+          // The first event leaves at once, with the headers; the rest waits while other streams
+          // still have their first to send (first-event-priority.ts).
+          res.write(frame(route.result(data)));
+          started();
+          await priority.holdForStarters();
+        }
       }
     } catch (error) {
       if (closed) return;
@@ -97,6 +109,7 @@ export async function serveStream(
       await write(res, frame(route.stream.errorEvent('Internal server error')));
     }
   } finally {
+    started();
     clearInterval(heartbeat);
     res.off('close', onClose);
     if (res.headersSent && !res.writableEnded) {
@@ -109,7 +122,8 @@ export async function serveStream(
 /**
  * Writes a chunk, waiting while the client's buffer is full so a slow reader cannot grow memory.
  * Chunks written in one turn of the event loop leave in one socket write: a provider that has
- * several suggestions ready would otherwise cost a system call each.
+ * several suggestions ready would otherwise cost a system call each (the first event is the
+ * exception, see serveStream).
  */
 function write(res: Response, chunk: string): Promise<void> {
   return new Promise((resolve) => {

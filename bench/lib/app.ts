@@ -3,6 +3,7 @@ import path from 'node:path';
 import { startChild, type Child } from './child';
 import { freePort } from '../../gateway/free-port';
 import { waitForUrl } from './readiness';
+import { SERVER_NODE_FLAGS } from './server-flags';
 
 /** The platform running as a child process, set up for load: where it is and the operator token it accepts. */
 export interface AppUnderTest {
@@ -13,6 +14,9 @@ export interface AppUnderTest {
 
 // The highest value gateway/config.ts accepts: about 160,000 req/s over its 60 s window.
 const NO_RATE_LIMIT = '10000000';
+
+/** The V8 flags `npm start` runs the server with (package.json), plus `BENCH_APP_NODE_ARGS` (e.g. `--cpu-prof`, which node refuses in NODE_OPTIONS). */
+const nodeArgs = (): string[] => [...SERVER_NODE_FLAGS, ...(process.env.BENCH_APP_NODE_ARGS ?? '').split(/\s+/).filter(Boolean)];
 
 /**
  * Starts `dist/gateway/main.js` all-in-one against `databaseUrl` and waits for /readyz. Logs
@@ -33,7 +37,7 @@ export async function startApp(databaseUrl: string, extraEnv: Record<string, str
     RATE_LIMIT_PER_WINDOW: NO_RATE_LIMIT,
     NODE_ENV: 'production',
     ...extraEnv,
-  });
+  }, nodeArgs());
   const url = `http://127.0.0.1:${port}`;
   try {
     await waitForUrl(child, `${url}/readyz`);

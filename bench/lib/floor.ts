@@ -1,6 +1,7 @@
 import path from 'node:path';
 import { startChild, type Child } from './child';
 import { waitForJsonLine } from './readiness';
+import { SERVER_NODE_FLAGS } from './server-flags';
 
 /** The floor server (bench/floor-server.ts) running as a child process. */
 export interface Floor {
@@ -10,7 +11,7 @@ export interface Floor {
 
 /** Starts `dist/bench/floor-server.js` on a port it picks and waits for its `{"port": n}` line. */
 export async function startFloor(databaseUrl: string): Promise<Floor> {
-  const child = startChild('floor', path.join(__dirname, '..', 'floor-server.js'), { DATABASE_URL: databaseUrl, PORT: '0', HOST: '127.0.0.1' });
+  const child = startChild('floor', path.join(__dirname, '..', 'floor-server.js'), { DATABASE_URL: databaseUrl, PORT: '0', HOST: '127.0.0.1' }, SERVER_NODE_FLAGS);
   try {
     const port = await waitForJsonLine(child, (value) => (typeof value?.port === 'number' ? (value.port as number) : undefined));
     child.echo();

@@ -1,0 +1,7 @@
+/**
+ * The V8 flags `npm start` (package.json) and the Dockerfile run servers with; the benchmark runs
+ * the app and the floor with the same, so neither is measured on settings the other lacks. A 64 MiB
+ * semi-space lets the objects of requests in flight die in the young generation instead of being
+ * promoted and collected by full GCs (bench/RESULTS.md).
+ */
+export const SERVER_NODE_FLAGS = ['--max-semi-space-size=64'];
