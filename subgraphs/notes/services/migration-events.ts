@@ -32,6 +32,9 @@ async function* generate(
   }
 }
 
+/** The abort reason of every stopped migration, the `AbortError` that `abort()` would build (with a stack) on every stream's end, made once. */
+const CANCELLED = new DOMException('question migration cancelled', 'AbortError');
+
 /**
  * The events of one migration, as an iterator whose `return()` cancels at once: an async
  * generator would only see `return()` once its pending `await` settled, so an abandoned stream
@@ -48,7 +51,7 @@ export function migrationEvents(provider: SuggestionProvider, question: LegacyQu
     });
   const events = generate(provider, question, controller.signal, fail);
   const stop = async (): Promise<IteratorReturnResult<undefined>> => {
-    controller.abort();
+    controller.abort(CANCELLED);
     events.return(undefined).catch(() => undefined);
     return { done: true, value: undefined };
   };
