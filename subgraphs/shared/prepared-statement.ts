@@ -1,6 +1,9 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 
-/** A statement PostgreSQL plans once per connection: a fixed name and `$n` placeholders. */
+/**
+ * A statement PostgreSQL plans once per connection: a fixed name and `$n` placeholders. It names
+ * its columns (never `*`): a migration that adds a column must not change a cached plan's result type.
+ */
 export interface PreparedStatement {
   /** Unique per statement text across the process; pg refuses one name for two texts. */
   name: string;
