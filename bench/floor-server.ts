@@ -4,8 +4,8 @@ import { TENANT_BY_ID } from '../subgraphs/tenant/repositories/tenant.repository
 
 /**
  * The floor: the least a server can do to answer `GET /tenant/public` (express 5, pg, the same
- * prepared statement as the app, no auth, no GraphQL). The stack's REST route is judged against its throughput; it lives
- * in bench/ only and is never deployed.
+ * prepared statement as the app, no auth, no GraphQL). The stack's REST route is judged against
+ * its throughput; it lives in bench/ only and is never deployed.
  */
 const PUBLIC_URL = (process.env.PUBLIC_URL ?? 'http://localhost:4000').replace(/\/+$/, '');
 
