@@ -1,8 +1,8 @@
 import { Entity, Property } from '@mikro-orm/core';
 import { TenantScopedEntity } from '../../shared/base.entity';
 
-/** Outcome of a charge at the processor. */
-export type PaymentStatus = 'SUCCEEDED' | 'FAILED';
+/** Outcome of a charge at the processor; PENDING until its answer is recorded. */
+export type PaymentStatus = 'PENDING' | 'SUCCEEDED' | 'FAILED';
 
 /** One manual payment attempt for a member (contract part 4.7); declined attempts are kept too. */
 @Entity({ tableName: 'member_payments' })

@@ -1,12 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { NotFoundError, ValidationError } from '../../../schema/errors';
+import { ConflictError, NotFoundError, ValidationError } from '../../../schema/errors';
 import { Issues } from '../../shared/field-rules';
 import { isUuid } from '../../shared/ids';
 import { recordEvent } from '../../shared/outbox/record-event';
-import { MemberPayment } from '../entities/member-payment.entity';
 import type { MemberManualPaymentInput } from '../inputs/member.input';
 import { paymentProcessor } from '../processor/payment-processor';
+import { MemberPaymentRepository, type MemberPaymentRow } from '../repositories/member-payment.repository';
 import { MemberRepository } from '../repositories/member.repository';
 import { PaymentMethodRepository } from '../repositories/payment-method.repository';
 import { PaymentStatus } from '../types/enums';
@@ -17,15 +17,33 @@ import { MAX_NOTE, optionalString } from './rules';
 const refuse = (field: string, reason: string, input: unknown) =>
   new ValidationError([{ type: 'value_error', loc: ['input', field], msg: `Value error, ${reason}`, input, ctx: { error: reason } }]);
 
+const toView = (payment: MemberPaymentRow): MemberPaymentView => ({
+  paymentId: payment.id,
+  memberId: payment.memberId,
+  paymentMethodId: payment.paymentMethodId,
+  amountCents: payment.amountCents,
+  status: PaymentStatus[payment.status],
+  failureReason: payment.failureReason,
+  comment: payment.comment,
+  createdAt: payment.createdAt,
+});
+
 /** Manual payments of members (contract part 4.7). */
 export class MemberPaymentService {
   constructor(private readonly em: EntityManager, private readonly tenantId: string) {}
 
   /**
    * Charges the member's whole balance due to a payment method of the member's patient through
-   * the payment processor. The member row stays locked from the balance check to the commit, so
-   * two payments of one member never both charge. A decline is an answer (status FAILED, the
-   * processor's code in failureReason), recorded like a success; only a success lowers the balance.
+   * the payment processor. A decline is an answer (status FAILED, the processor's code in
+   * failureReason), recorded like a success; only a success lowers the balance.
+   *
+   * The attempt is committed as PENDING before the processor is called, its id the processor's
+   * idempotency key; the charge and its answer are then recorded under the member's lock. When
+   * the answer is lost (processor unreachable mid-call, the commit failing after the charge), the
+   * member's next payment first settles that attempt with the same key, so the processor answers
+   * what it did instead of charging again, and a retry with the same payment method gets that
+   * attempt as its answer. Two payments of one member never both charge: the second finds the
+   * first pending (409) or settled (nothing due, 422).
    */
   async pay(input: MemberManualPaymentInput): Promise<MemberPaymentView> {
     const issues = new Issues();
@@ -33,7 +51,11 @@ export class MemberPaymentService {
     issues.throwIfAny();
     if (!isUuid(input.memberId)) throw new NotFoundError('Member not found');
     if (!isUuid(input.paymentMethodId)) throw new NotFoundError('Payment method not found');
-    return this.em.transactional(async (tx) => {
+
+    const earlier = await this.settlePending(input.memberId);
+    if (earlier && earlier.paymentMethodId === input.paymentMethodId.toLowerCase()) return toView(earlier);
+
+    const attempt = await this.em.transactional(async (tx) => {
       const member = await new MemberRepository(tx, this.tenantId).lockById(input.memberId);
       if (!member) throw new NotFoundError('Member not found');
       const method = await new PaymentMethodRepository(tx, this.tenantId).findById(input.paymentMethodId);
@@ -41,46 +63,45 @@ export class MemberPaymentService {
       if (method.patientId !== member.patientId) throw refuse('paymentMethodId', "the payment method does not belong to the member's patient", input.paymentMethodId);
       if (method.isArchived) throw refuse('paymentMethodId', 'the payment method is archived', input.paymentMethodId);
       if (member.balanceDueCents <= 0) throw refuse('memberId', 'the member has no balance due', input.memberId);
-
-      const paymentId = randomUUID();
-      const amountCents = member.balanceDueCents;
-      const outcome = await paymentProcessor().charge({
-        idempotencyKey: paymentId,
-        amountCents,
-        processorPaymentMethodId: method.processorPaymentMethodId,
-        last4: method.last4,
-        methodType: method.type,
-        description: `Membership ${member.planName}`,
-      });
-      const payment = tx.create(MemberPayment, {
-        id: paymentId,
-        tenantId: this.tenantId,
-        memberId: member.id,
-        paymentMethodId: method.id,
-        amountCents,
-        status: outcome.status,
-        failureReason: outcome.failureReason,
-        processorPaymentId: outcome.processorPaymentId,
-        comment,
-      } as never);
-      if (outcome.status === 'SUCCEEDED') await new MemberRepository(tx, this.tenantId).applyPayment(member.id, amountCents);
-      recordEvent(tx, this.tenantId, outcome.status === 'SUCCEEDED' ? 'member.payment_succeeded' : 'member.payment_failed', {
-        paymentId,
-        memberId: member.id,
-        amountCents,
-        status: outcome.status,
-        failureReason: outcome.failureReason,
-      });
-      return {
-        paymentId,
-        memberId: member.id,
-        paymentMethodId: method.id,
-        amountCents,
-        status: PaymentStatus[outcome.status],
-        failureReason: outcome.failureReason,
-        comment,
-        createdAt: payment.createdAt,
-      };
+      const payments = new MemberPaymentRepository(tx, this.tenantId);
+      if (await payments.findPending(member.id)) throw new ConflictError('Another payment of this member is in progress; retry the request for its outcome');
+      return payments.insertPending({ id: randomUUID(), memberId: member.id, paymentMethodId: method.id, amountCents: member.balanceDueCents, comment });
     });
+    // Another payment of the member may have settled this attempt first (same key, one charge).
+    const settled = await this.settlePending(attempt.memberId);
+    return toView(settled?.id === attempt.id ? settled : (await new MemberPaymentRepository(this.em, this.tenantId).findById(attempt.id))!);
+  }
+
+  /** Under the member's lock, sends the member's PENDING attempt (if any) to the processor and records the answer. */
+  private settlePending(memberId: string): Promise<MemberPaymentRow | null> {
+    return this.em.transactional(async (tx) => {
+      const member = await new MemberRepository(tx, this.tenantId).lockById(memberId);
+      if (!member) throw new NotFoundError('Member not found');
+      const pending = await new MemberPaymentRepository(tx, this.tenantId).findPending(member.id);
+      return pending ? this.charge(tx, pending, member.planName) : null;
+    });
+  }
+
+  /** Sends a PENDING attempt to the processor and records its answer, the balance and the event in `tx`. */
+  private async charge(tx: EntityManager, payment: MemberPaymentRow, planName: string): Promise<MemberPaymentRow> {
+    const source = (await new PaymentMethodRepository(tx, this.tenantId).findById(payment.paymentMethodId))!;
+    const outcome = await paymentProcessor().charge({
+      idempotencyKey: payment.id,
+      amountCents: payment.amountCents,
+      processorPaymentMethodId: source.processorPaymentMethodId,
+      last4: source.last4,
+      methodType: source.type,
+      description: `Membership ${planName}`,
+    });
+    await new MemberPaymentRepository(tx, this.tenantId).settle(payment.id, outcome);
+    if (outcome.status === 'SUCCEEDED') await new MemberRepository(tx, this.tenantId).applyPayment(payment.memberId, payment.amountCents);
+    recordEvent(tx, this.tenantId, outcome.status === 'SUCCEEDED' ? 'member.payment_succeeded' : 'member.payment_failed', {
+      paymentId: payment.id,
+      memberId: payment.memberId,
+      amountCents: payment.amountCents,
+      status: outcome.status,
+      failureReason: outcome.failureReason,
+    });
+    return { ...payment, status: outcome.status, failureReason: outcome.failureReason };
   }
 }

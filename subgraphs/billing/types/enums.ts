@@ -40,10 +40,15 @@ registerEnumType(MembershipInterval, { name: 'MembershipInterval', description: 
 
 /** Outcome of a payment at the processor. */
 export enum PaymentStatus {
+  PENDING = 'PENDING',
   SUCCEEDED = 'SUCCEEDED',
   FAILED = 'FAILED',
 }
-registerEnumType(PaymentStatus, { name: 'PaymentStatus', description: 'FAILED payments carry the decline code in failureReason' });
+registerEnumType(PaymentStatus, {
+  name: 'PaymentStatus',
+  description: 'FAILED payments carry the decline code in failureReason',
+  valuesConfig: { PENDING: { description: "Sent to the processor, its answer not recorded yet (lost in transit); the member's next payment settles it" } },
+});
 
 /** How a sale was paid; stored and reported (revenue_line.payment_medium) lower case. */
 export enum PaymentMedium {

@@ -1,4 +1,33 @@
+import { usePaymentProcessor, type ChargeRequest, type ChargeResult, type PaymentProcessor } from '../../../subgraphs/billing/processor/payment-processor';
+import { SandboxPaymentProcessor } from '../../../subgraphs/billing/processor/sandbox.processor';
 import { codeOf, issuesOf, startBillingKit, type BillingKit } from './billing-kit';
+
+/**
+ * A processor that honours idempotency keys the way real ones do (the same key answers the first
+ * outcome, with no second charge) and can lose its next answer after charging, as a dropped
+ * connection or a crash after the call would.
+ */
+class KeyedProcessor implements PaymentProcessor {
+  readonly calls: string[] = [];
+  readonly charges = new Map<string, ChargeResult>();
+  private readonly sandbox = new SandboxPaymentProcessor();
+  loseNextAnswer = false;
+
+  async charge(request: ChargeRequest): Promise<ChargeResult> {
+    this.calls.push(request.idempotencyKey);
+    const outcome = this.charges.get(request.idempotencyKey) ?? (await this.sandbox.charge(request));
+    this.charges.set(request.idempotencyKey, outcome);
+    if (this.loseNextAnswer) {
+      this.loseNextAnswer = false;
+      throw new Error('socket hang up');
+    }
+    return outcome;
+  }
+
+  createMerchantAccount() {
+    return this.sandbox.createMerchantAccount();
+  }
+}
 
 const PM = 'mutation($p: ID!, $i: CreatePaymentMethodInput!) { createPatientPaymentMethod(patientId: $p, input: $i) { id } }';
 const MEMBER = 'mutation($i: CreateMemberInput!) { createMember(input: $i) { id patientId planName priceCents interval status balanceDueCents payments { paymentId } } }';
@@ -73,8 +102,65 @@ describe('billing subgraph: members and manual payments (real PostgreSQL, sandbo
   it('charges a member once when two payments race', async () => {
     const { methodId, memberId } = await setup(a);
     const results = await Promise.all([1, 2, 3].map(() => kit.run(a, PAY, { i: { memberId, paymentMethodId: methodId } })));
-    expect(results.filter((r) => r.data?.makeMemberManualPayment?.status === 'SUCCEEDED')).toHaveLength(1);
-    expect(results.filter((r) => r.errors)).toHaveLength(2);
+    // A racer answers the one payment (it settled it, same key), or 409 while it is pending, or 422 once nothing is due.
+    const succeeded = results.filter((r) => r.data?.makeMemberManualPayment?.status === 'SUCCEEDED').map((r) => r.data!.makeMemberManualPayment.paymentId);
+    expect(succeeded.length).toBeGreaterThanOrEqual(1);
+    expect(new Set(succeeded).size).toBe(1);
+    for (const refused of results.filter((r) => r.errors)) expect(['CONFLICT', 'BAD_USER_INPUT']).toContain(codeOf(refused));
+    const read = await kit.run(a, READ, { id: memberId });
+    expect(read.data.member).toEqual({ status: 'ACTIVE', balanceDueCents: 0, payments: [{ paymentId: succeeded[0], status: 'SUCCEEDED', amountCents: 4900, failureReason: null }] });
+  });
+
+  describe('when the processor charged but its answer was lost', () => {
+    let processor: KeyedProcessor;
+    beforeEach(() => {
+      processor = new KeyedProcessor();
+      processor.loseNextAnswer = true;
+      usePaymentProcessor(processor);
+    });
+    afterEach(() => usePaymentProcessor(new SandboxPaymentProcessor()));
+
+    it('keeps the attempt PENDING, and a retry settles it with the same key: one charge, its answer', async () => {
+      const { methodId, memberId } = await setup(a);
+      const lost = await kit.run(a, PAY, { i: { memberId, paymentMethodId: methodId } });
+      expect(lost.errors?.[0].message).toBe('socket hang up');
+      const [key] = processor.calls;
+      expect((await kit.run(a, READ, { id: memberId })).data.member).toEqual({
+        status: 'PAST_DUE', balanceDueCents: 4900, payments: [{ paymentId: key, status: 'PENDING', amountCents: 4900, failureReason: null }],
+      });
+
+      const retry = await kit.run(a, PAY, { i: { memberId, paymentMethodId: methodId.toUpperCase() } });
+      expect(retry.data.makeMemberManualPayment).toMatchObject({ paymentId: key, status: 'SUCCEEDED', amountCents: 4900 });
+      expect(processor.calls).toEqual([key, key]);
+      expect(processor.charges.size).toBe(1);
+      expect((await kit.run(a, READ, { id: memberId })).data.member).toEqual({
+        status: 'ACTIVE', balanceDueCents: 0, payments: [{ paymentId: key, status: 'SUCCEEDED', amountCents: 4900, failureReason: null }],
+      });
+    });
+
+    it('settles it before a payment with another method, which then finds nothing due (and the settlement stays)', async () => {
+      const { patient, methodId, memberId } = await setup(a);
+      const second = await kit.run(a, PM, { p: patient, i: { paymentMethodId: `pm_${Math.random()}`, methodType: 'card', card: { brand: 'visa', last4: '1881', expMonth: 1, expYear: 2032 } } });
+      await kit.run(a, PAY, { i: { memberId, paymentMethodId: methodId } });
+      const other = await kit.run(a, PAY, { i: { memberId, paymentMethodId: second.data.createPatientPaymentMethod.id } });
+      expect(issuesOf(other)).toEqual([{ type: 'value_error', loc: ['input', 'memberId'], msg: 'Value error, the member has no balance due' }]);
+      expect(processor.charges.size).toBe(1);
+      expect((await kit.run(a, READ, { id: memberId })).data.member).toMatchObject({ status: 'ACTIVE', balanceDueCents: 0, payments: [{ status: 'SUCCEEDED' }] });
+    });
+
+    it('charges anew, under a new key, after a lost decline', async () => {
+      const { patient, methodId, memberId } = await setup(a, '0002');
+      const second = await kit.run(a, PM, { p: patient, i: { paymentMethodId: `pm_${Math.random()}`, methodType: 'card', card: { brand: 'visa', last4: '4242', expMonth: 1, expYear: 2032 } } });
+      await kit.run(a, PAY, { i: { memberId, paymentMethodId: methodId } });
+      const paid = await kit.run(a, PAY, { i: { memberId, paymentMethodId: second.data.createPatientPaymentMethod.id } });
+      expect(paid.data.makeMemberManualPayment).toMatchObject({ status: 'SUCCEEDED', amountCents: 4900 });
+      expect(new Set(processor.calls).size).toBe(2);
+      const read = await kit.run(a, READ, { id: memberId });
+      expect(read.data.member.payments.map((p: { status: string; failureReason: string | null }) => [p.status, p.failureReason])).toEqual([
+        ['SUCCEEDED', null],
+        ['FAILED', 'card_declined'],
+      ]);
+    });
   });
 
   it('validates createMember', async () => {
