@@ -5,6 +5,7 @@ import { explain, explainWithout } from './lib/explain';
 import { describeMachine } from './lib/machine';
 import { say } from './lib/progress';
 import { writeSection } from './lib/results-file';
+import { describeProcesses } from './lib/process-tree';
 import { buildRevenueReport, type RevenueRun } from './lib/revenue-report';
 import { seedRevenue } from './lib/revenue-seed';
 import { revenueTargets, type RevenueTarget } from './lib/revenue-targets';
@@ -83,6 +84,7 @@ export async function benchRevenue(ctx: BenchContext): Promise<{ markdown: strin
     date: new Date(),
     machine: describeMachine(),
     database: ctx.databaseLabel,
+    processes: describeProcesses(ctx.app.workers),
     lines,
     otherLines,
     year,

@@ -1,3 +1,4 @@
+import os from 'node:os';
 import path from 'node:path';
 import { startApp } from './lib/app';
 import { openDatabase } from './lib/database';
@@ -15,8 +16,9 @@ Written by \`npm run bench\` (bench/run.ts); each benchmark rewrites only its ow
 between its \`<!-- name:start -->\` and \`<!-- name:end -->\` markers. Run it on an otherwise idle
 machine. Uses \`DATABASE_URL\` when set, else a throw-away embedded PostgreSQL; \`BENCH_DURATION\`
 (seconds per target, default 10), \`BENCH_CONNECTIONS\` (default 50) and \`BENCH_WARMUP\` (seconds,
-default 2) change the load; \`BENCH_ONLY\` (e.g. \`notes-migrate\`) runs some benchmarks only. Numbers
-from different machines do not compare.
+default 2) change the load; \`BENCH_WORKERS\` (default: one per core) sets the app's WEB_CONCURRENCY;
+\`BENCH_ONLY\` (e.g. \`notes-migrate\`) runs some benchmarks only. Numbers from different machines do
+not compare.
 `;
 
 function positiveInt(name: string, fallback: number, min = 1): number {
@@ -42,9 +44,11 @@ async function main(): Promise<number> {
     const database = await openDatabase();
     teardown.add('database', () => database.stop());
     teardown.handleSignals();
-    say('starting the app (all-in-one)');
+    // One HTTP worker per core, as README recommends for production; BENCH_WORKERS=1 measures a single process.
+    const workers = positiveInt('BENCH_WORKERS', os.availableParallelism());
+    say(`starting the app (all-in-one, ${workers} worker process${workers > 1 ? 'es' : ''})`);
     // http receivers on 127.0.0.1 are the webhook benchmark's endpoints.
-    const app = await startApp(database.url, { ALLOW_HTTP_WEBHOOKS: '1' });
+    const app = await startApp(database.url, workers, { ALLOW_HTTP_WEBHOOKS: '1' });
     teardown.add('app', () => app.child.stop());
     say(`app ready at ${app.url}`);
 

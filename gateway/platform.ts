@@ -32,6 +32,8 @@ export interface BootOptions {
   migrate: boolean;
   /** Connect to an embedded PostgreSQL another process already runs on this data dir (the admin CLI). */
   reuseRunningEmbedded?: boolean;
+  /** Start the in-process subgraphs' background work (default true; one worker of a cluster runs it). */
+  background?: boolean;
 }
 
 /** Opens the database (embedded when DATABASE_URL is unset) and the subgraphs this process runs. */
@@ -53,7 +55,7 @@ export async function bootPlatform(config: Config, log: Logger, options: BootOpt
     }
     const subgraphs: RunningSubgraph[] = [];
     for (const definition of SUBGRAPHS) {
-      const subgraph = await startSubgraph(definition, databaseUrl, { migrate: options.migrate, publicUrl: config.publicUrl });
+      const subgraph = await startSubgraph(definition, databaseUrl, { migrate: options.migrate, publicUrl: config.publicUrl, background: options.background });
       stops.push(() => subgraph.close());
       subgraphs.push(subgraph);
     }

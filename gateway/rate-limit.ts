@@ -1,6 +1,6 @@
 import type { Response } from 'express';
 import { Redis } from 'ioredis';
-import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
+import { RateLimiterCluster, RateLimiterMemory, RateLimiterRedis, RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
 import type { Config } from './config';
 
 /** Outcome of counting one request against a budget. */
@@ -18,14 +18,15 @@ export interface RateDecision {
 /**
  * Fixed-window budgets (DESIGN.md section 4): one per tenant, and one per client address for
  * requests that are not (yet) a tenant's: failed authentications, unknown routes, public pages.
- * The store is memory in one process, Redis when REDIS_URL is set so that replicas share counts.
+ * The store is memory in one process, the primary's memory for the workers of WEB_CONCURRENCY > 1
+ * (over the cluster's IPC), and Redis when REDIS_URL is set so that replicas share counts.
  */
 export class RateLimits {
   private readonly tenant: RateLimiterAbstract;
   private readonly anonymous: RateLimiterAbstract;
   private readonly redis: Redis | null;
 
-  constructor(private readonly config: Config['rateLimit'], redisUrl: string | null) {
+  constructor(private readonly config: Config['rateLimit'], redisUrl: string | null, options: { clustered: boolean } = { clustered: false }) {
     const tenantOptions = { keyPrefix: 'rl:tenant', points: config.points, duration: config.windowSeconds };
     const anonymousOptions = { keyPrefix: 'rl:anon', points: config.authFailurePoints, duration: config.windowSeconds };
     if (redisUrl) {
@@ -33,6 +34,10 @@ export class RateLimits {
       // While Redis is unreachable (or still connecting) each replica counts in memory instead of failing requests.
       this.tenant = new RateLimiterRedis({ ...tenantOptions, storeClient: this.redis, insuranceLimiter: new RateLimiterMemory(tenantOptions) });
       this.anonymous = new RateLimiterRedis({ ...anonymousOptions, storeClient: this.redis, insuranceLimiter: new RateLimiterMemory(anonymousOptions) });
+    } else if (options.clustered) {
+      this.redis = null;
+      this.tenant = new RateLimiterCluster({ ...tenantOptions, timeoutMs: 5_000 });
+      this.anonymous = new RateLimiterCluster({ ...anonymousOptions, timeoutMs: 5_000 });
     } else {
       this.redis = null;
       this.tenant = new RateLimiterMemory(tenantOptions);

@@ -10,6 +10,8 @@ export interface AppUnderTest {
   child: Child;
   url: string;
   operatorToken: string;
+  /** HTTP worker processes (WEB_CONCURRENCY); 1 is a single process. */
+  workers: number;
 }
 
 // The highest value gateway/config.ts accepts: about 160,000 req/s over its 60 s window.
@@ -23,7 +25,7 @@ const nodeArgs = (): string[] => [...SERVER_NODE_FLAGS, ...(process.env.BENCH_AP
  * at warn because the per-request access log would cost more than some handlers; no demo
  * tenant because the benchmark makes its own.
  */
-export async function startApp(databaseUrl: string, extraEnv: Record<string, string> = {}): Promise<AppUnderTest> {
+export async function startApp(databaseUrl: string, workers: number, extraEnv: Record<string, string> = {}): Promise<AppUnderTest> {
   const port = await freePort();
   const operatorToken = randomBytes(24).toString('hex');
   const child = startChild('app', path.join(__dirname, '..', '..', 'gateway', 'main.js'), {
@@ -36,6 +38,7 @@ export async function startApp(databaseUrl: string, extraEnv: Record<string, str
     OPERATOR_TOKEN: operatorToken,
     RATE_LIMIT_PER_WINDOW: NO_RATE_LIMIT,
     NODE_ENV: 'production',
+    WEB_CONCURRENCY: String(workers),
     ...extraEnv,
   }, nodeArgs());
   const url = `http://127.0.0.1:${port}`;
@@ -46,5 +49,5 @@ export async function startApp(databaseUrl: string, extraEnv: Record<string, str
     throw error;
   }
   child.echo();
-  return { child, url, operatorToken };
+  return { child, url, operatorToken, workers };
 }

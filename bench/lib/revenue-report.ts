@@ -18,6 +18,8 @@ export interface RevenueRunInfo {
   date: Date;
   machine: Machine;
   database: string;
+  /** How the app runs (bench/lib/process-tree.ts describeProcesses). */
+  processes: string;
   lines: number;
   otherLines: number;
   year: { start: string; end: string };
@@ -61,7 +63,7 @@ export function buildRevenueReport(runs: RevenueRun[], info: RevenueRunInfo): st
     '',
     `- Date: ${info.date.toISOString()}`,
     `- Machine: ${formatMachine(info.machine)}`,
-    `- Mode: all-in-one (gateway, REST bridge and subgraphs in one process), NODE_ENV=production, LOG_LEVEL=warn; database: ${info.database}`,
+    `- Mode: all-in-one (${info.processes}; gateway, REST bridge and subgraphs in-process), NODE_ENV=production, LOG_LEVEL=warn; database: ${info.database}`,
     `- Data: ${thousands(info.lines)} revenue lines for the measured tenant (95% charge items, 5% sold packages, two years), ${thousands(info.otherLines)} for each of nine other tenants, written with one \`INSERT ... SELECT generate_series\` per table (bench/lib/revenue-seed.ts), then \`VACUUM ANALYZE\``,
     `- Range: ${info.year.start} to ${info.year.end} in ${info.timezone} (one year, about half the tenant's lines)`,
     `- Requests: each target warmed up 3 times, then ${info.shape.sequential} sequential requests, then ${info.shape.workers} concurrent loops of ${info.shape.each}; times in ms, measured by the benchmark process on the same machine`,

@@ -1,0 +1,113 @@
+import { spawn } from 'node:child_process';
+import http from 'node:http';
+import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { readRecordedServer } from '../../gateway/embedded-postgres';
+
+const MAIN = join(__dirname, '../../dist/gateway/main.js');
+const OPERATOR_TOKEN = 'cluster-test-operator-token';
+
+/** One request on a connection of its own, so the cluster hands successive requests to different workers. */
+function fresh(url: string, init: { method?: string; headers?: Record<string, string> } = {}): Promise<{ status: number; requestId: string; remaining: string | undefined; body: any }> {
+  return new Promise((resolve, reject) => {
+    const req = http.request(url, { method: init.method ?? 'GET', headers: init.headers, agent: false }, (res) => {
+      let text = '';
+      res.on('data', (chunk) => (text += chunk));
+      res.on('end', () =>
+        resolve({ status: res.statusCode!, requestId: String(res.headers['x-request-id']), remaining: res.headers['x-ratelimit-remaining'] as string | undefined, body: text ? JSON.parse(text) : null }),
+      );
+    });
+    req.on('error', reject);
+    req.end();
+  });
+}
+
+const alive = (pid: number): boolean => {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+};
+
+describe('WEB_CONCURRENCY=2: a primary and two HTTP workers on the embedded database', () => {
+  let work: string;
+  beforeAll(() => {
+    work = mkdtempSync(join(tmpdir(), 'hpp-cluster-'));
+    chmodSync(work, 0o755);
+  });
+  afterAll(() => rmSync(work, { recursive: true, force: true }));
+
+  it('shares one rate-limit budget and every revocation across workers, and SIGTERM stops them all and the database', async () => {
+    const dataDir = join(work, 'data');
+    const { DATABASE_URL: _ignored, ...inherited } = process.env;
+    const child = spawn(process.execPath, [MAIN], {
+      env: { ...inherited, HOST: '127.0.0.1', PORT: '0', DATA_DIR: dataDir, LOG_LEVEL: 'info', WEB_CONCURRENCY: '2', OPERATOR_TOKEN, RATE_LIMIT_PER_WINDOW: '8' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let output = '';
+    child.stdout!.on('data', (chunk) => (output += chunk));
+    child.stderr!.on('data', (chunk) => (output += chunk));
+    const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+    const waitFor = async (pattern: RegExp): Promise<RegExpMatchArray> => {
+      for (const deadline = Date.now() + 60_000; Date.now() < deadline; await new Promise((r) => setTimeout(r, 100))) {
+        const match = output.match(pattern);
+        if (match) return match;
+      }
+      throw new Error(`no ${pattern} in:\n${output}`);
+    };
+    /** The pids of the workers that logged these requests (access log lines carry the pid in a cluster; written as the response ends). */
+    const servedBy = async (responses: { requestId: string }[]): Promise<Set<number>> => {
+      const pids = new Set<number>();
+      for (const { requestId } of responses) {
+        const line = await waitFor(new RegExp(`^.*"requestId":"${requestId}".*"status".*$`, 'm'));
+        pids.add(JSON.parse(line[0]).pid);
+      }
+      return pids;
+    };
+
+    const workerPids = new Set<number>();
+    try {
+      const url = (await waitFor(/is listening on (http:\/\/127\.0\.0\.1:\d+)/))[1];
+      const tenantId = (await waitFor(/TENANT: +(\S+)/))[1];
+      const apiKey = (await waitFor(/API-KEY: +(\S+)/))[1];
+      await waitFor(/"msg":"all workers listening"/);
+      const operator = { authorization: `Bearer ${OPERATOR_TOKEN}` };
+      const issued = await fresh(`${url}/admin/tenants/${tenantId}/api-keys`, { method: 'POST', headers: operator });
+      expect(issued.status).toBe(201);
+      const second = { TENANT: tenantId, 'API-KEY': issued.body.apiKey };
+      const demo = { TENANT: tenantId, 'API-KEY': apiKey };
+      const publicUrl = `${url}/tenant/public`;
+
+      // The second key, verified (and cached) by both workers; one budget counts down across them.
+      const warm = [];
+      for (let i = 0; i < 4; i++) warm.push(await fresh(publicUrl, { headers: second }));
+      expect(warm.map((r) => [r.status, r.remaining])).toEqual([[200, '7'], [200, '6'], [200, '5'], [200, '4']]);
+      const warmPids = await servedBy(warm);
+      expect(warmPids.size).toBe(2);
+      warmPids.forEach((pid) => workerPids.add(pid));
+
+      // Revoked through one worker, refused by both at once (not after the 10 s cache).
+      expect((await fresh(`${url}/admin/api-keys/${issued.body.id}`, { method: 'DELETE', headers: operator })).status).toBe(204);
+      const revoked = [];
+      for (let i = 0; i < 4; i++) revoked.push(await fresh(publicUrl, { headers: second }));
+      expect(revoked.map((r) => r.status)).toEqual([401, 401, 401, 401]);
+      expect((await servedBy(revoked)).size).toBe(2);
+
+      // Four points left for the tenant, whichever worker answers; then 429 from both.
+      const rest = [];
+      for (let i = 0; i < 6; i++) rest.push(await fresh(publicUrl, { headers: demo }));
+      expect(rest.map((r) => r.status)).toEqual([200, 200, 200, 200, 429, 429]);
+      expect((await servedBy(rest.slice(4))).size).toBe(2);
+    } finally {
+      child.kill('SIGTERM');
+      // Whatever failed above, the database must be down before afterAll removes its folder.
+      await exited;
+    }
+    expect(await exited).toBe(0);
+    expect(readRecordedServer(dataDir)).toBeNull();
+    for (const pid of workerPids) expect(alive(pid)).toBe(false);
+  }, 120_000);
+});
