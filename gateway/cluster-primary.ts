@@ -57,7 +57,8 @@ export async function runPrimary(config: Config, log: Logger): Promise<void> {
   cluster.on('exit', (worker, code, signal) => {
     const role = roles.get(worker.id) ?? 'other';
     roles.delete(worker.id);
-    if (!running || stopping) return;
+    // A clean exit is a worker told to stop (Ctrl-C reaches the workers before the primary, too).
+    if (!running || stopping || (code === 0 && !signal)) return;
     log.error({ pid: worker.process.pid, code, signal, role }, 'worker exited; starting a new one');
     fork(role);
   });

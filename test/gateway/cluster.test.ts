@@ -40,7 +40,7 @@ describe('WEB_CONCURRENCY=2: a primary and two HTTP workers on the embedded data
   });
   afterAll(() => rmSync(work, { recursive: true, force: true }));
 
-  it('shares one rate-limit budget and every revocation across workers, and SIGTERM stops them all and the database', async () => {
+  it('shares one rate-limit budget and every revocation across workers, replaces a dead worker, and SIGTERM stops them all and the database', async () => {
     const dataDir = join(work, 'data');
     const { DATABASE_URL: _ignored, ...inherited } = process.env;
     const child = spawn(process.execPath, [MAIN], {
@@ -101,6 +101,21 @@ describe('WEB_CONCURRENCY=2: a primary and two HTTP workers on the embedded data
       for (let i = 0; i < 6; i++) rest.push(await fresh(publicUrl, { headers: demo }));
       expect(rest.map((r) => r.status)).toEqual([200, 200, 200, 200, 429, 429]);
       expect((await servedBy(rest.slice(4))).size).toBe(2);
+
+      // A worker that dies is replaced: answers keep coming, and a new pid serves beside the survivor.
+      const [killed] = workerPids;
+      process.kill(killed, 'SIGKILL');
+      let replacement: number | undefined;
+      for (const deadline = Date.now() + 30_000; !replacement && Date.now() < deadline; await new Promise((r) => setTimeout(r, 200))) {
+        const answer = await fresh(publicUrl, { headers: demo }).catch(() => null);
+        if (!answer) continue;
+        expect([200, 429]).toContain(answer.status);
+        const [pid] = await servedBy([answer]);
+        if (!workerPids.has(pid)) replacement = pid;
+      }
+      expect(replacement).toBeDefined();
+      workerPids.add(replacement!);
+      expect(alive(killed)).toBe(false);
     } finally {
       child.kill('SIGTERM');
       // Whatever failed above, the database must be down before afterAll removes its folder.
