@@ -86,6 +86,8 @@ export async function runPrimary(config: Config, log: Logger): Promise<void> {
     await listening(fork('first'));
     await Promise.all(Array.from({ length: config.workers - 1 }, () => listening(fork('other'))));
   } catch (error) {
+    // A signal during start-up is already stopping everything; otherwise a worker failed to start.
+    if (stopping) return;
     log.error({ err: error }, 'start-up failed');
     await stop(1);
     return;
