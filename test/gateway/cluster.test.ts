@@ -1,8 +1,7 @@
 import { spawn } from 'node:child_process';
 import http from 'node:http';
-import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { suiteWorkDir } from '../utils/work-dir';
 import { readRecordedServer } from '../../gateway/embedded-postgres';
 
 const MAIN = join(__dirname, '../../dist/gateway/main.js');
@@ -33,15 +32,10 @@ const alive = (pid: number): boolean => {
 };
 
 describe('WEB_CONCURRENCY=2: a primary and two HTTP workers on the embedded database', () => {
-  let work: string;
-  beforeAll(() => {
-    work = mkdtempSync(join(tmpdir(), 'hpp-cluster-'));
-    chmodSync(work, 0o755);
-  });
-  afterAll(() => rmSync(work, { recursive: true, force: true }));
+  const work = suiteWorkDir('hpp-cluster-');
 
   it('shares one rate-limit budget and every revocation across workers, replaces a dead worker, and SIGTERM stops them all and the database', async () => {
-    const dataDir = join(work, 'data');
+    const dataDir = join(work(), 'data');
     const { DATABASE_URL: _ignored, ...inherited } = process.env;
     const child = spawn(process.execPath, [MAIN], {
       env: { ...inherited, HOST: '127.0.0.1', PORT: '0', DATA_DIR: dataDir, LOG_LEVEL: 'info', WEB_CONCURRENCY: '2', OPERATOR_TOKEN, RATE_LIMIT_PER_WINDOW: '8' },

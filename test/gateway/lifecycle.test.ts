@@ -1,7 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { chmodSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { chmodSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
+import { suiteWorkDir } from '../utils/work-dir';
 import { readRecordedServer } from '../../gateway/embedded-postgres';
 import { startFakeLlmServer } from '../utils/fake-llm-server';
 
@@ -29,15 +29,10 @@ async function waitForOutput(read: () => string, pattern: RegExp, timeoutMs = 30
 }
 
 describe('process lifecycle on the embedded database', () => {
-  let work: string;
-  beforeAll(() => {
-    work = mkdtempSync(join(tmpdir(), 'hpp-life-'));
-    chmodSync(work, 0o755);
-  });
-  afterAll(() => rmSync(work, { recursive: true, force: true }));
+  const work = suiteWorkDir('hpp-life-');
 
   it('first start prints a demo tenant; SIGTERM drains an open stream and stops PostgreSQL', async () => {
-    const dataDir = join(work, 'data');
+    const dataDir = join(work(), 'data');
     // A model that never finishes keeps the migration stream below open until the shutdown.
     const llm = await startFakeLlmServer();
     llm.mode = 'slow';
@@ -77,7 +72,7 @@ describe('process lifecycle on the embedded database', () => {
   }, 60_000);
 
   it('explains in one paragraph, naming DATABASE_URL, when the embedded database cannot start', async () => {
-    const locked = join(work, 'locked');
+    const locked = join(work(), 'locked');
     mkdirSync(join(locked, 'inner'), { recursive: true });
     chmodSync(locked, 0o700);
     const app = startMain({ PORT: '0', DATA_DIR: join(locked, 'inner', 'data') });
