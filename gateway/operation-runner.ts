@@ -1,7 +1,8 @@
 import { createHash } from 'node:crypto';
 import type { ApolloGateway } from '@apollo/gateway';
 import type { GatewayGraphQLRequestContext } from '@apollo/server-gateway-interface';
-import { GraphQLError, Kind, parse, validate, type DocumentNode, type GraphQLFormattedError, type GraphQLSchema, type OperationDefinitionNode } from 'graphql';
+import { GraphQLError, type DocumentNode, type GraphQLFormattedError, type GraphQLSchema, type OperationDefinitionNode } from 'graphql';
+import { parseSingleOperation } from '../schema/single-operation';
 import type { RequestContext } from './request-context';
 
 /** What an operation run answers: the GraphQL result with errors already formatted for clients. */
@@ -38,12 +39,7 @@ export function createOperationRunner(gateway: ApolloGateway, schema: GraphQLSch
   const prepare = (query: string): PreparedOperation => {
     let entry = prepared.get(query);
     if (entry) return entry;
-    const document = parse(query);
-    const problems = validate(schema, document);
-    if (problems.length > 0) throw new Error(`operation is invalid for the API schema: ${problems.map((p) => p.message).join('; ')}`);
-    const operations = document.definitions.filter((d): d is OperationDefinitionNode => d.kind === Kind.OPERATION_DEFINITION);
-    if (operations.length !== 1) throw new Error('a prepared document must hold exactly one operation');
-    entry = { document, operation: operations[0], queryHash: createHash('sha256').update(query).digest('hex') };
+    entry = { ...parseSingleOperation(query, schema), queryHash: createHash('sha256').update(query).digest('hex') };
     if (prepared.size >= MAX_PREPARED) prepared.clear();
     prepared.set(query, entry);
     return entry;

@@ -1,9 +1,10 @@
 import { Router, type NextFunction, type Request, type Response } from 'express';
 import type { GraphQLFormattedError, GraphQLSchema, OperationDefinitionNode } from 'graphql';
-import { GraphQLScalarType, Kind, parse, validate } from 'graphql';
+import { GraphQLScalarType } from 'graphql';
 import { MapperKind, mapSchema } from '@graphql-tools/utils';
 import { DateTimeResolver } from 'graphql-scalars';
 import { ValidationError } from '../schema/errors';
+import { parseSingleOperation } from '../schema/single-operation';
 import { coerceRequest } from './coerce';
 import { graphQLErrorAnswer, RequestValidationError, sendAnswer, type ErrorLog, type HttpAnswer } from './http-errors';
 import { runIdempotently, type IdempotencyStore } from './idempotency';
@@ -25,12 +26,11 @@ export const toExpressPath = (path: string): string => path.replace(/\{([^}]+)\}
 
 /** Parses a route's document and checks it against the API schema, so a broken route fails at start-up, not per request. */
 function compileRoute(route: RouteDefinition, schema: GraphQLSchema): OperationDefinitionNode {
-  const document = parse(route.document);
-  const problems = validate(schema, document);
-  if (problems.length > 0) throw new Error(`REST route ${route.method} ${route.path}: ${problems.map((p) => p.message).join('; ')}`);
-  const operations = document.definitions.filter((d): d is OperationDefinitionNode => d.kind === Kind.OPERATION_DEFINITION);
-  if (operations.length !== 1) throw new Error(`REST route ${route.method} ${route.path} must hold exactly one operation`);
-  return operations[0];
+  try {
+    return parseSingleOperation(route.document, schema).operation;
+  } catch (error) {
+    throw new Error(`REST route ${route.method} ${route.path}: ${(error as Error).message}`);
+  }
 }
 
 /**

@@ -66,7 +66,6 @@ export class NoteTemplateRepository {
    */
   async findForMigration(tenantId: string, templateId: string, questionId: string): Promise<{ template: boolean; question: MigrationSource | null }> {
     if (!isUuid(templateId)) return { template: false, question: null };
-    // Raw SQL is not filtered: the tenant condition is written out on both tables.
     const [row] = await queryPrepared<MigrationRow>(this.em, MIGRATION_SOURCE, [isUuid(questionId) ? questionId : null, templateId, tenantId]);
     if (!row) return { template: false, question: null };
     const { questionId: found, ...question } = row;

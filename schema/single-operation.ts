@@ -1,0 +1,11 @@
+import { Kind, parse, validate, type DocumentNode, type GraphQLSchema, type OperationDefinitionNode } from 'graphql';
+
+/** Parses a fixed document (a REST route's, an in-process run's) and checks it against the schema; throws with every problem. */
+export function parseSingleOperation(source: string, schema: GraphQLSchema): { document: DocumentNode; operation: OperationDefinitionNode } {
+  const document = parse(source);
+  const problems = validate(schema, document);
+  if (problems.length > 0) throw new Error(problems.map((p) => p.message).join('; '));
+  const operations = document.definitions.filter((d): d is OperationDefinitionNode => d.kind === Kind.OPERATION_DEFINITION);
+  if (operations.length !== 1) throw new Error('the document must hold exactly one operation');
+  return { document, operation: operations[0] };
+}
