@@ -12,6 +12,9 @@ export interface TenantPublicRuns {
   floor: LoadSummary;
 }
 
+/** Server CPU time (user + system, all its processes) per answered request in microseconds, per target; NaN where /proc is missing. */
+export type CpuPerRequest = Record<keyof TenantPublicRuns, number>;
+
 /** Where and how the runs were made, for the record. */
 export interface RunConditions {
   date: Date;
@@ -46,7 +49,7 @@ const ms = (n: number) => (Number.isInteger(n) ? String(n) : n.toFixed(2));
 const times = (n: number) => `${n.toFixed(2)}x`;
 
 /** Computes the ratios and verdicts and writes them up. */
-export function buildReport(runs: TenantPublicRuns, conditions: RunConditions): TenantPublicReport {
+export function buildReport(runs: TenantPublicRuns, cpu: CpuPerRequest, conditions: RunConditions): TenantPublicReport {
   const all = [runs.rest, runs.graphql, runs.floor];
   const problems = all.filter((run) => !isClean(run)).map((run) => `${run.target}: ${describeFailures(run)}`);
   const valid = problems.length === 0;
@@ -61,9 +64,12 @@ export function buildReport(runs: TenantPublicRuns, conditions: RunConditions): 
   ];
 
   const table = markdownTable(
-    ['target', 'req/s (mean)', 'p50 ms', 'p99 ms', 'requests', 'seconds', 'non-2xx', 'errors'],
-    all.map((run) => [run.target, rps(run.requestsPerSecond), ms(run.p50Ms), ms(run.p99Ms), run.total.toLocaleString('en-US'), run.seconds.toFixed(1), String(run.non2xx), String(run.errors)]),
-    [false, true, true, true, true, true, true, true],
+    ['target', 'req/s (mean)', 'p50 ms', 'p99 ms', 'server CPU us/req', 'requests', 'seconds', 'non-2xx', 'errors'],
+    (['rest', 'graphql', 'floor'] as const).map((key) => {
+      const run = runs[key];
+      return [run.target, rps(run.requestsPerSecond), ms(run.p50Ms), ms(run.p99Ms), Number.isNaN(cpu[key]) ? 'n/a' : String(Math.round(cpu[key])), run.total.toLocaleString('en-US'), run.seconds.toFixed(1), String(run.non2xx), String(run.errors)];
+    }),
+    [false, true, true, true, true, true, true, true, true],
   );
   // An invalid run still shows its verdicts, marked, since they hint at where the errors come from.
   const verdictTable = markdownTable(
@@ -83,6 +89,9 @@ export function buildReport(runs: TenantPublicRuns, conditions: RunConditions): 
     table,
     '',
     `REST / GraphQL: **${times(ratios.restOverGraphql)}**; REST / floor: **${times(ratios.restOverFloor)}**`,
+    '',
+    // Throughput on a shared VM moves with its neighbours; CPU time per request much less, so it shows whether a change helped.
+    `Server CPU per request (the app's processes, or the floor's; PostgreSQL and the load generator not included): floor / REST **${times(cpu.floor / cpu.rest)}**, the throughput ratio REST would reach if both were CPU-bound on one core each.`,
     '',
     verdictTable,
     '',

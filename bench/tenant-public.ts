@@ -3,12 +3,12 @@ import type { AppUnderTest } from './lib/app';
 import { startFloor } from './lib/floor';
 import { describeFailures, isClean, runLoad, type LoadShape, type LoadSummary, type LoadTarget } from './lib/load';
 import { describeMachine } from './lib/machine';
-import { describeProcesses } from './lib/process-tree';
+import { describeProcesses, treeCpuMs } from './lib/process-tree';
 import { say } from './lib/progress';
 import { writeSection } from './lib/results-file';
 import type { Teardown } from './lib/teardown';
 import { createTenant } from './lib/tenant';
-import { buildReport, type TenantPublicReport } from './tenant-public-report';
+import { buildReport, type CpuPerRequest, type TenantPublicReport } from './tenant-public-report';
 
 const QUERY = 'query PublicTenant { publicTenant { id name timezone locale currency website phone primaryColor logoUrl receiptLogoUrl } }';
 
@@ -55,9 +55,16 @@ export async function benchTenantPublic(ctx: BenchContext): Promise<TenantPublic
   const order = ['rest', 'graphql', 'floor'] as const;
   for (const key of order) await warmUp(targets[key], ctx);
   const runs = {} as Record<keyof typeof targets, LoadSummary>;
-  for (const key of order) runs[key] = await measure(targets[key], ctx);
+  const cpu = {} as CpuPerRequest;
+  const serverPid = { rest: ctx.app.child.process.pid!, graphql: ctx.app.child.process.pid!, floor: floor.child.process.pid! };
+  for (const key of order) {
+    const before = treeCpuMs(serverPid[key]);
+    runs[key] = await measure(targets[key], ctx);
+    cpu[key] = ((treeCpuMs(serverPid[key]) - before) * 1000) / runs[key].total;
+    say(`${key}: server CPU ${Math.round(cpu[key])} us per request`);
+  }
 
-  const report = buildReport(runs, {
+  const report = buildReport(runs, cpu, {
     date: new Date(),
     machine: describeMachine(),
     mode: `all-in-one (${describeProcesses(ctx.app.workers)}; gateway and subgraphs in-process), NODE_ENV=production, LOG_LEVEL=warn`,

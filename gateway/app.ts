@@ -5,7 +5,7 @@ import helmet from 'helmet';
 import type { Logger } from 'pino';
 import { docsRouter } from '../rest-bridge/docs';
 import { errorHandler, notFound } from '../rest-bridge/http-errors';
-import { createRestRouter, jsonErrorsInStyle, toExpressPath } from '../rest-bridge/router';
+import { createRestRouter, jsonErrorsInStyle } from '../rest-bridge/router';
 import { SUBGRAPH_NAMES } from '../subgraphs/shared/subgraph-definition';
 import { ROUTES } from '../rest-bridge/routes';
 import type { RouteDefinition } from '../rest-bridge/types';
@@ -97,18 +97,17 @@ export async function startApp(config: Config, platform: Platform, log: Logger, 
   // In-process, the notes subgraph's suggestion provider follows this process's LLM_* settings.
   if (platform.subgraphs) configureSuggestions({ llm: config.llm, log: (failure) => log.warn(failure, 'question migration failed') });
   const streams = { subscribe: createSubscriptionExecutor(config, platform.subgraphs, owners), heartbeatMs: options.streamHeartbeatMs };
-  const rest = createRestRouter(routes, graph.apiSchema, run, logError, { idempotency, streams });
-  const expressPath = (route: RouteDefinition) => toExpressPath(route.path);
-  // Public routes (a secret in the path stands in for credentials) count against the client address, like failed authentications.
-  const publicPaths = routes.filter((r) => r.auth === 'public').map(expressPath);
-  if (publicPaths.length) app.use(publicPaths, limitAnonymous(limits), json);
-  const restPaths = routes.filter((r) => r.auth !== 'public').map(expressPath);
-  app.use(restPaths, tenantScoped, json);
-  const basicPaths = routes.filter((r) => r.validationStyle === 'basic').map(expressPath);
-  if (basicPaths.length) app.use(basicPaths, jsonErrorsInStyle('basic'));
-  app.use(rest);
+  const anonymous = limitAnonymous(limits);
+  const basicJsonErrors = jsonErrorsInStyle('basic');
+  const guards = (route: RouteDefinition) => [
+    // Public routes (a secret in the path stands in for credentials) count against the client address, like failed authentications.
+    route.auth === 'public' ? anonymous : tenantScoped,
+    json,
+    ...(route.validationStyle === 'basic' ? [basicJsonErrors] : []),
+  ];
+  app.use(createRestRouter(routes, graph.apiSchema, run, logError, { idempotency, streams, guards }));
 
-  app.use(limitAnonymous(limits), notFound);
+  app.use(anonymous, notFound);
   app.use(errorHandler(logError));
 
   const server = app.listen(config.port, config.host);

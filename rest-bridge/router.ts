@@ -1,4 +1,4 @@
-import { Router, type NextFunction, type Request, type Response } from 'express';
+import { Router, type NextFunction, type Request, type RequestHandler, type ErrorRequestHandler, type Response } from 'express';
 import type { GraphQLFormattedError, GraphQLSchema, OperationDefinitionNode } from 'graphql';
 import { GraphQLScalarType } from 'graphql';
 import { MapperKind, mapSchema } from '@graphql-tools/utils';
@@ -50,6 +50,12 @@ export interface RestRouterOptions {
   idempotency?: IdempotencyStore;
   /** Serves routes with `stream` (subscriptions as server-sent events); required when the table has any. */
   streams?: StreamSupport;
+  /**
+   * What a route's request passes through before the bridge (authentication, rate limit, body
+   * parser), mounted on that route alone: one route match per request instead of a path-list
+   * match per middleware.
+   */
+  guards?: (route: RouteDefinition) => (RequestHandler | ErrorRequestHandler)[];
 }
 
 /**
@@ -67,7 +73,7 @@ export function createRestRouter(routes: RouteDefinition[], schema: GraphQLSchem
       throw new Error(`REST route ${route.method} ${route.path}: stream routes, and only they, run subscriptions (and need stream support)`);
     }
     const method = route.method.toLowerCase() as 'get' | 'post' | 'put' | 'delete';
-    router[method](toExpressPath(route.path), async (req: Request, res: Response) => {
+    router[method](toExpressPath(route.path), ...(options.guards?.(route) ?? []), async (req: Request, res: Response) => {
       res.locals.route = route.path;
       const coerced = coerceRequest(route, operation, schema, {
         pathParams: req.params as Record<string, string>,
