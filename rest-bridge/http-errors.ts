@@ -77,8 +77,8 @@ export function graphQLErrorAnswer(errors: readonly GraphQLFormattedError[], rou
     ];
     return { status: 422, body: { detail: formatDetail(relocate(issues, route), route.validationStyle ?? 'full') } };
   }
-  const headers: Record<string, string> | undefined =
-    code === 'RATE_LIMITED' && first.extensions?.retryAfter ? { 'Retry-After': String(first.extensions.retryAfter) } : undefined;
+  // Rate limits and an unreachable outside service say when to come back.
+  const headers: Record<string, string> | undefined = first.extensions?.retryAfter ? { 'Retry-After': String(first.extensions.retryAfter) } : undefined;
   return { status, body: { detail: first.message }, headers };
 }
 

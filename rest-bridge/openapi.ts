@@ -46,7 +46,7 @@ const DESCRIPTION = [
   'Errors are JSON objects with a `detail` field: a message string, or for 422 a list of validation errors',
   '`{type, loc, msg, input, ctx}` whose `loc` starts with `query`, `path`, `header` or `body`.',
   'Every response, errors included, carries `X-RateLimit-Limit`, `X-RateLimit-Remaining`, `X-RateLimit-Reset`',
-  '(Unix epoch seconds), `RateLimit-Policy`, `RateLimit` and `X-Request-Id`; 429 adds `Retry-After` (seconds).',
+  '(Unix epoch seconds), `RateLimit-Policy`, `RateLimit` and `X-Request-Id`; 429 and 503 add `Retry-After` (seconds).',
 ].join(' ');
 
 const HEADERS: Record<string, JsonSchema> = {
@@ -179,7 +179,7 @@ function operationObject(route: DocumentedRoute, schema: GraphQLSchema, schemas:
   const success: JsonSchema = { description: route.responseDescription ?? 'Successful Response', headers: headerRefs(COMMON_HEADERS) };
   if (status !== 204 && route.stream) success.content = eventStream(route.responseSchema ?? firstRootFieldSchema(document, operation, schema));
   else if (status !== 204) success.content = withExample(json(route.responseSchema ?? firstRootFieldSchema(document, operation, schema)), route.responseExample);
-  result.responses = { [status]: success, ...errorResponses(route.method) };
+  result.responses = { [status]: success, ...errorResponses(route) };
   return result;
 }
 
@@ -214,13 +214,15 @@ function firstRootFieldSchema(document: DocumentNode, operation: OperationDefini
   return first;
 }
 
-function errorResponses(method: HttpMethod): Record<string, JsonSchema> {
+function errorResponses(route: RouteDefinition): Record<string, JsonSchema> {
+  // A route that calls an outside service can also find it down (DESIGN.md section 5, SERVICE_UNAVAILABLE).
+  const upstream = route.upstream ? [{ status: 503, description: `The ${route.upstream} could not be reached; retry after Retry-After seconds`, schema: 'ErrorDetail' }] : [];
   return Object.fromEntries(
-    ERRORS.filter((e) => !e.methods || e.methods.includes(method)).map((e) => [
+    [...ERRORS.filter((e) => !e.methods || e.methods.includes(route.method)), ...upstream].map((e) => [
       e.status,
       {
         description: e.description,
-        headers: headerRefs(e.status === 429 ? [...COMMON_HEADERS, 'Retry-After'] : COMMON_HEADERS),
+        headers: headerRefs(e.status === 429 || e.status === 503 ? [...COMMON_HEADERS, 'Retry-After'] : COMMON_HEADERS),
         content: json({ $ref: `#/components/schemas/${e.schema}` }),
       },
     ]),

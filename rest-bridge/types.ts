@@ -79,6 +79,8 @@ export interface RouteDefinition {
    * the client address's budget, and the operation runs with no tenant in its context.
    */
   auth?: 'tenant' | 'public';
+  /** The outside service the route calls (`payment processor`): its outage answers 503 with Retry-After, documented in OpenAPI. */
+  upstream?: string;
   /** Human description of the success body for the OpenAPI document, when the selection alone says too little. */
   responseDescription?: string;
 }

@@ -8,6 +8,7 @@ export type ErrorCode =
   | 'NOT_FOUND'
   | 'CONFLICT'
   | 'RATE_LIMITED'
+  | 'SERVICE_UNAVAILABLE'
   | 'INTERNAL_SERVER_ERROR';
 
 /**
@@ -88,6 +89,21 @@ export class RateLimitedError extends DomainError {
   }
 }
 
+/**
+ * A service outside the platform that the request needs (the payment processor) did not answer
+ * (503 with Retry-After). The request may be retried as it is: whatever it began is settled by
+ * the retry. `cause` is logged by the subgraph, never sent.
+ */
+export class ServiceUnavailableError extends DomainError {
+  readonly code = 'SERVICE_UNAVAILABLE' as const;
+  constructor(message: string, readonly retryAfterSeconds: number, options?: { cause?: unknown }) {
+    super(message, options);
+  }
+  extensions(): Record<string, unknown> {
+    return { retryAfter: this.retryAfterSeconds };
+  }
+}
+
 /** HTTP status for each code; the bridge and the gateway's edge both read it from here. */
 export const HTTP_STATUS: Record<ErrorCode, number> = {
   BAD_USER_INPUT: 422,
@@ -96,5 +112,6 @@ export const HTTP_STATUS: Record<ErrorCode, number> = {
   NOT_FOUND: 404,
   CONFLICT: 409,
   RATE_LIMITED: 429,
+  SERVICE_UNAVAILABLE: 503,
   INTERNAL_SERVER_ERROR: 500,
 };

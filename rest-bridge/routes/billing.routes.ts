@@ -110,9 +110,10 @@ export const BILLING_ROUTES: DocumentedRoute[] = [
     body: { variable: 'input', required: true },
     validationStyle: 'basic',
     idempotent: true,
+    upstream: 'payment processor',
     result: (data) => data.makeMemberManualPayment,
     responseDescription:
-      'The payment: SUCCEEDED clears the balance (PAST_DUE becomes ACTIVE); a decline is 200 with status FAILED and the code in failureReason. An attempt whose processor answer was lost stays PENDING and is settled with the same idempotency key by the next request (a retry with the same method answers it). 422: nothing due, archived or foreign payment method; 404: unknown member or payment method; 409: another payment of the member is in progress',
+      'The payment: SUCCEEDED clears the balance (PAST_DUE becomes ACTIVE); a decline is 200 with status FAILED and the code in failureReason. An attempt whose processor answer was lost stays PENDING and is settled with the same idempotency key by the next request (a retry with the same method answers it). 422: nothing due, archived or foreign payment method; 404: unknown member or payment method; 409: another payment of the member is in progress; 503: the processor could not be reached (the attempt stays PENDING; retry)',
     requestExample: { memberId: '3f9a1c2e-4b5d-4e6f-8a7b-9c0d1e2f3a4b', paymentMethodId: '0d5b4f7e-8c1a-4e2b-9f3d-6a7b8c9d0e1f', comment: 'Paid at the front desk' },
   },
   {

@@ -12,6 +12,8 @@ export type ErrorReporter = (error: unknown, requestId: string | undefined) => v
 export function toClientError(error: GraphQLError, report: ErrorReporter, requestId?: string): GraphQLError {
   const original = error.originalError;
   if (original instanceof DomainError) {
+    // A domain error that wraps a failure (an unreachable processor) keeps its cause in the log.
+    if (original.cause !== undefined) report(original.cause, requestId);
     return new GraphQLError(original.message, {
       path: error.path,
       extensions: { code: original.code, ...original.extensions() },

@@ -1,3 +1,4 @@
+import { ServiceUnavailableError } from '../../../schema/errors';
 import { SandboxPaymentProcessor } from './sandbox.processor';
 
 /** What a charge needs: the processor's token and display details of the method, and the amount. */
@@ -32,12 +33,26 @@ export interface PaymentProcessor {
   createMerchantAccount(name: string): Promise<{ accountId: string }>;
 }
 
+// The sandbox unless `usePaymentProcessor` chose another.
 let processor: PaymentProcessor = new SandboxPaymentProcessor();
-
-/** The processor of this process: the sandbox unless `usePaymentProcessor` chose another. */
-export const paymentProcessor = (): PaymentProcessor => processor;
 
 /** Replaces the processor (an integration at start-up, or a test double). */
 export function usePaymentProcessor(next: PaymentProcessor): void {
   processor = next;
+}
+
+// Long enough for a blip at the processor to pass, short enough for a front desk to wait out.
+const RETRY_AFTER_SECONDS = 10;
+
+/**
+ * Calls the processor of this process. It throws only when it could not be reached; that becomes
+ * a 503 with Retry-After, since every call site leaves a retry safe (a member payment stays
+ * PENDING and the retry settles it under the same idempotency key).
+ */
+export async function withProcessor<T>(call: (processor: PaymentProcessor) => Promise<T>): Promise<T> {
+  try {
+    return await call(processor);
+  } catch (error) {
+    throw new ServiceUnavailableError('Payment processor unavailable; retry the request', RETRY_AFTER_SECONDS, { cause: error });
+  }
 }

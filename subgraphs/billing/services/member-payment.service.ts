@@ -5,7 +5,7 @@ import { Issues } from '../../shared/field-rules';
 import { isUuid } from '../../shared/ids';
 import { recordEvent } from '../../shared/outbox/record-event';
 import type { MemberManualPaymentInput } from '../inputs/member.input';
-import { paymentProcessor } from '../processor/payment-processor';
+import { withProcessor } from '../processor/payment-processor';
 import { MemberPaymentRepository, type MemberPaymentRow } from '../repositories/member-payment.repository';
 import { MemberRepository } from '../repositories/member.repository';
 import { PaymentMethodRepository } from '../repositories/payment-method.repository';
@@ -39,7 +39,7 @@ export class MemberPaymentService {
    *
    * The attempt is committed as PENDING before the processor is called, its id the processor's
    * idempotency key; the charge and its answer are then recorded under the member's lock. When
-   * the answer is lost (processor unreachable mid-call, the commit failing after the charge), the
+   * the answer is lost (processor unreachable mid-call: a 503; the commit failing after the charge), the
    * member's next payment first settles that attempt with the same key, so the processor answers
    * what it did instead of charging again, and a retry with the same payment method gets that
    * attempt as its answer. Two payments of one member never both charge: the second finds the
@@ -85,14 +85,16 @@ export class MemberPaymentService {
   /** Sends a PENDING attempt to the processor and records its answer, the balance and the event in `tx`. */
   private async charge(tx: EntityManager, payment: MemberPaymentRow, planName: string): Promise<MemberPaymentRow> {
     const source = (await new PaymentMethodRepository(tx, this.tenantId).findById(payment.paymentMethodId))!;
-    const outcome = await paymentProcessor().charge({
-      idempotencyKey: payment.id,
-      amountCents: payment.amountCents,
-      processorPaymentMethodId: source.processorPaymentMethodId,
-      last4: source.last4,
-      methodType: source.type,
-      description: `Membership ${planName}`,
-    });
+    const outcome = await withProcessor((processor) =>
+      processor.charge({
+        idempotencyKey: payment.id,
+        amountCents: payment.amountCents,
+        processorPaymentMethodId: source.processorPaymentMethodId,
+        last4: source.last4,
+        methodType: source.type,
+        description: `Membership ${planName}`,
+      }),
+    );
     await new MemberPaymentRepository(tx, this.tenantId).settle(payment.id, outcome);
     if (outcome.status === 'SUCCEEDED') await new MemberRepository(tx, this.tenantId).applyPayment(payment.memberId, payment.amountCents);
     recordEvent(tx, this.tenantId, outcome.status === 'SUCCEEDED' ? 'member.payment_succeeded' : 'member.payment_failed', {

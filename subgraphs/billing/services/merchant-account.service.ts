@@ -4,7 +4,7 @@ import { ConflictError, NotFoundError } from '../../../schema/errors';
 import { Issues, type IssueLoc } from '../../shared/field-rules';
 import { isUuid } from '../../shared/ids';
 import type { CreateMerchantAccountInput } from '../inputs/merchant-account.input';
-import { paymentProcessor } from '../processor/payment-processor';
+import { withProcessor } from '../processor/payment-processor';
 import { DirectoryRepository } from '../repositories/directory.repository';
 import { MerchantAccountRepository } from '../repositories/merchant-account.repository';
 import type { MerchantAccountView } from '../types/merchant-account.type';
@@ -52,7 +52,7 @@ export class MerchantAccountService {
       if (!isUuid(id) || !known.has(id.toLowerCase())) unknownReference(issues, loc('locationIds', i), 'location', id);
     });
     issues.throwIfAny();
-    const accountId = processorAccountId ?? (await paymentProcessor().createMerchantAccount(name)).accountId;
+    const accountId = processorAccountId ?? (await withProcessor((processor) => processor.createMerchantAccount(name))).accountId;
     const locationIds = [...new Set(input.locationIds.map((id) => id.toLowerCase()))];
     await this.em.transactional(async (tx) => {
       const accounts = new MerchantAccountRepository(tx, this.tenantId);

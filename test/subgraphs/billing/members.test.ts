@@ -123,7 +123,8 @@ describe('billing subgraph: members and manual payments (real PostgreSQL, sandbo
     it('keeps the attempt PENDING, and a retry settles it with the same key: one charge, its answer', async () => {
       const { methodId, memberId } = await setup(a);
       const lost = await kit.run(a, PAY, { i: { memberId, paymentMethodId: methodId } });
-      expect(lost.errors?.[0].message).toBe('socket hang up');
+      expect([codeOf(lost), lost.errors?.[0].message]).toEqual(['SERVICE_UNAVAILABLE', 'Payment processor unavailable; retry the request']);
+      expect((lost.errors?.[0].originalError as Error).cause).toEqual(new Error('socket hang up'));
       const [key] = processor.calls;
       expect((await kit.run(a, READ, { id: memberId })).data.member).toEqual({
         status: 'PAST_DUE', balanceDueCents: 4900, payments: [{ paymentId: key, status: 'PENDING', amountCents: 4900, failureReason: null }],
