@@ -23,7 +23,7 @@ import { PostgresIdempotencyStore } from './idempotency-store';
 import { KeyCache } from './key-cache';
 import type { Platform } from './platform';
 import { RateLimits } from './rate-limit';
-import { relayKeyRevocations } from './cluster-worker';
+import { relayKeyRevocations } from './key-revocation-relay';
 import { contextOf, requestContextMiddleware } from './request-context';
 import { localStreamHandler, proxyStreamHandler } from './sse';
 import { createSubscriptionExecutor } from './subscription-executor';
@@ -59,9 +59,9 @@ export async function startApp(config: Config, platform: Platform, log: Logger, 
   const limits = new RateLimits(config.rateLimit, config.redisUrl, { clustered: options.clustered ?? false });
   const keys = new KeyCache((apiKey) => new ApiKeyService(platform.tenantOrm.em.fork() as never).verify(apiKey));
   const revocations = options.clustered ? relayKeyRevocations(() => keys.clear()) : null;
-  const admin = new AdminService(platform.tenantOrm, platform.seeders, () => {
+  const admin = new AdminService(platform.tenantOrm, platform.seeders, async () => {
     keys.clear();
-    revocations?.announce();
+    await revocations?.announce();
   });
   const graph = await startGraphQL(config, platform.subgraphs, log);
   const logError = (res: Response, error: unknown) => contextOf(res).log.error({ err: error }, 'request failed');

@@ -2,7 +2,8 @@ import cluster, { type Worker } from 'node:cluster';
 import type { Logger } from 'pino';
 import { RateLimiterClusterMaster } from 'rate-limiter-flexible';
 import type { Config } from './config';
-import { isKeysChangedMessage, WORKER_ROLE_ENV, type WorkerRole } from './cluster-worker';
+import { WORKER_ROLE_ENV, type WorkerRole } from './cluster-worker';
+import { serveKeyRevocationRelay } from './key-revocation-relay';
 import { startEmbeddedPostgres, type EmbeddedPostgresHandle } from './embedded-postgres';
 
 /** How long workers get to drain before the primary kills them. */
@@ -51,9 +52,7 @@ export async function runPrimary(config: Config, log: Logger): Promise<void> {
 
   let running = false;
   let stopping = false;
-  cluster.on('message', (from, message) => {
-    if (isKeysChangedMessage(message)) for (const worker of workers()) if (worker !== from) worker.send(message);
-  });
+  serveKeyRevocationRelay(workers);
   cluster.on('exit', (worker, code, signal) => {
     const role = roles.get(worker.id) ?? 'other';
     roles.delete(worker.id);

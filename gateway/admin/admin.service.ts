@@ -17,8 +17,8 @@ export class AdminService {
   constructor(
     private readonly tenantOrm: MikroORM,
     private readonly seeders: DemoSeeder[],
-    /** Called after a revocation so cached verifications in this process end at once. */
-    private readonly onRevoke: () => void = () => undefined,
+    /** Called after a revocation, and awaited, so cached verifications end (in every worker) before the answer. */
+    private readonly onRevoke: () => void | Promise<void> = () => undefined,
   ) {}
 
   /** Creates a tenant and its first key in one transaction, then fills it with demo data when asked. */
@@ -39,7 +39,7 @@ export class AdminService {
   /** Revokes a key; unknown key -> NotFoundError. */
   async revokeKey(keyId: string): Promise<void> {
     await new ApiKeyService(this.tenantOrm.em.fork()).revoke(keyId);
-    this.onRevoke();
+    await this.onRevoke();
   }
 
   /** The tenant's keys without secrets. */
