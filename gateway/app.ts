@@ -105,7 +105,10 @@ export async function startApp(config: Config, platform: Platform, log: Logger, 
     json,
     ...(route.validationStyle === 'basic' ? [basicJsonErrors] : []),
   ];
-  app.use(createRestRouter(routes, graph.apiSchema, run, logError, { idempotency, streams, guards }));
+  const rest = createRestRouter(routes, graph.apiSchema, run, logError, { idempotency, streams, guards });
+  // The router would answer OPTIONS on a known path itself (200, plain-text `Allow`, uncounted); no
+  // route of the contract is an OPTIONS one, so it gets the JSON 404 of any unknown route instead.
+  app.use((req, res, next) => (req.method === 'OPTIONS' ? next() : rest(req, res, next)));
 
   app.use(anonymous, notFound);
   app.use(errorHandler(logError));

@@ -102,4 +102,12 @@ describe(`authentication matrix (${process.env.E2E_MODE} mode)`, () => {
     expect(res.body).toEqual({ detail: 'Not Found' });
     expectRateLimitHeaders(res);
   });
+
+  it('a known path with a method the contract does not list (OPTIONS, POST on a read) is that same JSON 404', async () => {
+    for (const method of ['OPTIONS', 'POST']) {
+      const res = await request(`${baseUrl()}/tenant/public`, { method });
+      expect([method, res.status, res.body]).toEqual([method, 404, { detail: 'Not Found' }]);
+      expectRateLimitHeaders(res);
+    }
+  });
 });
