@@ -1,7 +1,7 @@
 import { isDeepStrictEqual } from 'node:util';
 import type { AppUnderTest } from './lib/app';
 import { startFloor } from './lib/floor';
-import { describeFailures, isClean, runLoad, type LoadShape, type LoadSummary, type LoadTarget } from './lib/load';
+import { combineLoads, describeFailures, isClean, runLoad, type LoadShape, type LoadSummary, type LoadTarget } from './lib/load';
 import { describeMachine } from './lib/machine';
 import { describeProcesses, treeCpuMs } from './lib/process-tree';
 import { say } from './lib/progress';
@@ -52,16 +52,24 @@ export async function benchTenantPublic(ctx: BenchContext): Promise<TenantPublic
 
   // Warm all before measuring any: REST and GraphQL share the gateway's code, so a target measured
   // first would otherwise run on a colder JIT than the one after it.
-  const order = ['rest', 'graphql', 'floor'] as const;
-  for (const key of order) await warmUp(targets[key], ctx);
-  const runs = {} as Record<keyof typeof targets, LoadSummary>;
-  const cpu = {} as CpuPerRequest;
+  for (const key of ['rest', 'graphql', 'floor'] as const) await warmUp(targets[key], ctx);
+  // Then REST and GraphQL in two halves each around the floor (R G F G R): all three measurements
+  // centre on the same moment, so what drifts during a run (the JIT, heap growth, a neighbour on
+  // a shared VM) falls on each alike instead of on whichever went first.
+  const half = { ...ctx.shape, durationSeconds: ctx.shape.durationSeconds / 2 };
+  const plan = [['rest', half], ['graphql', half], ['floor', ctx.shape], ['graphql', half], ['rest', half]] as const;
+  const parts: Record<keyof typeof targets, LoadSummary[]> = { rest: [], graphql: [], floor: [] };
+  const cpuMs = { rest: 0, graphql: 0, floor: 0 };
   const serverPid = { rest: ctx.app.child.process.pid!, graphql: ctx.app.child.process.pid!, floor: floor.child.process.pid! };
-  for (const key of order) {
+  for (const [key, shape] of plan) {
     const before = treeCpuMs(serverPid[key]);
-    runs[key] = await measure(targets[key], ctx);
-    cpu[key] = ((treeCpuMs(serverPid[key]) - before) * 1000) / runs[key].total;
-    say(`${key}: server CPU ${Math.round(cpu[key])} us per request`);
+    parts[key].push(await measure(targets[key], shape));
+    cpuMs[key] += treeCpuMs(serverPid[key]) - before;
+  }
+  const runs = { rest: combineLoads(parts.rest), graphql: combineLoads(parts.graphql), floor: combineLoads(parts.floor) };
+  const cpu: CpuPerRequest = { rest: (cpuMs.rest * 1000) / runs.rest.total, graphql: (cpuMs.graphql * 1000) / runs.graphql.total, floor: (cpuMs.floor * 1000) / runs.floor.total };
+  for (const key of ['rest', 'graphql', 'floor'] as const) {
+    say(`${key}: ${Math.round(runs[key].requestsPerSecond)} req/s, p99 ${runs[key].p99Ms} ms, server CPU ${Math.round(cpu[key])} us per request`);
   }
 
   const report = buildReport(runs, cpu, {
@@ -85,9 +93,9 @@ async function warmUp(target: LoadTarget, ctx: BenchContext): Promise<void> {
 }
 
 /** Measures one target, saying how it went. */
-async function measure(target: LoadTarget, ctx: BenchContext): Promise<LoadSummary> {
-  say(`${target.name}: measuring ${ctx.shape.durationSeconds} s with ${ctx.shape.connections} connections`);
-  const run = await runLoad(target, ctx.shape);
+async function measure(target: LoadTarget, shape: LoadShape): Promise<LoadSummary> {
+  say(`${target.name}: measuring ${shape.durationSeconds} s with ${shape.connections} connections`);
+  const run = await runLoad(target, shape);
   const failures = isClean(run) ? '' : `; ${describeFailures(run)}`;
   say(`${target.name}: ${Math.round(run.requestsPerSecond)} req/s, p50 ${run.p50Ms} ms, p99 ${run.p99Ms} ms, ${run.total} requests${failures}`);
   return run;

@@ -77,6 +77,33 @@ export async function runLoad(target: LoadTarget, shape: LoadShape): Promise<Loa
   };
 }
 
+/**
+ * One summary for a target measured in parts: throughput weighted by each part's time, p50
+ * weighted by its requests, p99 the worst part's (percentiles of parts do not merge exactly;
+ * the higher one never flatters).
+ */
+export function combineLoads(parts: LoadSummary[]): LoadSummary {
+  if (parts.length === 1) return parts[0];
+  const sum = (pick: (part: LoadSummary) => number) => parts.reduce((total, part) => total + pick(part), 0);
+  const seconds = sum((part) => part.seconds);
+  const total = sum((part) => part.total);
+  const statusCodes: Record<string, number> = {};
+  for (const part of parts) for (const [code, count] of Object.entries(part.statusCodes)) statusCodes[code] = (statusCodes[code] ?? 0) + count;
+  return {
+    target: parts[0].target,
+    requestsPerSecond: sum((part) => part.requestsPerSecond * part.seconds) / seconds,
+    p50Ms: Math.round(sum((part) => part.p50Ms * part.total) / Math.max(1, total)),
+    p99Ms: Math.max(...parts.map((part) => part.p99Ms)),
+    total,
+    seconds,
+    ok: sum((part) => part.ok),
+    non2xx: sum((part) => part.non2xx),
+    errors: sum((part) => part.errors),
+    timeouts: sum((part) => part.timeouts),
+    statusCodes,
+  };
+}
+
 /** True when every request got a 2xx answer: otherwise the numbers measure error paths, not the endpoint. */
 export function isClean(summary: LoadSummary): boolean {
   return summary.total > 0 && summary.non2xx === 0 && summary.errors === 0 && summary.timeouts === 0;
