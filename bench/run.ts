@@ -16,7 +16,7 @@ Written by \`npm run bench\` (bench/run.ts); each benchmark rewrites only its ow
 between its \`<!-- name:start -->\` and \`<!-- name:end -->\` markers. Run it on an otherwise idle
 machine. Uses \`DATABASE_URL\` when set, else a throw-away embedded PostgreSQL; \`BENCH_DURATION\`
 (seconds per target, default 10), \`BENCH_CONNECTIONS\` (default 50) and \`BENCH_WARMUP\` (seconds,
-default 2) change the load; \`BENCH_WORKERS\` (default: one per core) sets the app's WEB_CONCURRENCY;
+default 5: with one worker per core each warms on its share of the load) change the load; \`BENCH_WORKERS\` (default: one per core) sets the app's WEB_CONCURRENCY;
 \`BENCH_ONLY\` (e.g. \`notes-migrate\`) runs some benchmarks only. Numbers from different machines do
 not compare.
 `;
@@ -36,7 +36,7 @@ function positiveInt(name: string, fallback: number, min = 1): number {
  */
 async function main(): Promise<number> {
   const shape = { durationSeconds: positiveInt('BENCH_DURATION', 10), connections: positiveInt('BENCH_CONNECTIONS', 50) };
-  const warmupSeconds = positiveInt('BENCH_WARMUP', 2, 0);
+  const warmupSeconds = positiveInt('BENCH_WARMUP', 5, 0);
   const teardown = new Teardown();
   teardown.handleCrashes();
   try {
