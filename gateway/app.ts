@@ -61,7 +61,9 @@ export async function startApp(config: Config, platform: Platform, log: Logger, 
   const revocations = options.clustered ? relayKeyRevocations(() => keys.clear()) : null;
   const admin = new AdminService(platform.tenantOrm, platform.seeders, async () => {
     keys.clear();
-    await revocations?.announce();
+    if ((await revocations?.announce()) === 'unconfirmed') {
+      log.warn('key revocation not confirmed by every worker in time; a worker may accept the key until its cache entry expires (10 s)');
+    }
   });
   const graph = await startGraphQL(config, platform.subgraphs, log);
   const logError = (res: Response, error: unknown) => contextOf(res).log.error({ err: error }, 'request failed');

@@ -52,7 +52,7 @@ export async function runPrimary(config: Config, log: Logger): Promise<void> {
 
   let running = false;
   let stopping = false;
-  serveKeyRevocationRelay(workers);
+  serveKeyRevocationRelay();
   cluster.on('exit', (worker, code, signal) => {
     const role = roles.get(worker.id) ?? 'other';
     roles.delete(worker.id);

@@ -10,6 +10,8 @@ export type VerifyKey = (apiKey: string) => Promise<KeyPrincipal | null>;
  */
 export class KeyCache {
   private readonly entries = new Map<string, { principal: KeyPrincipal; expiresAt: number }>();
+  // Bumped by clear(): a verification that started before a revocation must not cache its (stale) answer.
+  private generation = 0;
 
   constructor(private readonly verify: VerifyKey, private readonly ttlMs = 10_000, private readonly maxEntries = 10_000) {}
 
@@ -18,7 +20,9 @@ export class KeyCache {
     const hit = this.entries.get(apiKey);
     const now = Date.now();
     if (hit && hit.expiresAt > now) return hit.principal;
+    const generation = this.generation;
     const principal = await this.verify(apiKey);
+    if (generation !== this.generation) return principal;
     if (!principal) {
       this.entries.delete(apiKey);
       return null;
@@ -30,6 +34,7 @@ export class KeyCache {
 
   /** Forgets everything, e.g. after a key was revoked. */
   clear(): void {
+    this.generation += 1;
     this.entries.clear();
   }
 }

@@ -32,6 +32,10 @@ export function errorHandler(logError: ErrorLog) {
       res.status(422).json({ detail: formatDetail(error.issues, error.style) });
     } else if (error instanceof DomainError) {
       const detail = error.code === 'BAD_USER_INPUT' ? formatDetail((error as any).issues as ValidationIssue[], 'full') : error.message;
+      const { retryAfter } = error.extensions();
+      if (retryAfter) res.setHeader('Retry-After', String(retryAfter));
+      // A 503's cause (the outside service's failure) belongs in the log, next to the request id.
+      if (HTTP_STATUS[error.code] >= 500) logError(res, error);
       res.status(HTTP_STATUS[error.code]).json({ detail });
     } else if (parserError?.type === 'entity.parse.failed') {
       res.status(422).json({ detail: formatDetail([jsonInvalid(parserError.body ?? '', parserError)], 'full') });

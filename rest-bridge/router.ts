@@ -104,8 +104,8 @@ export function createRestRouter(routes: RouteDefinition[], schema: GraphQLSchem
 
 /**
  * A body that JSON.parse refused never reaches a route (the parser runs first), so its 422 would
- * take the default style: mounted on the paths of `basic` routes, this answers contract part 7.2's
- * `loc, msg, type` shape there instead.
+ * take the default style: placed after the JSON parser among a `basic` route's own guards, this
+ * answers contract part 7.2's `loc, msg, type` shape there instead.
  */
 export function jsonErrorsInStyle(style: ValidationStyle) {
   return (error: unknown, _req: Request, _res: Response, next: NextFunction): void => {

@@ -7,9 +7,9 @@ import { expressMiddleware } from '@as-integrations/express5';
 import express, { type NextFunction, type Request, type Response } from 'express';
 import type { ExecutionResult } from 'graphql';
 import { createHandler } from 'graphql-sse/lib/use/express';
-import pino from 'pino';
+import pino, { type Logger } from 'pino';
 import { IDENTITY_HEADERS, type RequestIdentity, type SubgraphContext } from './context';
-import { formatResult, formatSubgraphError } from './format-error';
+import { formatResult, formatSubgraphError, reportCauses } from './format-error';
 import { isUuid } from './ids';
 import { loggableError } from './loggable-error';
 import type { RunningSubgraph } from './subgraph-runtime';
@@ -26,13 +26,21 @@ function identityOf(req: { headers: Record<string, string | string[] | undefined
   };
 }
 
+/** Where a subgraph listens, the gateway's shared secret, and (for tests) its logger. */
+export interface ServeOptions {
+  port: number;
+  host: string;
+  secret: string;
+  log?: Logger;
+}
+
 /**
  * Runs one subgraph as its own HTTP service (distributed mode): `/graphql`, `/graphql/stream`,
  * `/internal/seed` and `/healthz`. Everything but health refuses calls without the gateway's
  * shared secret, as Apollo's subgraph template does with its router secret.
  */
-export async function serveSubgraph(subgraph: RunningSubgraph, options: { port: number; host: string; secret: string }): Promise<{ server: Server; close(): Promise<void> }> {
-  const log = pino({ base: { service: subgraph.name }, timestamp: pino.stdTimeFunctions.isoTime, serializers: { err: loggableError } });
+export async function serveSubgraph(subgraph: RunningSubgraph, options: ServeOptions): Promise<{ server: Server; close(): Promise<void> }> {
+  const log = options.log ?? pino({ base: { service: subgraph.name }, timestamp: pino.stdTimeFunctions.isoTime, serializers: { err: loggableError } });
   const app = express();
   app.disable('x-powered-by');
   const server = app.listen(options.port, options.host);
@@ -41,8 +49,12 @@ export async function serveSubgraph(subgraph: RunningSubgraph, options: { port: 
   const apollo = new ApolloServer<SubgraphContext>({
     schema: subgraph.schema,
     includeStacktraceInErrorResponses: false,
-    formatError: formatSubgraphError((error, requestId) => log.error({ err: error, requestId }, 'resolver failed')),
-    plugins: [ApolloServerPluginDrainHttpServer({ httpServer: server }), ApolloServerPluginLandingPageDisabled()],
+    formatError: formatSubgraphError,
+    plugins: [
+      reportCauses((error, requestId) => log.error({ err: error, requestId }, 'resolver failed')),
+      ApolloServerPluginDrainHttpServer({ httpServer: server }),
+      ApolloServerPluginLandingPageDisabled(),
+    ],
   });
   await apollo.start();
 

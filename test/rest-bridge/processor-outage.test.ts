@@ -1,4 +1,4 @@
-import { usePaymentProcessor, type ChargeRequest, type ChargeResult, type PaymentProcessor } from '../../subgraphs/billing/processor/payment-processor';
+import { ProcessorUnreachableError, usePaymentProcessor, type ChargeRequest, type ChargeResult, type PaymentProcessor } from '../../subgraphs/billing/processor/payment-processor';
 import { SandboxPaymentProcessor } from '../../subgraphs/billing/processor/sandbox.processor';
 import { createTestTenant, request, type TestTenant } from '../utils/e2e';
 import { startInProcessApp, type InProcessApp } from '../utils/in-process';
@@ -8,11 +8,14 @@ class FlakyProcessor implements PaymentProcessor {
   readonly charged = new Map<string, ChargeResult>();
   readonly calls: string[] = [];
   down = false;
+  /** An integration bug rather than an outage. */
+  broken = false;
   private readonly sandbox = new SandboxPaymentProcessor();
 
   async charge(request: ChargeRequest): Promise<ChargeResult> {
     this.calls.push(request.idempotencyKey);
-    if (this.down) throw new Error('connect ECONNREFUSED 10.0.0.9:443');
+    if (this.down) throw new ProcessorUnreachableError('connect ECONNREFUSED 10.0.0.9:443');
+    if (this.broken) throw new TypeError("Cannot read properties of undefined (reading 'status')");
     const outcome = this.charged.get(request.idempotencyKey) ?? (await this.sandbox.charge(request));
     this.charged.set(request.idempotencyKey, outcome);
     return outcome;
@@ -88,6 +91,17 @@ describe('POST /inventory/members/manual-payment while the payment processor is 
 
     const replayed = await pay(body, key);
     expect([replayed.status, replayed.headers.get('idempotent-replayed'), replayed.body.paymentId]).toEqual([200, 'true', attemptId]);
+  });
+
+  it('answers an integration bug with a 500, not a 503 that would invite a retry into the same bug', async () => {
+    const body = await memberWithCard();
+    processor.broken = true;
+    try {
+      const failed = await pay(body, `bug-${Date.now()}`);
+      expect([failed.status, failed.body, failed.headers.get('retry-after')]).toEqual([500, { detail: 'Internal server error' }, null]);
+    } finally {
+      processor.broken = false;
+    }
   });
 
   it('documents the 503 on that route only', async () => {

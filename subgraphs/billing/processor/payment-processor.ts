@@ -27,10 +27,19 @@ export interface ChargeResult {
  * (README lists its test values); a real integration implements the same two calls.
  */
 export interface PaymentProcessor {
-  /** Charges a tokenised payment method. Throws only when the processor could not be reached. */
+  /** Charges a tokenised payment method. Throws ProcessorUnreachableError when the processor could not be reached or its answer was lost. */
   charge(request: ChargeRequest): Promise<ChargeResult>;
-  /** Opens a merchant account and answers its id at the processor. */
+  /** Opens a merchant account and answers its id at the processor; throws ProcessorUnreachableError like charge(). */
   createMerchantAccount(name: string): Promise<{ accountId: string }>;
+}
+
+/**
+ * What an integration throws when the processor could not be reached or its answer was lost
+ * (connection refused, timeout, reset). Anything else an integration throws is a bug of ours: a
+ * 500, not a 503 that would invite the caller to retry into the same bug.
+ */
+export class ProcessorUnreachableError extends Error {
+  override readonly name = 'ProcessorUnreachableError';
 }
 
 // The sandbox unless `usePaymentProcessor` chose another.
@@ -45,14 +54,15 @@ export function usePaymentProcessor(next: PaymentProcessor): void {
 const RETRY_AFTER_SECONDS = 10;
 
 /**
- * Calls the processor of this process. It throws only when it could not be reached; that becomes
- * a 503 with Retry-After, since every call site leaves a retry safe (a member payment stays
- * PENDING and the retry settles it under the same idempotency key).
+ * Calls the processor of this process. An unreachable processor becomes a 503 with Retry-After,
+ * since every call site leaves a retry safe (a member payment stays PENDING and the retry settles
+ * it under the same idempotency key); any other error passes through as the bug it is.
  */
 export async function withProcessor<T>(call: (processor: PaymentProcessor) => Promise<T>): Promise<T> {
   try {
     return await call(processor);
   } catch (error) {
+    if (!(error instanceof ProcessorUnreachableError)) throw error;
     throw new ServiceUnavailableError('Payment processor unavailable; retry the request', RETRY_AFTER_SECONDS, { cause: error });
   }
 }

@@ -1,4 +1,4 @@
-import { usePaymentProcessor, type ChargeRequest, type ChargeResult, type PaymentProcessor } from '../../../subgraphs/billing/processor/payment-processor';
+import { ProcessorUnreachableError, usePaymentProcessor, type ChargeRequest, type ChargeResult, type PaymentProcessor } from '../../../subgraphs/billing/processor/payment-processor';
 import { SandboxPaymentProcessor } from '../../../subgraphs/billing/processor/sandbox.processor';
 import { codeOf, issuesOf, startBillingKit, type BillingKit } from './billing-kit';
 
@@ -19,7 +19,7 @@ class KeyedProcessor implements PaymentProcessor {
     this.charges.set(request.idempotencyKey, outcome);
     if (this.loseNextAnswer) {
       this.loseNextAnswer = false;
-      throw new Error('socket hang up');
+      throw new ProcessorUnreachableError('socket hang up');
     }
     return outcome;
   }
@@ -124,7 +124,7 @@ describe('billing subgraph: members and manual payments (real PostgreSQL, sandbo
       const { methodId, memberId } = await setup(a);
       const lost = await kit.run(a, PAY, { i: { memberId, paymentMethodId: methodId } });
       expect([codeOf(lost), lost.errors?.[0].message]).toEqual(['SERVICE_UNAVAILABLE', 'Payment processor unavailable; retry the request']);
-      expect((lost.errors?.[0].originalError as Error).cause).toEqual(new Error('socket hang up'));
+      expect((lost.errors?.[0].originalError as Error).cause).toEqual(new ProcessorUnreachableError('socket hang up'));
       const [key] = processor.calls;
       expect((await kit.run(a, READ, { id: memberId })).data.member).toEqual({
         status: 'PAST_DUE', balanceDueCents: 4900, payments: [{ paymentId: key, status: 'PENDING', amountCents: 4900, failureReason: null }],

@@ -1,0 +1,42 @@
+import type { KeyPrincipal } from '../../subgraphs/tenant/services/api-key.service';
+import { KeyCache } from '../../gateway/key-cache';
+
+const principal: KeyPrincipal = { keyId: 'key-1', tenantId: 'tenant-1' };
+
+/** A verification the test answers by hand, to interleave it with a revocation. */
+function pendingVerify() {
+  const calls: Array<(result: KeyPrincipal | null) => void> = [];
+  const verify = (_key: string) => new Promise<KeyPrincipal | null>((resolve) => calls.push(resolve));
+  return { verify, calls };
+}
+
+/** The in-process cache of verified API keys in front of the key store. */
+describe('KeyCache', () => {
+  it('answers a repeated key from memory and verifies again after clear()', async () => {
+    const { verify, calls } = pendingVerify();
+    const cache = new KeyCache(verify);
+    const first = cache.principal('k');
+    calls[0](principal);
+    await expect(first).resolves.toBe(principal);
+    await expect(cache.principal('k')).resolves.toBe(principal);
+    expect(calls).toHaveLength(1);
+    cache.clear();
+    const again = cache.principal('k');
+    expect(calls).toHaveLength(2);
+    calls[1](null);
+    await expect(again).resolves.toBeNull();
+  });
+
+  it('does not cache a verification that was in flight when the keys were cleared', async () => {
+    const { verify, calls } = pendingVerify();
+    const cache = new KeyCache(verify);
+    const inFlight = cache.principal('k');
+    cache.clear(); // the key is revoked while the store is being read
+    calls[0](principal);
+    await inFlight;
+    const next = cache.principal('k');
+    expect(calls).toHaveLength(2);
+    calls[1](null);
+    await expect(next).resolves.toBeNull();
+  });
+});
