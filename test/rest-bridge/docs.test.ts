@@ -1,25 +1,20 @@
-import { AddressInfo } from 'node:net';
-import http from 'node:http';
 import express from 'express';
 import helmet from 'helmet';
 import { docsRouter } from '../../rest-bridge/docs';
+import { listen, type ListeningApp } from '../utils/listen';
 
-let server: http.Server;
+let server: ListeningApp;
 let base: string;
 
 beforeAll(async () => {
   const app = express();
   app.use(helmet());
   app.use(docsRouter());
-  server = app.listen(0);
-  await new Promise((resolve) => server.once('listening', resolve));
-  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  server = await listen(app);
+  base = server.base;
 });
 
-afterAll(async () => {
-  await new Promise((resolve) => server.close(resolve));
-  server.closeAllConnections();
-});
+afterAll(() => server.close());
 
 describe('docsRouter', () => {
   it.each(['/docs', '/docs/'])('serves the Swagger UI page at %s with local assets only', async (path) => {

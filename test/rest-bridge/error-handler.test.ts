@@ -1,8 +1,7 @@
-import type { Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import express from 'express';
 import { ConflictError, ServiceUnavailableError } from '../../schema/errors';
 import { errorHandler } from '../../rest-bridge/http-errors';
+import { listen, type ListeningApp } from '../utils/listen';
 
 /**
  * The bridge's one error mapper for errors thrown straight into express (middleware, stream
@@ -10,8 +9,7 @@ import { errorHandler } from '../../rest-bridge/http-errors';
  * extensions, and the cause of a 5xx logged, never sent.
  */
 describe('errorHandler for domain errors thrown outside GraphQL', () => {
-  let server: Server;
-  let base: string;
+  let server: ListeningApp;
   const logged: unknown[] = [];
   const outage = new ServiceUnavailableError('Payment processor unavailable; retry the request', 10, { cause: new Error('connect ECONNREFUSED') });
 
@@ -24,24 +22,19 @@ describe('errorHandler for domain errors thrown outside GraphQL', () => {
       throw new ConflictError('Already there');
     });
     app.use(errorHandler((_res, error) => logged.push(error)));
-    server = app.listen(0, '127.0.0.1');
-    await new Promise((resolve) => server.once('listening', resolve));
-    base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    server = await listen(app);
   });
-  afterAll(async () => {
-    server.closeAllConnections();
-    await new Promise((resolve) => server.close(resolve));
-  });
+  afterAll(() => server.close());
 
   it('answers a 503 with Retry-After and logs its cause', async () => {
-    const res = await fetch(`${base}/outage`);
+    const res = await fetch(`${server.base}/outage`);
     expect([res.status, res.headers.get('retry-after'), await res.json()]).toEqual([503, '10', { detail: 'Payment processor unavailable; retry the request' }]);
     expect(logged).toEqual([outage]);
   });
 
   it('answers a 4xx without Retry-After and without a log line', async () => {
     logged.length = 0;
-    const res = await fetch(`${base}/conflict`);
+    const res = await fetch(`${server.base}/conflict`);
     expect([res.status, res.headers.get('retry-after'), await res.json()]).toEqual([409, null, { detail: 'Already there' }]);
     expect(logged).toEqual([]);
   });

@@ -1,5 +1,4 @@
 import { randomUUID } from 'node:crypto';
-import type { AddressInfo } from 'node:net';
 import express from 'express';
 import pino from 'pino';
 import { GATEWAY_SCHEMA } from '../../gateway/gateway-schema';
@@ -9,12 +8,13 @@ import { runIdempotently } from '../../rest-bridge/idempotency';
 import type { RouteDefinition } from '../../rest-bridge/types';
 import { openOrm } from '../../subgraphs/shared/orm';
 import { request } from '../utils/e2e';
+import { listen, type ListeningApp } from '../utils/listen';
 
 const ROUTE = { method: 'POST', path: '/payments', operationId: 'pay' } as RouteDefinition;
 
 describe('Idempotency-Key on retryable POSTs (PostgreSQL store)', () => {
   let orm: Awaited<ReturnType<typeof openOrm>>;
-  let server: ReturnType<express.Express['listen']>;
+  let server: ListeningApp;
   let url: string;
   let runs = 0;
   let gate: Promise<void> = Promise.resolve();
@@ -43,12 +43,11 @@ describe('Idempotency-Key on retryable POSTs (PostgreSQL store)', () => {
       sendAnswer(res, answer);
     });
     app.use(errorHandler(() => undefined));
-    server = app.listen(0, '127.0.0.1');
-    await new Promise((r) => server.once('listening', r));
-    url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/payments`;
+    server = await listen(app);
+    url = `${server.base}/payments`;
   });
   afterAll(async () => {
-    server.close();
+    await server.close();
     await orm.close();
   });
 

@@ -1,5 +1,3 @@
-import type { Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import express from 'express';
 import { buildSchema } from 'graphql';
 import { errorHandler } from '../../rest-bridge/http-errors';
@@ -7,6 +5,7 @@ import { buildOpenApiDocument } from '../../rest-bridge/openapi';
 import { createRestRouter } from '../../rest-bridge/router';
 import type { SubscriptionExecutor, SubscriptionResult } from '../../rest-bridge/stream';
 import type { RouteDefinition } from '../../rest-bridge/types';
+import { listen, type ListeningApp } from '../utils/listen';
 import { readEventStream } from '../utils/sse';
 
 const schema = buildSchema(`
@@ -57,8 +56,7 @@ function scripted(steps: Step[]) {
 }
 
 describe('REST bridge stream routes (subscriptions as server-sent events)', () => {
-  let server: Server;
-  let base: string;
+  let server: ListeningApp;
   let executor: SubscriptionExecutor;
   const logged: unknown[] = [];
 
@@ -66,19 +64,14 @@ describe('REST bridge stream routes (subscriptions as server-sent events)', () =
     const app = express();
     app.use(createRestRouter([ROUTE], schema, async () => ({}), (_res, error) => logged.push(error), { streams: { subscribe: (...args) => executor(...args), heartbeatMs: 40 } }));
     app.use(errorHandler((_res, error) => logged.push(error)));
-    server = app.listen(0, '127.0.0.1');
-    await new Promise((resolve) => server.once('listening', resolve));
-    base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    server = await listen(app);
   });
-  afterAll(async () => {
-    server.closeAllConnections();
-    await new Promise((resolve) => server.close(resolve));
-  });
+  afterAll(() => server.close());
   beforeEach(() => {
     logged.length = 0;
   });
 
-  const post = (init: RequestInit = {}) => fetch(`${base}/things/abc/ticks`, { method: 'POST', ...init });
+  const post = (init: RequestInit = {}) => fetch(`${server.base}/things/abc/ticks`, { method: 'POST', ...init });
 
   it('sends each result as one data line, with the headers that stop proxy buffering', async () => {
     const { executor: e, state } = scripted([{ data: { ticks: { n: 1 } } }, { data: { ticks: { n: 2 } } }]);

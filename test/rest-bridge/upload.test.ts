@@ -1,8 +1,8 @@
 import { request as httpRequest, type IncomingMessage } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import express from 'express';
 import { errorHandler } from '../../rest-bridge/http-errors';
 import { readUpload } from '../../rest-bridge/upload';
+import { listen } from '../utils/listen';
 
 const MAX = 1024;
 const BOUNDARY = 'test-boundary-7MA4YWxkTrZu0gW';
@@ -33,10 +33,7 @@ describe('multipart uploads in the REST bridge (busboy, hard cap)', () => {
       res.json(await readUpload(req, res, { field: 'file', variable: 'file', maxBytes: MAX }));
     });
     app.use(errorHandler(() => undefined));
-    const server = app.listen(0, '127.0.0.1');
-    await new Promise((resolve) => server.once('listening', resolve));
-    base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-    close = () => new Promise((resolve) => server.close(() => resolve()));
+    ({ base, close } = await listen(app));
   });
   afterAll(() => close());
 
