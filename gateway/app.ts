@@ -23,6 +23,7 @@ import { PostgresIdempotencyStore } from './idempotency-store';
 import { KeyCache } from './key-cache';
 import type { Platform } from './platform';
 import { RateLimits } from './rate-limit';
+import { listenForKeyRevocations } from './key-revocation-listener';
 import { relayKeyRevocations } from './key-revocation-relay';
 import { contextOf, requestContextMiddleware } from './request-context';
 import { localStreamHandler, proxyStreamHandler } from './sse';
@@ -115,8 +116,12 @@ export async function startApp(config: Config, platform: Platform, log: Logger, 
   app.use(anonymous, notFound);
   app.use(errorHandler(logError));
 
+  const revokedElsewhere = await listenForKeyRevocations(platform.databaseUrl, () => keys.clear(), log);
   const server = app.listen(config.port, config.host);
-  await new Promise<void>((resolve, reject) => server.once('listening', resolve).once('error', reject));
+  await new Promise<void>((resolve, reject) => server.once('listening', resolve).once('error', reject)).catch(async (error) => {
+    await revokedElsewhere.close();
+    throw error;
+  });
   const address = server.address();
   const port = typeof address === 'object' && address ? address.port : config.port;
   return {
@@ -131,6 +136,7 @@ export async function startApp(config: Config, platform: Platform, log: Logger, 
       await closed;
       clearInterval(pruneTimer);
       revocations?.stop();
+      await revokedElsewhere.close();
       await graph.server.stop();
       await limits.close();
     },

@@ -5,8 +5,9 @@ export type VerifyKey = (apiKey: string) => Promise<KeyPrincipal | null>;
 
 /**
  * Remembers successful verifications for a few seconds so the hot path skips the database.
- * Revocation in this process clears it at once; a revocation made elsewhere (the admin CLI,
- * another replica) takes effect within `ttlMs`. Failures are never cached.
+ * Revocation in this process clears it at once, one made elsewhere (the admin CLI, another
+ * replica) as soon as its NOTIFY arrives (key-revocation-listener.ts); `ttlMs` bounds the rest,
+ * e.g. while that listener reconnects. Failures are never cached.
  */
 export class KeyCache {
   private readonly entries = new Map<string, { principal: KeyPrincipal; expiresAt: number }>();

@@ -35,7 +35,7 @@ async function main(argv: string[]): Promise<number> {
     else if (command === 'list-keys') output = await admin.listKeys(arg);
     else {
       await admin.revokeKey(arg);
-      output = { revoked: arg, note: 'a server running elsewhere stops accepting it within 10 seconds' };
+      output = { revoked: arg, note: 'running servers are told at once (PostgreSQL NOTIFY) and refuse it from now on' };
     }
     console.log(JSON.stringify(output, null, 2));
     return 0;

@@ -1,7 +1,7 @@
 import { execFile } from 'node:child_process';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { baseUrl, request } from '../utils/e2e';
+import { admin as adminApi, baseUrl, createTestTenant, request } from '../utils/e2e';
 
 const run = promisify(execFile);
 const CLI = join(__dirname, '../../dist/gateway/admin/cli.js');
@@ -30,6 +30,21 @@ describe(`the admin CLI reaches the same database as the server (${process.env.E
     await admin('revoke-key', issued.id);
     const after = await admin('list-keys', created.tenant.id);
     expect(after.find((k: { id: string }) => k.id === issued.id).revokedAt).not.toBeNull();
+  });
+
+  it('a key the CLI revokes is refused by the running server at once, though the server had it cached', async () => {
+    const tenant = await createTestTenant('CLI Revocation Clinic');
+    const issued = await adminApi(`/tenants/${tenant.tenantId}/api-keys`, { method: 'POST', body: '{}' });
+    expect(issued.status).toBe(201);
+    const headers = { TENANT: tenant.tenantId, 'API-KEY': issued.body.apiKey };
+    // Verified once, so the server's key cache holds it for 10 s; only the NOTIFY of the revocation can end that sooner.
+    expect((await request(`${baseUrl()}/tenant/public`, { headers })).status).toBe(200);
+
+    expect(await admin('revoke-key', issued.body.id)).toMatchObject({ revoked: issued.body.id });
+    const res = await request(`${baseUrl()}/tenant/public`, { headers });
+    expect(res.status).toBe(401);
+    expect(res.body).toEqual({ detail: 'Invalid API key' });
+    expect((await tenant.get('/tenant/public')).status).toBe(200);
   });
 
   it('explains its usage and fails on an unknown tenant', async () => {

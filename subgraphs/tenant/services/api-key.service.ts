@@ -8,6 +8,9 @@ import { Tenant } from '../entities/tenant.entity';
 /** Prefix that makes a leaked key recognisable to secret scanners. */
 const KEY_PREFIX = 'hpp_';
 
+/** The PostgreSQL NOTIFY channel a revocation is announced on (payload: the key's id), for every process caching verified keys. */
+export const API_KEY_REVOKED_CHANNEL = 'hpp_api_key_revoked';
+
 /** A verified key: who is calling. */
 export interface KeyPrincipal {
   keyId: string;
@@ -64,14 +67,19 @@ export class ApiKeyService {
     return { keyId: key.id, tenantId: key.tenantId };
   }
 
-  /** Marks a key revoked; unknown ids are 404. */
+  /**
+   * Marks a key revoked and announces it on API_KEY_REVOKED_CHANNEL in the same transaction, so
+   * every server (another replica, or one running while the CLI revokes) hears of it on commit.
+   * Unknown ids are 404; revoking twice announces again, which does no harm.
+   */
   async revoke(keyId: string): Promise<void> {
-    const key = isUuid(keyId) ? await this.em.findOne(ApiKey, { id: keyId }, { filters: false }) : null;
-    if (!key) throw new NotFoundError('API key not found');
-    if (!key.revokedAt) {
-      key.revokedAt = new Date();
-      await this.em.flush();
-    }
+    await this.em.transactional(async (em) => {
+      const key = isUuid(keyId) ? await em.findOne(ApiKey, { id: keyId }, { filters: false }) : null;
+      if (!key) throw new NotFoundError('API key not found');
+      key.revokedAt ??= new Date();
+      await em.flush();
+      await em.getConnection().execute('select pg_notify(?, ?)', [API_KEY_REVOKED_CHANNEL, key.id], 'run', em.getTransactionContext());
+    });
   }
 
   /** The tenant's keys, newest first, without secrets. */
