@@ -10,6 +10,7 @@ import { SUBGRAPH_NAMES } from '../subgraphs/shared/subgraph-definition';
 import { ROUTES } from '../rest-bridge/routes';
 import type { RouteDefinition } from '../rest-bridge/types';
 import { configureSuggestions } from '../subgraphs/notes/providers/configure';
+import { drainOnShutdown, waitUntilIdle } from '../subgraphs/shared/http-drain';
 import { ApiKeyService } from '../subgraphs/tenant/services/api-key.service';
 import { accessLog } from './access-log';
 import { assetsRouter } from './assets';
@@ -36,7 +37,10 @@ export interface RunningApp {
   /** Base URL it listens on. */
   url: string;
   admin: AdminService;
-  /** Drains HTTP and SSE, then stops the gateway; the platform (ORM, database) is closed by its owner after. */
+  /**
+   * Drains HTTP (event streams cut at once, other requests given SHUTDOWN_GRACE_SECONDS), waits for
+   * in-process subgraph work, then stops the gateway; the platform (ORM, database) is closed by its owner after.
+   */
   close(): Promise<void>;
 }
 
@@ -118,6 +122,7 @@ export async function startApp(config: Config, platform: Platform, log: Logger, 
 
   const revokedElsewhere = await listenForKeyRevocations(platform.databaseUrl, () => keys.clear(), log);
   const server = app.listen(config.port, config.host);
+  const drain = drainOnShutdown(server);
   await new Promise<void>((resolve, reject) => server.once('listening', resolve).once('error', reject)).catch(async (error) => {
     await revokedElsewhere.close();
     throw error;
@@ -129,11 +134,10 @@ export async function startApp(config: Config, platform: Platform, log: Logger, 
     url: `http://127.0.0.1:${port}`,
     admin,
     async close() {
-      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
-      // Keep-alive and SSE sockets would hold close() open for seconds (STACK.md).
-      server.closeIdleConnections();
-      setTimeout(() => server.closeAllConnections(), 2_000).unref();
-      await closed;
+      const started = Date.now();
+      await drain(config.shutdownGraceMs);
+      // A request whose client has gone is no longer in flight for HTTP, yet its resolvers may still run.
+      if (!(await waitUntilIdle(graph.busy, config.shutdownGraceMs - (Date.now() - started)))) log.warn('shutdown grace period over; cutting the resolvers still running');
       clearInterval(pruneTimer);
       revocations?.stop();
       await revokedElsewhere.close();

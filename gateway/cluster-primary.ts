@@ -6,8 +6,8 @@ import { WORKER_ROLE_ENV, type WorkerRole } from './cluster-worker';
 import { serveKeyRevocationRelay } from './key-revocation-relay';
 import { startEmbeddedPostgres, type EmbeddedPostgresHandle } from './embedded-postgres';
 
-/** How long workers get to drain before the primary kills them. */
-const DRAIN_MS = 30_000;
+/** How long workers get to drain before the primary kills them: requests, then queries, each within the grace period. */
+const drainMs = (config: Config) => Math.max(30_000, 2 * config.shutdownGraceMs + 10_000);
 
 /** Resolves once the worker listens; rejects if it exits first (its own error is already printed). */
 function listening(worker: Worker): Promise<void> {
@@ -67,7 +67,7 @@ export async function runPrimary(config: Config, log: Logger): Promise<void> {
     const alive = workers();
     const exited = Promise.all(alive.map((worker) => (worker.isDead() ? undefined : new Promise((resolve) => worker.once('exit', resolve)))));
     for (const worker of alive) worker.process.kill('SIGTERM');
-    const timer = setTimeout(() => alive.forEach((worker) => worker.process.kill('SIGKILL')), DRAIN_MS);
+    const timer = setTimeout(() => alive.forEach((worker) => worker.process.kill('SIGKILL')), drainMs(config));
     await exited;
     clearTimeout(timer);
     await embedded?.stop().catch((error) => log.error({ err: error }, 'stopping the embedded PostgreSQL failed'));

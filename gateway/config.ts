@@ -1,6 +1,7 @@
 import { resolve } from 'node:path';
 import { readMailSettings } from '../subgraphs/billing/notifications/mail-settings';
 import { readLlmSettings, type LlmSettings } from '../subgraphs/notes/providers/llm-settings';
+import { DEFAULT_SHUTDOWN_GRACE_MS } from '../subgraphs/shared/http-drain';
 import { SUBGRAPH_NAMES, type SubgraphName } from '../subgraphs/shared/subgraph-definition';
 
 /** How the process runs: everything in one process, or the gateway alone in front of subgraph services. */
@@ -31,6 +32,8 @@ export interface Config {
   llm: LlmSettings | null;
   /** HTTP worker processes (WEB_CONCURRENCY); above 1 a primary process forks them (gateway/cluster-primary.ts). */
   workers: number;
+  /** How long a shutdown lets in-flight requests and queries finish (SHUTDOWN_GRACE_SECONDS). */
+  shutdownGraceMs: number;
 }
 
 /** Every problem found in the environment at once, instead of the first exception. */
@@ -111,6 +114,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     demoTenant: text('DEMO_TENANT') !== '0',
     llm: llm.settings,
     workers: int('WEB_CONCURRENCY', 1, 1, 64),
+    shutdownGraceMs: int('SHUTDOWN_GRACE_SECONDS', DEFAULT_SHUTDOWN_GRACE_MS / 1000, 0, 600) * 1000,
   };
   if (problems.length > 0) throw new ConfigError(problems);
   return config;

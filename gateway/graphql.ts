@@ -19,6 +19,8 @@ export interface GraphQLLayer {
   runOperation: OperationRunner;
   /** The public (API) schema of the supergraph, for the REST bridge's coercion and OpenAPI. */
   apiSchema: GraphQLSchema;
+  /** Whether an in-process subgraph is executing a fetch (always false in distributed mode, where each subgraph drains itself). */
+  busy(): boolean;
 }
 
 /** Starts the gateway: local data sources in all-in-one mode, HTTP to each subgraph in distributed mode. */
@@ -27,13 +29,16 @@ export async function startGraphQL(config: Config, local: RunningSubgraph[] | nu
   // Apollo Gateway otherwise exports usage metrics to Apollo's servers every hour; a platform
   // holding patients' and payment data sends nothing anywhere unasked.
   process.env.APOLLO_TELEMETRY_DISABLED ??= 'true';
+  const localSources: CachedLocalDataSource[] = [];
   const gateway = new ApolloGateway({
     supergraphSdl: readSupergraph(),
     buildService: ({ name }): GraphQLDataSource => {
       if (local) {
         const subgraph = local.find((s) => s.name === name);
         if (!subgraph) throw new Error(`supergraph names subgraph "${name}" that this process does not run`);
-        return new CachedLocalDataSource(subgraph, report);
+        const source = new CachedLocalDataSource(subgraph, report);
+        localSources.push(source);
+        return source;
       }
       return new IdentityForwardingDataSource(config.subgraphUrls[name as SubgraphName]!, config.internalSecret!);
     },
@@ -59,7 +64,12 @@ export async function startGraphQL(config: Config, local: RunningSubgraph[] | nu
   });
   await server.start();
   if (!apiSchema) throw new Error('gateway started without a schema');
-  return { server, apiSchema, runOperation: createOperationRunner(gateway, apiSchema, formatError) };
+  return {
+    server,
+    apiSchema,
+    runOperation: createOperationRunner(gateway, apiSchema, formatError),
+    busy: () => localSources.some((source) => source.busy),
+  };
 }
 
 /** Which subgraph answered is an implementation detail clients need not see. */

@@ -1,6 +1,6 @@
 import type { GraphQLDataSource, GraphQLDataSourceProcessOptions } from '@apollo/gateway';
 import type { GatewayGraphQLResponse } from '@apollo/server-gateway-interface';
-import { execute, GraphQLError, parse, validate, type DocumentNode } from 'graphql';
+import { execute, GraphQLError, parse, validate, type DocumentNode, type ExecutionResult } from 'graphql';
 import type { ErrorReporter } from '../subgraphs/shared/format-error';
 import { toClientError } from '../subgraphs/shared/format-error';
 import type { RunningSubgraph } from '../subgraphs/shared/subgraph-runtime';
@@ -16,8 +16,14 @@ const MAX_CACHED_DOCUMENTS = 2_000;
  */
 export class CachedLocalDataSource implements GraphQLDataSource<RequestContext> {
   private readonly documents = new Map<string, DocumentNode>();
+  private running = 0;
 
   constructor(private readonly subgraph: RunningSubgraph, private readonly report: ErrorReporter) {}
+
+  /** Whether a fetch is executing; a shutdown waits for it before closing the subgraph's database. */
+  get busy(): boolean {
+    return this.running > 0;
+  }
 
   async process(options: GraphQLDataSourceProcessOptions<RequestContext>): Promise<GatewayGraphQLResponse> {
     const { request } = options;
@@ -36,13 +42,19 @@ export class CachedLocalDataSource implements GraphQLDataSource<RequestContext> 
     }
     const identity = options.context as Partial<RequestContext>;
     const requestId = identity.requestId ?? 'internal';
-    const result = await execute({
-      schema: this.subgraph.schema,
-      document,
-      variableValues: request.variables,
-      operationName: request.operationName,
-      contextValue: this.subgraph.context({ tenantId: identity.tenantId ?? null, requestId }),
-    });
+    this.running++;
+    let result: ExecutionResult;
+    try {
+      result = await execute({
+        schema: this.subgraph.schema,
+        document,
+        variableValues: request.variables,
+        operationName: request.operationName,
+        contextValue: this.subgraph.context({ tenantId: identity.tenantId ?? null, requestId }),
+      });
+    } finally {
+      this.running--;
+    }
     return {
       data: result.data as GatewayGraphQLResponse['data'],
       errors: result.errors?.map((error) => toClientError(error, this.report, requestId).toJSON()),

@@ -2,7 +2,7 @@ import type { MikroORM } from '@mikro-orm/postgresql';
 import type { Logger } from 'pino';
 import { SUBGRAPHS } from '../subgraphs/registry';
 import { IDENTITY_HEADERS } from '../subgraphs/shared/context';
-import { openOrm, runMigrations } from '../subgraphs/shared/orm';
+import { closeWhenIdle, openOrm, runMigrations } from '../subgraphs/shared/orm';
 import { startSubgraph, type RunningSubgraph } from '../subgraphs/shared/subgraph-runtime';
 import { tenantSubgraph } from '../subgraphs/tenant';
 import type { Config } from './config';
@@ -45,18 +45,18 @@ export async function bootPlatform(config: Config, log: Logger, options: BootOpt
   try {
     const databaseUrl = await resolveDatabase(config, log, options, stops);
     const gatewayOrm = await openOrm(GATEWAY_SCHEMA, databaseUrl);
-    stops.push(() => gatewayOrm.close());
+    stops.push(() => closeWhenIdle(gatewayOrm, config.shutdownGraceMs));
     if (options.migrate) await runMigrations(gatewayOrm, databaseUrl, GATEWAY_SCHEMA.schema);
     if (config.mode === 'distributed') {
       const tenantOrm = await openOrm(tenantSubgraph, databaseUrl);
-      stops.push(() => tenantOrm.close());
+      stops.push(() => closeWhenIdle(tenantOrm, config.shutdownGraceMs));
       const seeders = SUBGRAPHS.map((s) => remoteSeeder(config.subgraphUrls[s.name]!, config.internalSecret!));
       return { databaseUrl, subgraphs: null, tenantOrm, gatewayOrm, seeders, stop: stopAll };
     }
     const subgraphs: RunningSubgraph[] = [];
     for (const definition of SUBGRAPHS) {
       const subgraph = await startSubgraph(definition, databaseUrl, { migrate: options.migrate, publicUrl: config.publicUrl, background: options.background });
-      stops.push(() => subgraph.close());
+      stops.push(() => subgraph.close(config.shutdownGraceMs));
       subgraphs.push(subgraph);
     }
     const tenantOrm = subgraphs.find((s) => s.name === 'tenant')!.orm;

@@ -2,6 +2,7 @@ import { Migrator, type Migration } from '@mikro-orm/migrations';
 import { MikroORM, PostgreSqlDriver, ReflectMetadataProvider } from '@mikro-orm/postgresql';
 import type { Constructor, MigrationObject } from '@mikro-orm/core';
 import { Client } from 'pg';
+import { waitUntilIdle } from './http-drain';
 
 /** What a subgraph hands to the ORM: its schema name, entity classes and migrations in order. */
 export interface OrmDefinition {
@@ -35,6 +36,28 @@ export async function openOrm(definition: OrmDefinition, clientUrl: string): Pro
       snapshot: false,
     },
   });
+}
+
+/** What knex's connection pool (tarn) tells about its connections. */
+interface PoolCounts {
+  numUsed(): number;
+  numPendingAcquires(): number;
+  numPendingCreates(): number;
+}
+
+/** Whether a query runs on the ORM's pool or waits for one of its connections. */
+export function poolBusy(orm: MikroORM): boolean {
+  const pool = (orm.em.getConnection().getKnex() as unknown as { client: { pool?: PoolCounts } }).client.pool;
+  return !!pool && pool.numUsed() + pool.numPendingAcquires() + pool.numPendingCreates() > 0;
+}
+
+/**
+ * Closes the ORM once its pool has gone quiet, or after `graceMs`: closing at once would abort the
+ * queries still waiting for a connection, such as those of a request whose client has gone.
+ */
+export async function closeWhenIdle(orm: MikroORM, graceMs: number): Promise<void> {
+  await waitUntilIdle(() => poolBusy(orm), graceMs);
+  await orm.close();
 }
 
 /** Names a checked-in migration class for MikroORM's `migrationsList`. */

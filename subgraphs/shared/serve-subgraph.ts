@@ -1,7 +1,6 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { Server } from 'node:http';
 import { ApolloServer } from '@apollo/server';
-import { ApolloServerPluginDrainHttpServer } from '@apollo/server/plugin/drainHttpServer';
 import { ApolloServerPluginLandingPageDisabled } from '@apollo/server/plugin/disabled';
 import { expressMiddleware } from '@as-integrations/express5';
 import express, { type NextFunction, type Request, type Response } from 'express';
@@ -10,6 +9,7 @@ import { createHandler } from 'graphql-sse/lib/use/express';
 import pino, { type Logger } from 'pino';
 import { IDENTITY_HEADERS, type RequestIdentity, type SubgraphContext } from './context';
 import { formatResult, formatSubgraphError, reportCauses } from './format-error';
+import { DEFAULT_SHUTDOWN_GRACE_MS, drainOnShutdown } from './http-drain';
 import { isUuid } from './ids';
 import { loggableError } from './loggable-error';
 import type { RunningSubgraph } from './subgraph-runtime';
@@ -39,12 +39,13 @@ export interface ServeOptions {
  * `/internal/seed` and `/healthz`. Everything but health refuses calls without the gateway's
  * shared secret, as Apollo's subgraph template does with its router secret.
  */
-export async function serveSubgraph(subgraph: RunningSubgraph, options: ServeOptions): Promise<{ server: Server; close(): Promise<void> }> {
+export async function serveSubgraph(subgraph: RunningSubgraph, options: ServeOptions): Promise<{ server: Server; close(graceMs?: number): Promise<void> }> {
   const log = options.log ?? pino({ base: { service: subgraph.name }, timestamp: pino.stdTimeFunctions.isoTime, serializers: { err: loggableError } });
   const app = express();
   app.disable('x-powered-by');
   const server = app.listen(options.port, options.host);
   await new Promise<void>((resolve, reject) => server.once('listening', resolve).once('error', reject));
+  const drain = drainOnShutdown(server);
 
   const apollo = new ApolloServer<SubgraphContext>({
     schema: subgraph.schema,
@@ -52,7 +53,6 @@ export async function serveSubgraph(subgraph: RunningSubgraph, options: ServeOpt
     formatError: formatSubgraphError,
     plugins: [
       reportCauses((error, requestId) => log.error({ err: error, requestId }, 'resolver failed')),
-      ApolloServerPluginDrainHttpServer({ httpServer: server }),
       ApolloServerPluginLandingPageDisabled(),
     ],
   });
@@ -89,9 +89,10 @@ export async function serveSubgraph(subgraph: RunningSubgraph, options: ServeOpt
 
   return {
     server,
-    async close() {
+    /** Drains HTTP (streams at once, other requests within `graceMs`), then stops Apollo Server. */
+    async close(graceMs = DEFAULT_SHUTDOWN_GRACE_MS) {
+      await drain(graceMs);
       await apollo.stop();
-      server.closeAllConnections();
     },
   };
 }

@@ -2,7 +2,8 @@ import type { MikroORM } from '@mikro-orm/postgresql';
 import type { GraphQLSchema } from 'graphql';
 import { buildFederatedSchema } from './build-federated-schema';
 import { createSubgraphContext, type RequestIdentity, type SubgraphContext } from './context';
-import { openOrm, runMigrations } from './orm';
+import { DEFAULT_SHUTDOWN_GRACE_MS } from './http-drain';
+import { closeWhenIdle, openOrm, runMigrations } from './orm';
 import type { SubgraphDefinition, SubgraphName } from './subgraph-definition';
 
 /** A subgraph with its schema built and its database open, ready to serve in-process or over HTTP. */
@@ -14,7 +15,8 @@ export interface RunningSubgraph {
   context(identity: RequestIdentity): SubgraphContext;
   /** Runs the subgraph's demo seeder for one tenant, in one transaction. */
   seedDemo(tenantId: string): Promise<void>;
-  close(): Promise<void>;
+  /** Stops the background work, then closes the ORM once no query runs (or after `graceMs`). */
+  close(graceMs?: number): Promise<void>;
 }
 
 /** How a subgraph is started. */
@@ -50,9 +52,9 @@ export async function startSubgraph(
         em.setFilterParams('tenant', { tenantId });
         await em.transactional((tx) => definition.seedDemo!(tx, tenantId));
       },
-      async close() {
+      async close(graceMs = DEFAULT_SHUTDOWN_GRACE_MS) {
         await background?.stop();
-        await orm.close();
+        await closeWhenIdle(orm, graceMs);
       },
     };
   } catch (error) {

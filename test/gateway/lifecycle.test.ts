@@ -1,6 +1,8 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { chmodSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { Client } from 'pg';
 import { suiteWorkDir } from '../utils/work-dir';
 import { readRecordedServer } from '../../gateway/embedded-postgres';
 import { startFakeLlmServer } from '../utils/fake-llm-server';
@@ -70,6 +72,42 @@ describe('process lifecycle on the embedded database', () => {
     expect(llm.requests[0].aborted).toBe(true);
     await llm.close();
   }, 60_000);
+
+  it('SIGTERM lets a slow request finish beyond 2 s and the queries of abandoned ones run before the database closes', async () => {
+    const dataDir = join(work(), 'drain');
+    // Two connections per pool (background work may hold one): of four requests blocked on a lock, two or more wait for a connection.
+    const app = startMain({ PORT: '0', DATA_DIR: dataDir, DB_POOL_MAX: '2', SHUTDOWN_GRACE_SECONDS: '20' });
+    const url = (await waitForOutput(app.output, /is listening on (http:\/\/127\.0\.0\.1:\d+)/))[1];
+    const headers = { TENANT: (await waitForOutput(app.output, /TENANT: +(\S+)/))[1], 'API-KEY': (await waitForOutput(app.output, /API-KEY: +(\S+)/))[1] };
+    // Authenticated once, so the key is cached and the requests below only wait on the tenant row.
+    expect((await fetch(`${url}/tenant/public`, { headers })).status).toBe(200);
+    const db = new Client({ connectionString: `postgres://postgres:postgres@127.0.0.1:${readRecordedServer(dataDir)!.port}/postgres` });
+    await db.connect();
+    try {
+      await db.query('begin');
+      await db.query('lock table tenant.tenants in access exclusive mode');
+      const leaving = new AbortController();
+      const abandoned = Array.from({ length: 3 }, () => fetch(`${url}/tenant/public`, { headers, signal: leaving.signal }).catch(() => 'aborted'));
+      const live = fetch(`${url}/tenant/public`, { headers }).then(async (r) => ({ status: r.status, body: (await r.json()) as { name?: string } }));
+      const waitingOnLock = async () => (await db.query(`select count(*)::int as n from pg_stat_activity where wait_event_type = 'Lock' and pid <> pg_backend_pid()`)).rows[0].n;
+      while ((await waitingOnLock()) < 1) await sleep(50);
+      leaving.abort();
+      expect(await Promise.all(abandoned)).toEqual(['aborted', 'aborted', 'aborted']);
+      app.child.kill('SIGTERM');
+      // Longer than the fixed 2 s cut this shutdown used to make.
+      await sleep(2_500);
+      expect(app.child.exitCode).toBeNull();
+      await db.query('commit');
+      expect(await live).toEqual({ status: 200, body: expect.objectContaining({ name: 'Demo Clinic' }) });
+    } finally {
+      app.child.kill('SIGTERM');
+      await db.end();
+    }
+    expect(await app.exited).toBe(0);
+    // No query was aborted under a request, so nothing was logged as failed.
+    expect(app.output()).not.toMatch(/"level":50/);
+    expect(readRecordedServer(dataDir)).toBeNull();
+  }, 90_000);
 
   it('explains in one paragraph, naming DATABASE_URL, when the embedded database cannot start', async () => {
     const locked = join(work(), 'locked');
