@@ -1,7 +1,7 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { Server } from 'node:http';
 import { ApolloServer } from '@apollo/server';
-import { ApolloServerPluginLandingPageDisabled } from '@apollo/server/plugin/disabled';
+import { ApolloServerPluginInlineTraceDisabled, ApolloServerPluginLandingPageDisabled } from '@apollo/server/plugin/disabled';
 import { expressMiddleware } from '@as-integrations/express5';
 import express, { type NextFunction, type Request, type Response } from 'express';
 import type { ExecutionResult } from 'graphql';
@@ -54,6 +54,8 @@ export async function serveSubgraph(subgraph: RunningSubgraph, options: ServeOpt
     plugins: [
       reportCauses((error, requestId) => log.error({ err: error, requestId }, 'resolver failed')),
       ApolloServerPluginLandingPageDisabled(),
+      // The gateway reports no usage to Apollo, so federated traces (ftv1) would be computed for nobody.
+      ApolloServerPluginInlineTraceDisabled(),
     ],
   });
   await apollo.start();

@@ -86,11 +86,14 @@ describe('process lifecycle on the embedded database', () => {
     try {
       await db.query('begin');
       await db.query('lock table tenant.tenants in access exclusive mode');
+      const waitingOnLock = async () => (await db.query(`select count(*)::int as n from pg_stat_activity where wait_event_type = 'Lock' and pid <> pg_backend_pid()`)).rows[0].n;
+      // The live request first, and in the database before anything else happens, so the shutdown finds it in flight.
+      const live = fetch(`${url}/tenant/public`, { headers }).then(async (r) => ({ status: r.status, body: (await r.json()) as { name?: string } }));
+      while ((await waitingOnLock()) < 1) await sleep(50);
       const leaving = new AbortController();
       const abandoned = Array.from({ length: 3 }, () => fetch(`${url}/tenant/public`, { headers, signal: leaving.signal }).catch(() => 'aborted'));
-      const live = fetch(`${url}/tenant/public`, { headers }).then(async (r) => ({ status: r.status, body: (await r.json()) as { name?: string } }));
-      const waitingOnLock = async () => (await db.query(`select count(*)::int as n from pg_stat_activity where wait_event_type = 'Lock' and pid <> pg_backend_pid()`)).rows[0].n;
-      while ((await waitingOnLock()) < 1) await sleep(50);
+      // Time for them to reach the pool, where at least one waits for a connection the live request holds.
+      await sleep(500);
       leaving.abort();
       expect(await Promise.all(abandoned)).toEqual(['aborted', 'aborted', 'aborted']);
       app.child.kill('SIGTERM');
