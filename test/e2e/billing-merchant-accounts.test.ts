@@ -34,6 +34,15 @@ describe(`GET /billing/merchant_accounts (${process.env.E2E_MODE} mode)`, () => 
     expect(location.location).toEqual({ name: 'Harbor', merchantAccounts: [{ id: 'acct_tele' }, { id: 'acct_clinic' }] });
   });
 
+  it('opens one account at the processor for a retried opening with the same idempotencyKey', async () => {
+    const tenant = await createTestTenant('Merchants keyed');
+    const first = await gql(tenant, CREATE, { i: { name: 'Opened', idempotencyKey: 'opening-1', ...fees } });
+    const retried = await gql(tenant, CREATE, { i: { name: 'Opened', idempotencyKey: 'opening-1', ...fees } });
+    expect(retried.createMerchantAccount).toEqual(first.createMerchantAccount);
+    expect(first.createMerchantAccount.id).toMatch(/^acct_sandbox_[0-9a-f]{16}$/);
+    expect((await tenant.get('/billing/merchant_accounts')).body.map((m: { id: string }) => m.id)).toEqual([first.createMerchantAccount.id]);
+  });
+
   it("shows nothing of another tenant's accounts, and refuses its locations", async () => {
     const [a, b] = await Promise.all([createTestTenant('Merchants A'), createTestTenant('Merchants B')]);
     const theirs = await createLocation(b);

@@ -1,4 +1,4 @@
-import { ProcessorUnreachableError, usePaymentProcessor, type ChargeRequest, type ChargeResult, type PaymentProcessor } from '../../subgraphs/billing/processor/payment-processor';
+import { ProcessorUnreachableError, usePaymentProcessor, type ChargeRequest, type ChargeResult, type OpenAccountRequest, type PaymentProcessor } from '../../subgraphs/billing/processor/payment-processor';
 import { SandboxPaymentProcessor } from '../../subgraphs/billing/processor/sandbox.processor';
 import { createTestTenant, request, type TestTenant } from '../utils/e2e';
 import { startInProcessApp, type InProcessApp } from '../utils/in-process';
@@ -21,8 +21,8 @@ class FlakyProcessor implements PaymentProcessor {
     return outcome;
   }
 
-  createMerchantAccount() {
-    return this.sandbox.createMerchantAccount();
+  createMerchantAccount(request: OpenAccountRequest) {
+    return this.sandbox.createMerchantAccount(request);
   }
 }
 

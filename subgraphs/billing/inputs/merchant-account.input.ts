@@ -6,6 +6,15 @@ export class CreateMerchantAccountInput {
   @Field(() => String, { nullable: true, description: "The processor's id of an existing account; absent: the processor opens one" })
   processorAccountId?: string | null;
 
+  @Field(() => String, {
+    nullable: true,
+    description:
+      'Makes opening the account at the processor safe to retry: a key of your choosing, 1 to 255 characters, kept for this one opening. ' +
+      'A retry with the same key (after a timeout or SERVICE_UNAVAILABLE) opens no second account and answers the account opened first, as it was created. ' +
+      'Not used with processorAccountId, which is itself unique per tenant',
+  })
+  idempotencyKey?: string | null;
+
   @Field({ description: 'Friendly name, 1 to 200 characters' })
   name!: string;
 

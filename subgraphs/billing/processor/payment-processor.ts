@@ -22,6 +22,17 @@ export interface ChargeResult {
   failureReason: string | null;
 }
 
+/** What opening a merchant account needs. */
+export interface OpenAccountRequest {
+  name: string;
+  /**
+   * The caller's key, already scoped to the tenant; the processor answers the account it opened
+   * under the same key instead of opening another, so a retried opening opens one account. Null:
+   * every call opens a new account.
+   */
+  idempotencyKey: string | null;
+}
+
 /**
  * The payment processor billing charges through. The built-in sandbox answers deterministically
  * (README lists its test values); a real integration implements the same two calls.
@@ -29,8 +40,8 @@ export interface ChargeResult {
 export interface PaymentProcessor {
   /** Charges a tokenised payment method. Throws ProcessorUnreachableError when the processor could not be reached or its answer was lost. */
   charge(request: ChargeRequest): Promise<ChargeResult>;
-  /** Opens a merchant account and answers its id at the processor; throws ProcessorUnreachableError like charge(). */
-  createMerchantAccount(name: string): Promise<{ accountId: string }>;
+  /** Opens a merchant account (or answers the one opened under the same key) and its id at the processor; throws ProcessorUnreachableError like charge(). */
+  createMerchantAccount(request: OpenAccountRequest): Promise<{ accountId: string }>;
 }
 
 /**

@@ -1,5 +1,5 @@
-import { randomBytes } from 'node:crypto';
-import type { ChargeRequest, ChargeResult, PaymentProcessor } from './payment-processor';
+import { createHash, randomBytes } from 'node:crypto';
+import type { ChargeRequest, ChargeResult, OpenAccountRequest, PaymentProcessor } from './payment-processor';
 
 /**
  * Test values, as payment providers publish them: a card (or wallet card) whose last 4 digits are
@@ -19,7 +19,9 @@ export class SandboxPaymentProcessor implements PaymentProcessor {
     return { status: 'SUCCEEDED', processorPaymentId: `py_sandbox_${request.idempotencyKey.replace(/-/g, '')}`, failureReason: null };
   }
 
-  async createMerchantAccount(): Promise<{ accountId: string }> {
-    return { accountId: `acct_sandbox_${randomBytes(8).toString('hex')}` };
+  /** The same key always answers the same account, as a processor honouring idempotency keys does. */
+  async createMerchantAccount(request: OpenAccountRequest): Promise<{ accountId: string }> {
+    const suffix = request.idempotencyKey === null ? randomBytes(8).toString('hex') : createHash('sha256').update(request.idempotencyKey).digest('hex').slice(0, 16);
+    return { accountId: `acct_sandbox_${suffix}` };
   }
 }

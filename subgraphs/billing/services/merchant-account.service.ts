@@ -4,7 +4,7 @@ import { ConflictError, NotFoundError } from '../../../schema/errors';
 import { Issues, type IssueLoc } from '../../shared/field-rules';
 import { isUuid } from '../../shared/ids';
 import type { CreateMerchantAccountInput } from '../inputs/merchant-account.input';
-import { withProcessor } from '../processor/payment-processor';
+import { withProcessor, type OpenAccountRequest } from '../processor/payment-processor';
 import { DirectoryRepository } from '../repositories/directory.repository';
 import { MerchantAccountRepository } from '../repositories/merchant-account.repository';
 import type { MerchantAccountView } from '../types/merchant-account.type';
@@ -35,6 +35,9 @@ export class MerchantAccountService {
   /**
    * Registers an account (opened at the processor when no id is given). The tenant's first
    * account becomes the default; a new default replaces the old one in the same transaction.
+   * With an idempotency key the processor answers the account it opened under that key, so a
+   * retry whose first answer was lost registers that account, and a retry after success answers
+   * the registered one unchanged.
    */
   async create(input: CreateMerchantAccountInput): Promise<MerchantAccountView> {
     const issues = new Issues();
@@ -42,6 +45,7 @@ export class MerchantAccountService {
     const known = await new DirectoryRepository(this.em, this.tenantId).locations(input.locationIds);
     const processorAccountId = input.processorAccountId == null ? null : requiredText(issues, loc('processorAccountId'), input.processorAccountId, MAX_REFERENCE);
     const name = requiredText(issues, loc('name'), input.name);
+    const key = input.idempotencyKey == null ? null : requiredText(issues, loc('idempotencyKey'), input.idempotencyKey, MAX_REFERENCE);
     const fees = {
       cardProcessingFee: percent(issues, loc('cardProcessingFee'), input.cardProcessingFee),
       perTransactionFee: cents(issues, loc('perTransactionFee'), input.perTransactionFee, 0, 100_000),
@@ -52,11 +56,16 @@ export class MerchantAccountService {
       if (!isUuid(id) || !known.has(id.toLowerCase())) unknownReference(issues, loc('locationIds', i), 'location', id);
     });
     issues.throwIfAny();
-    const accountId = processorAccountId ?? (await withProcessor((processor) => processor.createMerchantAccount(name))).accountId;
+    // Keys are the caller's, so they are scoped to the tenant before they reach the processor.
+    const opening: OpenAccountRequest = { name, idempotencyKey: key === null ? null : `${this.tenantId}:${key}` };
+    const accountId = processorAccountId ?? (await withProcessor((processor) => processor.createMerchantAccount(opening))).accountId;
+    const openedByKey = processorAccountId === null && key !== null;
     const locationIds = [...new Set(input.locationIds.map((id) => id.toLowerCase()))];
     await this.em.transactional(async (tx) => {
       const accounts = new MerchantAccountRepository(tx, this.tenantId);
       await accounts.lockTenant();
+      // A retried keyed opening: the processor answered the account it opened before, registered by then.
+      if (openedByKey && (await accounts.findByProcessorId(accountId))) return;
       const isDefault = input.isDefault || !(await accounts.hasDefault());
       if (isDefault) await accounts.clearDefault();
       const inserted = await accounts.insert({ id: randomUUID(), processorAccountId: accountId, name, isDefault, ...fees, locationIds });

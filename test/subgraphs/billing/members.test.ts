@@ -1,4 +1,4 @@
-import { ProcessorUnreachableError, usePaymentProcessor, type ChargeRequest, type ChargeResult, type PaymentProcessor } from '../../../subgraphs/billing/processor/payment-processor';
+import { ProcessorUnreachableError, usePaymentProcessor, type ChargeRequest, type ChargeResult, type OpenAccountRequest, type PaymentProcessor } from '../../../subgraphs/billing/processor/payment-processor';
 import { SandboxPaymentProcessor } from '../../../subgraphs/billing/processor/sandbox.processor';
 import { codeOf, issuesOf, startBillingKit, type BillingKit } from './billing-kit';
 
@@ -24,8 +24,8 @@ class KeyedProcessor implements PaymentProcessor {
     return outcome;
   }
 
-  createMerchantAccount() {
-    return this.sandbox.createMerchantAccount();
+  createMerchantAccount(request: OpenAccountRequest) {
+    return this.sandbox.createMerchantAccount(request);
   }
 }
 

@@ -1,4 +1,29 @@
+import { ProcessorUnreachableError, usePaymentProcessor, type ChargeRequest, type OpenAccountRequest, type PaymentProcessor } from '../../../subgraphs/billing/processor/payment-processor';
+import { SandboxPaymentProcessor } from '../../../subgraphs/billing/processor/sandbox.processor';
 import { codeOf, issuesOf, startBillingKit, type BillingKit } from './billing-kit';
+
+/** A processor that opens accounts as the sandbox does (one per key) and can lose the answer after opening. */
+class OpeningProcessor implements PaymentProcessor {
+  readonly requests: OpenAccountRequest[] = [];
+  readonly opened = new Set<string>();
+  loseNextAnswer = false;
+  private readonly sandbox = new SandboxPaymentProcessor();
+
+  charge(request: ChargeRequest) {
+    return this.sandbox.charge(request);
+  }
+
+  async createMerchantAccount(request: OpenAccountRequest) {
+    this.requests.push(request);
+    const answer = await this.sandbox.createMerchantAccount(request);
+    this.opened.add(answer.accountId);
+    if (this.loseNextAnswer) {
+      this.loseNextAnswer = false;
+      throw new ProcessorUnreachableError('read ETIMEDOUT');
+    }
+    return answer;
+  }
+}
 
 const CREATE = 'mutation($i: CreateMerchantAccountInput!) { createMerchantAccount(input: $i) { id name isDefault cardProcessingFee perTransactionFee inPersonCardProcessingFee inPersonPerTransactionFee locationIds createdDate updatedDate } }';
 const LIST = '{ merchantAccounts { id isDefault locationIds } }';
@@ -50,6 +75,56 @@ describe('billing subgraph: merchant accounts (real PostgreSQL)', () => {
     ]);
     expect((await kit.run(t, LIST)).data.merchantAccounts).toEqual([]);
     expect(codeOf(await kit.run(t, 'mutation { setDefaultMerchantAccount(id: "acct_main") { id } }'))).toBe('NOT_FOUND');
+  });
+
+  describe('opened at the processor with an idempotency key', () => {
+    let processor: OpeningProcessor;
+    beforeEach(() => {
+      processor = new OpeningProcessor();
+      usePaymentProcessor(processor);
+    });
+    afterEach(() => usePaymentProcessor(new SandboxPaymentProcessor()));
+
+    it('opens one account when the first answer was lost, and a retry after success answers it unchanged', async () => {
+      const [t, other] = [await kit.tenant(), await kit.tenant()];
+      processor.loseNextAnswer = true;
+      const lost = await kit.run(t, CREATE, { i: { name: 'Front desk', idempotencyKey: 'open-front-desk', ...fees } });
+      expect(codeOf(lost)).toBe('SERVICE_UNAVAILABLE');
+      expect((await kit.run(t, LIST)).data.merchantAccounts).toEqual([]);
+
+      const retried = await kit.run(t, CREATE, { i: { name: 'Front desk', idempotencyKey: 'open-front-desk', ...fees } });
+      expect(retried.errors).toBeUndefined();
+      const account = retried.data.createMerchantAccount;
+      expect(account).toMatchObject({ name: 'Front desk', isDefault: true });
+      expect(processor.opened).toEqual(new Set([account.id]));
+
+      // Its answer lost too: the same request again answers the registered account, as it was created.
+      const again = await kit.run(t, CREATE, { i: { name: 'Renamed', idempotencyKey: 'open-front-desk', ...fees, perTransactionFee: 99 } });
+      expect(again.data.createMerchantAccount).toEqual(account);
+      expect((await kit.run(t, LIST)).data.merchantAccounts.map((m: any) => m.id)).toEqual([account.id]);
+
+      // Keys are the tenant's own: another tenant's same key opens another account.
+      const theirs = await kit.run(other, CREATE, { i: { name: 'Front desk', idempotencyKey: 'open-front-desk', ...fees } });
+      expect(theirs.data.createMerchantAccount.id).not.toBe(account.id);
+      expect(processor.requests.map((r) => r.idempotencyKey)).toEqual([`${t}:open-front-desk`, `${t}:open-front-desk`, `${t}:open-front-desk`, `${other}:open-front-desk`]);
+    });
+
+    it('opens a new account on every call without a key', async () => {
+      const t = await kit.tenant();
+      const first = await kit.run(t, CREATE, { i: { name: 'Walk-in', ...fees } });
+      const second = await kit.run(t, CREATE, { i: { name: 'Walk-in', ...fees } });
+      expect(first.data.createMerchantAccount.id).not.toBe(second.data.createMerchantAccount.id);
+      expect(processor.opened.size).toBe(2);
+    });
+
+    it('refuses an empty or overlong key before calling the processor', async () => {
+      const t = await kit.tenant();
+      for (const idempotencyKey of [' ', 'k'.repeat(256)]) {
+        const refused = await kit.run(t, CREATE, { i: { name: 'Keyed', idempotencyKey, ...fees } });
+        expect(issuesOf(refused).map((i) => [i.type, i.loc.join('.')])).toEqual([['value_error', 'input.idempotencyKey']]);
+      }
+      expect(processor.requests).toEqual([]);
+    });
   });
 
   it('extends Location with merchantAccounts through _entities, tenant-scoped', async () => {
