@@ -1,7 +1,7 @@
 import { resolve } from 'node:path';
 import { readMailSettings } from '../subgraphs/billing/notifications/mail-settings';
 import { readLlmSettings, type LlmSettings } from '../subgraphs/notes/providers/llm-settings';
-import { DEFAULT_SHUTDOWN_GRACE_MS } from '../subgraphs/shared/http-drain';
+import { readShutdownGraceMs } from '../subgraphs/shared/http-drain';
 import { SUBGRAPH_NAMES, type SubgraphName } from '../subgraphs/shared/subgraph-definition';
 
 /** How the process runs: everything in one process, or the gateway alone in front of subgraph services. */
@@ -114,7 +114,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     demoTenant: text('DEMO_TENANT') !== '0',
     llm: llm.settings,
     workers: int('WEB_CONCURRENCY', 1, 1, 64),
-    shutdownGraceMs: int('SHUTDOWN_GRACE_SECONDS', DEFAULT_SHUTDOWN_GRACE_MS / 1000, 0, 600) * 1000,
+    shutdownGraceMs: readShutdownGraceMs(env, problems),
   };
   if (problems.length > 0) throw new ConfigError(problems);
   return config;

@@ -4,6 +4,16 @@ import { setTimeout as sleep } from 'node:timers/promises';
 /** How long a shutdown waits by default for in-flight work (SHUTDOWN_GRACE_SECONDS). */
 export const DEFAULT_SHUTDOWN_GRACE_MS = 10_000;
 
+/** SHUTDOWN_GRACE_SECONDS in ms (whole seconds, 0-600, default 10), read the same way by the gateway and every subgraph service; a bad value goes to `problems`. */
+export function readShutdownGraceMs(env: NodeJS.ProcessEnv, problems: string[]): number {
+  const raw = env.SHUTDOWN_GRACE_SECONDS;
+  if (raw === undefined || raw === '') return DEFAULT_SHUTDOWN_GRACE_MS;
+  const seconds = Number(raw);
+  if (Number.isInteger(seconds) && seconds >= 0 && seconds <= 600) return seconds * 1000;
+  problems.push(`SHUTDOWN_GRACE_SECONDS must be a whole number from 0 to 600 (got "${raw}")`);
+  return DEFAULT_SHUTDOWN_GRACE_MS;
+}
+
 /** How often a drain looks again at what is still running. */
 const POLL_MS = 25;
 

@@ -1,4 +1,4 @@
-import { DEFAULT_SHUTDOWN_GRACE_MS } from './http-drain';
+import { readShutdownGraceMs } from './http-drain';
 import { serveSubgraph } from './serve-subgraph';
 import type { SubgraphDefinition } from './subgraph-definition';
 import { startSubgraph } from './subgraph-runtime';
@@ -12,11 +12,10 @@ export function runSubgraphService(definition: SubgraphDefinition, defaultPort: 
   const databaseUrl = process.env.DATABASE_URL;
   const secret = process.env.INTERNAL_SECRET;
   const port = Number(process.env.PORT ?? defaultPort);
-  const graceSeconds = Number(process.env.SHUTDOWN_GRACE_SECONDS ?? DEFAULT_SHUTDOWN_GRACE_MS / 1000);
+  const graceMs = readShutdownGraceMs(process.env, problems);
   if (!databaseUrl) problems.push('DATABASE_URL is required');
   if (!secret) problems.push('INTERNAL_SECRET is required (the gateway sends it on every call)');
   if (!Number.isInteger(port) || port < 0 || port > 65535) problems.push(`PORT must be a port number (got "${process.env.PORT}")`);
-  if (!Number.isInteger(graceSeconds) || graceSeconds < 0 || graceSeconds > 600) problems.push(`SHUTDOWN_GRACE_SECONDS must be a whole number from 0 to 600 (got "${process.env.SHUTDOWN_GRACE_SECONDS}")`);
   if (problems.length) {
     console.error(`The ${definition.name} subgraph cannot start:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
     process.exit(1);
@@ -27,8 +26,8 @@ export function runSubgraphService(definition: SubgraphDefinition, defaultPort: 
     const address = service.server.address();
     console.log(JSON.stringify({ service: definition.name, msg: 'listening', port: typeof address === 'object' && address ? address.port : port }));
     const shutdown = async () => {
-      await service.close(graceSeconds * 1000);
-      await subgraph.close(graceSeconds * 1000);
+      await service.close(graceMs);
+      await subgraph.close(graceMs);
       process.exit(0);
     };
     process.once('SIGTERM', shutdown);
