@@ -1,5 +1,7 @@
 import type { ValidationIssue } from './errors';
 
+const UNPAIRED_SURROGATE = /\p{Cs}/u;
+
 /**
  * The one rule for text, on every edge (REST bridge and /graphql): a string may not hold NUL
  * (PostgreSQL refuses 0x00 in text, which surfaced as a 500) nor a UTF-16 surrogate without its
@@ -7,7 +9,8 @@ import type { ValidationIssue } from './errors';
  */
 export function textProblem(value: string): string | null {
   if (value.includes('\u0000')) return 'text must not contain NUL characters';
-  if (!value.isWellFormed()) return 'text must not contain unpaired surrogate characters';
+  // In unicode mode a paired surrogate is one astral code point; only an unpaired one is category Cs.
+  if (UNPAIRED_SURROGATE.test(value)) return 'text must not contain unpaired surrogate characters';
   return null;
 }
 
