@@ -34,11 +34,19 @@ function canonical(value: unknown): string {
 }
 
 /**
+ * Which answers are kept for replay: only successes (2xx), the answers of requests that ran and
+ * changed something (a declined charge is a 200 too). A 4xx is a refusal whose writes were all
+ * rolled back, so it is not kept and the corrected request may reuse the key, as Stripe keeps no
+ * result for a request that failed validation; a 5xx is not kept so that the retry runs again.
+ */
+const kept = (status: number): boolean => status >= 200 && status < 300;
+
+/**
  * Runs a retryable request at most once per `Idempotency-Key` (Stripe's semantics): the first
- * answer is stored for 24 hours and replayed, marked `Idempotent-Replayed: true`, for a retry with
- * the same key and the same request; the same key with another request is a 422; a retry while
- * the first is still running is a 409. Requests that fail validation before running, and 5xx
- * answers, are not stored, so they can be retried. Without the header the request just runs.
+ * successful answer is stored for 24 hours and replayed, marked `Idempotent-Replayed: true`, for
+ * a retry with the same key and the same request; the same key with another request is a 422; a
+ * retry while the first is still running is a 409. Refusals (4xx) and failures (5xx) are not
+ * stored (see `kept`), so they can be retried, corrected or not. Without the header the request just runs.
  */
 export async function runIdempotently(
   store: IdempotencyStore,
@@ -74,7 +82,7 @@ export async function runIdempotently(
     await store.abandon(tenantId, key, claim.owner);
     throw error;
   }
-  if (answer.status >= 500) await store.abandon(tenantId, key, claim.owner);
+  if (!kept(answer.status)) await store.abandon(tenantId, key, claim.owner);
   else await store.complete(tenantId, key, claim.owner, { status: answer.status, body: answer.body === undefined ? null : JSON.stringify(answer.body) });
   return answer;
 }

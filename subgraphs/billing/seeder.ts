@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { Member } from './entities/member.entity';
 import { PaymentMethod } from './entities/payment-method.entity';
@@ -97,9 +97,11 @@ export async function seedBillingDemo(em: EntityManager, tenantId: string): Prom
   const accounts = new MerchantAccountRepository(em, tenantId);
   const physical = locations.filter((l) => !l.isVirtual).map((l) => l.id);
   const fees = { cardProcessingFee: 2.9, perTransactionFee: 30, inPersonCardProcessingFee: 2.6, inPersonPerTransactionFee: 10 };
-  await accounts.insert({ id: randomUUID(), processorAccountId: `acct_sandbox_${tenantId.slice(0, 8)}_main`, name: 'Clinic payments', isDefault: true, ...fees, locationIds: physical });
+  // Random like the sandbox's own: a processor id is one tenant's, and a derived one could be taken first.
+  const sandboxId = () => `acct_sandbox_${randomBytes(8).toString('hex')}`;
+  await accounts.insert({ id: randomUUID(), processorAccountId: sandboxId(), name: 'Clinic payments', isDefault: true, ...fees, locationIds: physical });
   const virtual = locations.filter((l) => l.isVirtual).map((l) => l.id);
-  if (virtual.length) await accounts.insert({ id: randomUUID(), processorAccountId: `acct_sandbox_${tenantId.slice(0, 8)}_tele`, name: 'Telehealth payments', isDefault: false, ...fees, locationIds: virtual });
+  if (virtual.length) await accounts.insert({ id: randomUUID(), processorAccountId: sandboxId(), name: 'Telehealth payments', isDefault: false, ...fees, locationIds: virtual });
 
   const cards = new GiftCardRepository(em, tenantId);
   const gifts = [5_000, 10_000, 2_500, 15_000];

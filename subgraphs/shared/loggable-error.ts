@@ -1,25 +1,103 @@
-import { DriverException } from '@mikro-orm/core';
+import { DriverException, ValidationError as OrmValidationError } from '@mikro-orm/core';
+import type { LogFn, Logger, LoggerOptions } from 'pino';
+
+/** How many wrapped errors are looked through (a cycle or a deep chain stops here). */
+const MAX_CHAIN = 10;
+
+type PgFields = Error & { code?: unknown; severity?: unknown; table?: unknown; constraint?: unknown; sqlState?: unknown };
 
 /** Stack frames without the first line, which repeats the message (and so whatever the message holds). */
 const frames = (error: Error): string | undefined => error.stack?.split('\n').slice(1).join('\n');
 
+/** The errors one error wraps: `cause`, a GraphQL error's `originalError`, an AggregateError's `errors`. */
+function wrapped(error: Error): unknown[] {
+  const { cause, originalError, errors } = error as Error & { originalError?: unknown; errors?: unknown };
+  return [cause, originalError, ...(Array.isArray(errors) ? errors : [])].filter((inner) => inner instanceof Error && inner !== error);
+}
+
+/** The error and every error it wraps, breadth first, each once. */
+function chainOf(error: Error): Error[] {
+  const seen = new Set<Error>([error]);
+  const queue = [error];
+  for (let i = 0; i < queue.length && queue.length < MAX_CHAIN; i++) {
+    for (const inner of wrapped(queue[i]) as Error[]) {
+      if (!seen.has(inner) && queue.length < MAX_CHAIN) {
+        seen.add(inner);
+        queue.push(inner);
+      }
+    }
+  }
+  return queue;
+}
+
 /**
- * What of an error may reach a log line. Database errors carry the failing SQL statement with its
- * values inlined (MikroORM) or the offending values in `detail` (pg): patients' and payment data.
- * For those only the kind, the SQLSTATE code, and the table or constraint are kept.
+ * An error whose message or stack may hold a statement's values: MikroORM's driver errors (the
+ * SQL with its values inlined), its validation errors (entity values), and pg's own (a SQLSTATE
+ * code; values in `detail` and in messages such as `invalid input syntax for type uuid: "..."`).
+ */
+function fromDatabase(error: Error): boolean {
+  const pg = error as PgFields;
+  return error instanceof DriverException || error instanceof OrmValidationError || (typeof pg.code === 'string' && /^[0-9A-Z]{5}$/.test(pg.code) && pg.severity !== undefined);
+}
+
+const text = (value: unknown): string | undefined => (typeof value === 'string' ? value : undefined);
+
+/** An error's kind: pg names its DatabaseError plain "error", so the class tells more. */
+const kindOf = (error: Error): string => (error.name === 'error' && error.constructor?.name ? error.constructor.name : error.name);
+
+/**
+ * What of an error may reach a log line. A chain (cause, originalError, AggregateError) holding a
+ * database error is logged as kinds, SQLSTATE and table or constraint only: no message and no
+ * stack of any error in it, since the stack starts with the message and wrappers quote their
+ * cause's message. Any other error keeps message, stack frames and its cause, serialised alike.
  */
 export function loggableError(error: unknown): Record<string, unknown> {
   if (!(error instanceof Error)) return { type: typeof error };
-  const pg = error as Error & { code?: string; table?: string; constraint?: string; routine?: string; severity?: string };
-  if (error instanceof DriverException || (typeof pg.code === 'string' && /^[0-9A-Z]{5}$/.test(pg.code) && pg.severity)) {
-    const cause = (error as { cause?: typeof pg }).cause ?? pg;
+  const chain = chainOf(error);
+  if (chain.some(fromDatabase)) {
+    const fields = chain as PgFields[];
+    const first = (pick: (e: PgFields) => unknown) => fields.map((e) => text(pick(e))).find((v) => v !== undefined);
     return {
-      type: error.name,
-      sqlState: (error as DriverException).sqlState ?? cause.code ?? pg.code,
-      table: cause.table ?? pg.table,
-      constraint: cause.constraint ?? pg.constraint,
-      stack: frames(error),
+      type: kindOf(error),
+      ...(chain.length > 1 ? { wraps: chain.slice(1).map(kindOf) } : {}),
+      sqlState: first((e) => e.sqlState) ?? first((e) => e.code),
+      table: first((e) => e.table),
+      constraint: first((e) => e.constraint),
     };
   }
-  return { type: error.name, message: error.message, stack: frames(error) };
+  return describe(error, chain.length);
 }
+
+/** An error without database errors in its chain: kind, message, frames and (depth-limited) cause. */
+function describe(error: Error, budget: number): Record<string, unknown> {
+  const inner = wrapped(error)[0] as Error | undefined;
+  return {
+    type: kindOf(error),
+    message: error.message,
+    stack: frames(error),
+    ...(inner && budget > 1 ? { cause: describe(inner, budget - 1) } : {}),
+  };
+}
+
+/**
+ * pino's logMethod hook: an error given as the first argument, or under a key other than `err`,
+ * is serialised like `err`, and a line without a message of its own gets the error's kind instead
+ * of pino's default, the error's message (which may hold SQL values).
+ */
+function redactErrors(this: Logger, args: Parameters<LogFn>, method: LogFn): void {
+  const [first, ...rest] = args as unknown[];
+  if (first === null || typeof first !== 'object' || Array.isArray(first)) return method.apply(this, args);
+  let fields = (first instanceof Error ? { err: first } : first) as Record<string, unknown>;
+  for (const [key, value] of Object.entries(fields)) {
+    if (key !== 'err' && value instanceof Error) fields = { ...fields, [key]: loggableError(value) };
+  }
+  const err = fields.err;
+  const message = typeof rest[0] === 'string' || fields.msg !== undefined || !(err instanceof Error) ? rest : [err.name, ...rest];
+  return (method as (...all: unknown[]) => void).apply(this, [fields, ...message]);
+}
+
+/** The options every process logger takes, so no error's message with SQL values reaches a line. */
+export const errorLogOptions: Pick<LoggerOptions, 'serializers' | 'hooks'> = {
+  serializers: { err: loggableError },
+  hooks: { logMethod: redactErrors },
+};

@@ -11,7 +11,7 @@ import { IDENTITY_HEADERS, type RequestIdentity, type SubgraphContext } from './
 import { formatResult, formatSubgraphError, reportCauses } from './format-error';
 import { DEFAULT_SHUTDOWN_GRACE_MS, drainOnShutdown } from './http-drain';
 import { isUuid } from './ids';
-import { loggableError } from './loggable-error';
+import { errorLogOptions } from './loggable-error';
 import type { RunningSubgraph } from './subgraph-runtime';
 
 const digest = (text: string) => createHash('sha256').update(text).digest();
@@ -40,7 +40,7 @@ export interface ServeOptions {
  * shared secret, as Apollo's subgraph template does with its router secret.
  */
 export async function serveSubgraph(subgraph: RunningSubgraph, options: ServeOptions): Promise<{ server: Server; close(graceMs?: number): Promise<void> }> {
-  const log = options.log ?? pino({ base: { service: subgraph.name }, timestamp: pino.stdTimeFunctions.isoTime, serializers: { err: loggableError } });
+  const log = options.log ?? pino({ base: { service: subgraph.name }, timestamp: pino.stdTimeFunctions.isoTime, ...errorLogOptions });
   const app = express();
   app.disable('x-powered-by');
   const server = app.listen(options.port, options.host);

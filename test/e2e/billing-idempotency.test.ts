@@ -65,4 +65,27 @@ describe(`Idempotency-Key on the billing POSTs (${process.env.E2E_MODE} mode)`, 
     expect(replayed.headers.get('idempotent-replayed')).toBe('true');
     expect(replayed.body).toEqual(created.body);
   });
+
+  it('keeps no refusal: a payment refused by a domain rule (422) is corrected and sent again under the same key', async () => {
+    const tenant = await createTestTenant('Retry refused');
+    const [patient, other] = [await createPatient(tenant), await createPatient(tenant, { firstName: 'Other' })];
+    const path = `/user/patient/payment-methods/create?patient_id=`;
+    const mine = (await send(tenant, 'POST', `${path}${patient}`, cardBody())).body;
+    const theirs = (await send(tenant, 'POST', `${path}${other}`, cardBody())).body;
+    const { createMember } = await gql(tenant, 'mutation($i: CreateMemberInput!) { createMember(input: $i) { id } }', {
+      i: { patientId: patient, planName: 'Monthly', priceCents: 2500, interval: 'MONTH', status: 'PAST_DUE', balanceDueCents: 2500 },
+    });
+    const key = `refused-${createMember.id}`;
+    const refused = await send(tenant, 'POST', '/inventory/members/manual-payment', { memberId: createMember.id, paymentMethodId: theirs.id }, { 'Idempotency-Key': key });
+    expect(refused.status).toBe(422);
+    expect(await count('select count(*)::int as n from gateway.idempotency_keys where tenant_id = $1 and key = $2', [tenant.tenantId, key])).toBe(0);
+    const corrected = await send(tenant, 'POST', '/inventory/members/manual-payment', { memberId: createMember.id, paymentMethodId: mine.id }, { 'Idempotency-Key': key });
+    expect(corrected.status).toBe(200);
+    expect(corrected.headers.get('idempotent-replayed')).toBeNull();
+    expect(corrected.body).toMatchObject({ memberId: createMember.id, status: 'SUCCEEDED', amountCents: 2500 });
+    const replay = await send(tenant, 'POST', '/inventory/members/manual-payment', { memberId: createMember.id, paymentMethodId: mine.id }, { 'Idempotency-Key': key });
+    expect(replay.headers.get('idempotent-replayed')).toBe('true');
+    expect(replay.body).toEqual(corrected.body);
+    expect(await count('select count(*)::int as n from billing.member_payments where tenant_id = $1', [tenant.tenantId])).toBe(1);
+  });
 });

@@ -4,6 +4,10 @@ import { addCard, cardBody, createPatient, gql, send } from '../subgraphs/billin
 const PATH = '/user/patient/payment-methods/create';
 const YEAR = new Date().getUTCFullYear() + 3;
 
+// Processor tokens are one tenant's across the database, which outlives a run: each run uses its own.
+const run = Math.random().toString(36).slice(2, 10);
+const cardToken = `pm_card_1_${run}`;
+
 describe(`POST /user/patient/payment-methods/create (${process.env.E2E_MODE} mode)`, () => {
   let tenant: TestTenant;
   let patientId: string;
@@ -14,12 +18,12 @@ describe(`POST /user/patient/payment-methods/create (${process.env.E2E_MODE} mod
 
   it("answers the contract's record, field for field; the first method is the default", async () => {
     const patient = await createPatient(tenant, { firstName: 'Grace' });
-    const res = await send(tenant, 'POST', `${PATH}?patient_id=${patient}`, { ...cardBody({ paymentMethodId: 'pm_card_1', fingerprint: 'fp-grace' }), paymentMethodConfigId: 'pmc_1', metadata: { source: 'kiosk' } });
+    const res = await send(tenant, 'POST', `${PATH}?patient_id=${patient}`, { ...cardBody({ paymentMethodId: cardToken, fingerprint: 'fp-grace' }), paymentMethodConfigId: 'pmc_1', metadata: { source: 'kiosk' } });
     expect(res.status).toBe(200);
     expect(res.body).toEqual({
       id: expect.stringMatching(/^[0-9a-f-]{36}$/),
       patientId: patient,
-      processorPaymentMethodId: 'pm_card_1',
+      processorPaymentMethodId: cardToken,
       brand: 'visa',
       last4: '4242',
       expMonth: 12,
@@ -42,11 +46,11 @@ describe(`POST /user/patient/payment-methods/create (${process.env.E2E_MODE} mod
 
   it('sends ACH digits as integers (leading zeros are lost, as the contract types them)', async () => {
     const res = await send(tenant, 'POST', `${PATH}?patient_id=${patientId}`, {
-      paymentMethodId: 'pm_ach_1', methodType: 'ACH', ach: { accountHolderType: 'company', accountNumberLast4: '0042', bankName: 'First Bank', routingNumber: '021000021' },
+      paymentMethodId: `pm_ach_1_${run}`, methodType: 'ACH', ach: { accountHolderType: 'company', accountNumberLast4: '0042', bankName: 'First Bank', routingNumber: '021000021' },
     });
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({ type: 'ACH', accountHolderType: 'company', accountNumberLast4: 42, routingNumber: 21000021, bankName: 'First Bank', last4: '0042', brand: null, expMonth: null });
-    const wallet = await send(tenant, 'POST', `${PATH}?patient_id=${patientId}`, { paymentMethodId: 'pm_w_1', methodType: 'wallet_pay', walletPay: { type: 'google_pay', description: 'Pixel wallet' } });
+    const wallet = await send(tenant, 'POST', `${PATH}?patient_id=${patientId}`, { paymentMethodId: `pm_w_1_${run}`, methodType: 'wallet_pay', walletPay: { type: 'google_pay', description: 'Pixel wallet' } });
     expect(wallet.body).toMatchObject({ type: 'WALLET_PAY', description: 'Pixel wallet', last4: null });
   });
 

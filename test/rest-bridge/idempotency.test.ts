@@ -38,6 +38,9 @@ describe('Idempotency-Key on retryable POSTs (PostgreSQL store)', () => {
           failNext = false;
           return { status: 500, body: { detail: 'Internal server error' } };
         }
+        // A domain rule's refusal: the work ran but wrote nothing (its transaction rolled back).
+        if (req.body.amountCents < 0) return { status: 422, body: { detail: [{ type: 'value_error', loc: ['body', 'amountCents'], msg: 'Value error, must not be negative' }] } };
+        if (req.body.amountCents === 0) return { status: 409, body: { detail: 'Nothing due' } };
         return { status: 200, body: { paymentId: randomUUID(), amountCents: req.body.amountCents } };
       });
       sendAnswer(res, answer);
@@ -101,6 +104,29 @@ describe('Idempotency-Key on retryable POSTs (PostgreSQL store)', () => {
     const retry = await pay(key, { amountCents: 7 });
     expect(retry.status).toBe(200);
     expect(retry.headers.get('idempotent-replayed')).toBeNull();
+  });
+
+  it('does not keep a refusal (4xx): the corrected request with the same key runs, and only its answer is kept', async () => {
+    const key = randomUUID();
+    const refused = await pay(key, { amountCents: -5 });
+    expect(refused.status).toBe(422);
+    // The same refused request again is refused again by the rule, not replayed from the store.
+    const again = await pay(key, { amountCents: -5 });
+    expect(again.status).toBe(422);
+    expect(again.headers.get('idempotent-replayed')).toBeNull();
+    const before = runs;
+    const corrected = await pay(key, { amountCents: 5 });
+    expect(corrected.status).toBe(200);
+    expect(corrected.headers.get('idempotent-replayed')).toBeNull();
+    const replay = await pay(key, { amountCents: 5 });
+    expect(replay.headers.get('idempotent-replayed')).toBe('true');
+    expect(replay.body).toEqual(corrected.body);
+    expect(runs - before).toBe(1);
+    // A conflict is a refusal too: nothing is kept under its key.
+    const conflictKey = randomUUID();
+    expect((await pay(conflictKey, { amountCents: 0 })).status).toBe(409);
+    const [row] = await orm.em.getConnection().execute(`select count(*)::int as n from gateway.idempotency_keys where tenant_id = ? and key = ?`, [tenantId, conflictKey]);
+    expect(row.n).toBe(0);
   });
 
   it('lets a dead claim be taken over, and the late first request then changes nothing', async () => {

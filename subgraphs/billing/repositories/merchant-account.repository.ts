@@ -49,6 +49,11 @@ export class MerchantAccountRepository {
     return rows[0] ? toView(rows[0]) : null;
   }
 
+  /** True when another tenant registered this processor id (the one read across tenants; it answers nothing of theirs). */
+  async heldByAnotherTenant(processorAccountId: string): Promise<boolean> {
+    return (await this.run(`select 1 from billing.merchant_accounts where processor_account_id = ? and tenant_id <> ? limit 1`, [processorAccountId, this.tenantId])).length > 0;
+  }
+
   /** The accounts serving each of these locations, in one statement. */
   async ofLocations(locationIds: string[]): Promise<Map<string, MerchantAccountView[]>> {
     const byLocation = new Map<string, MerchantAccountView[]>();
@@ -82,12 +87,12 @@ export class MerchantAccountRepository {
     return rows.length > 0;
   }
 
-  /** Inserts the account and its locations; false when the processor id is already the tenant's. */
+  /** Inserts the account and its locations; false when the processor id is already registered (by any tenant: a race past the checks). */
   async insert(account: NewMerchantAccount): Promise<boolean> {
     const rows = await this.run(
       `insert into billing.merchant_accounts (id, tenant_id, processor_account_id, name, is_default, card_processing_fee,
          per_transaction_fee_cents, in_person_card_processing_fee, in_person_per_transaction_fee_cents)
-       values (?, ?, ?, ?, ?, ?, ?, ?, ?) on conflict (tenant_id, processor_account_id) do nothing returning id`,
+       values (?, ?, ?, ?, ?, ?, ?, ?, ?) on conflict do nothing returning id`,
       [account.id, this.tenantId, account.processorAccountId, account.name, account.isDefault, account.cardProcessingFee,
         account.perTransactionFee, account.inPersonCardProcessingFee, account.inPersonPerTransactionFee],
     );

@@ -45,6 +45,17 @@ export class PaymentMethodRepository {
     return rows[0] ? toRow(rows[0]) : null;
   }
 
+  /** True when another tenant registered this processor token (the one read across tenants; it answers nothing of theirs). */
+  async heldByAnotherTenant(processorPaymentMethodId: string): Promise<boolean> {
+    const rows = await this.run(`select 1 from billing.payment_methods where processor_payment_method_id = ? and tenant_id <> ? limit 1`, [processorPaymentMethodId, this.tenantId]);
+    return rows.length > 0;
+  }
+
+  /** True when this method's token was registered by another tenant first (found by the migration that made tokens one tenant's). */
+  async isDisputed(id: string): Promise<boolean> {
+    return (await this.run(`select 1 from billing.payment_methods where tenant_id = ? and id = ? and processor_id_disputed`, [this.tenantId, id])).length > 0;
+  }
+
   /** True when the patient already has a default (not archived) method. */
   async hasDefault(patientId: string): Promise<boolean> {
     const rows = await this.run(`select 1 from billing.payment_methods where tenant_id = ? and patient_id = ? and is_default and not is_archived`, [this.tenantId, patientId]);

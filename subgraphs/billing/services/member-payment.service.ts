@@ -58,10 +58,13 @@ export class MemberPaymentService {
     const attempt = await this.em.transactional(async (tx) => {
       const member = await new MemberRepository(tx, this.tenantId).lockById(input.memberId);
       if (!member) throw new NotFoundError('Member not found');
-      const method = await new PaymentMethodRepository(tx, this.tenantId).findById(input.paymentMethodId);
+      const methods = new PaymentMethodRepository(tx, this.tenantId);
+      const method = await methods.findById(input.paymentMethodId);
       if (!method) throw new NotFoundError('Payment method not found');
       if (method.patientId !== member.patientId) throw refuse('paymentMethodId', "the payment method does not belong to the member's patient", input.paymentMethodId);
       if (method.isArchived) throw refuse('paymentMethodId', 'the payment method is archived', input.paymentMethodId);
+      // A token another tenant registered first (kept by the migration that made tokens one tenant's) is not charged.
+      if (await methods.isDisputed(method.id)) throw refuse('paymentMethodId', 'the payment method cannot be charged until support has confirmed its processor token', input.paymentMethodId);
       if (member.balanceDueCents <= 0) throw refuse('memberId', 'the member has no balance due', input.memberId);
       const payments = new MemberPaymentRepository(tx, this.tenantId);
       if (await payments.findPending(member.id)) throw new ConflictError('Another payment of this member is in progress; retry the request for its outcome');

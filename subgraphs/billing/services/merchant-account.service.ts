@@ -10,6 +10,9 @@ import { MerchantAccountRepository } from '../repositories/merchant-account.repo
 import type { MerchantAccountView } from '../types/merchant-account.type';
 import { cents, MAX_REFERENCE, requiredText, unknownReference } from './rules';
 
+// One answer for a processor id registered by this tenant or by another, so a refusal tells nobody whose it is.
+const ALREADY_REGISTERED = 'A merchant account with this processorAccountId already exists';
+
 /** A fee in percent: 0 to 100 with at most 4 decimals (the column is numeric(7, 4)). */
 function percent(issues: Issues, loc: IssueLoc, value: number): number {
   if (value < 0 || value > 100 || Math.abs(Math.round(value * 10_000) - value * 10_000) > 1e-6) {
@@ -37,7 +40,7 @@ export class MerchantAccountService {
    * account becomes the default; a new default replaces the old one in the same transaction.
    * With an idempotency key the processor answers the account it opened under that key, so a
    * retry whose first answer was lost registers that account, and a retry after success answers
-   * the registered one unchanged.
+   * the registered one unchanged. A processor id is one tenant's alone: another tenant's is a 409.
    */
   async create(input: CreateMerchantAccountInput): Promise<MerchantAccountView> {
     const issues = new Issues();
@@ -66,10 +69,12 @@ export class MerchantAccountService {
       await accounts.lockTenant();
       // A retried keyed opening: the processor answered the account it opened before, registered by then.
       if (openedByKey && (await accounts.findByProcessorId(accountId))) return;
+      // Another tenant's account is refused exactly like one of ours registered twice: nothing says whose it is.
+      if (await accounts.heldByAnotherTenant(accountId)) throw new ConflictError(ALREADY_REGISTERED);
       const isDefault = input.isDefault || !(await accounts.hasDefault());
       if (isDefault) await accounts.clearDefault();
       const inserted = await accounts.insert({ id: randomUUID(), processorAccountId: accountId, name, isDefault, ...fees, locationIds });
-      if (!inserted) throw new ConflictError('A merchant account with this processorAccountId already exists');
+      if (!inserted) throw new ConflictError(ALREADY_REGISTERED);
     });
     return (await new MerchantAccountRepository(this.em, this.tenantId).findByProcessorId(accountId))!;
   }

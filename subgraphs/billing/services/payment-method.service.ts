@@ -11,6 +11,9 @@ import { PaymentMethodType } from '../types/enums';
 import type { PaymentMethodView } from '../types/payment-method.type';
 import { validatePaymentMethod, type PaymentMethodData } from './payment-method-rules';
 
+// One answer for a token of another patient, of this tenant or another, so the refusal tells nobody whose it is.
+const ANOTHER_PATIENTS = 'This paymentMethodId belongs to another patient';
+
 /** The GraphQL view of a freshly written entity (no re-read). */
 function toView(method: PaymentMethod): PaymentMethodView {
   return {
@@ -47,7 +50,8 @@ export class PaymentMethodService {
    * Adds a tokenised method to a patient. The body is checked first (422, as FastAPI validates
    * before the handler runs); then an unknown or foreign patient is a 404. The same fingerprint
    * (or processor token) for the same patient answers the existing record; the patient's first
-   * method becomes the default. The record and its `payment_method.created` event commit together.
+   * method becomes the default. A token is one tenant's: another tenant's is a 409 like another
+   * patient's. The record and its `payment_method.created` event commit together.
    */
   async create(patientId: string, input: CreatePaymentMethodInput): Promise<PaymentMethodView> {
     const data = validatePaymentMethod(input);
@@ -56,7 +60,7 @@ export class PaymentMethodService {
     try {
       return await this.insert(patient, data);
     } catch (error) {
-      // Only a write racing past the per-patient lock lands here (the same token for two patients at once): the retry sees it.
+      // Only a write racing past the per-patient lock lands here (the same token for two patients or tenants at once): the retry sees it.
       if (error instanceof UniqueConstraintViolationException) return this.insert(patient, data);
       throw error;
     }
@@ -70,9 +74,11 @@ export class PaymentMethodService {
       await methods.lockPatient(patientId);
       const duplicate = await methods.findDuplicate(patientId, data.processorPaymentMethodId, data.fingerprint);
       if (duplicate) {
-        if (duplicate.patientId !== patientId) throw new ConflictError('This paymentMethodId belongs to another patient');
+        if (duplicate.patientId !== patientId) throw new ConflictError(ANOTHER_PATIENTS);
         return duplicate;
       }
+      // A token is bound to the tenant it was first registered by; the refusal is the same as for another patient's, naming nobody.
+      if (await methods.heldByAnotherTenant(data.processorPaymentMethodId)) throw new ConflictError(ANOTHER_PATIENTS);
       const isDefault = !(await methods.hasDefault(patientId));
       const method = tx.create(PaymentMethod, { ...data, tenantId: this.tenantId, patientId, isDefault } as never);
       // Ids and display details only: the event goes to the tenant's webhook, which needs no personal data.

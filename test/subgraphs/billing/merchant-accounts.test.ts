@@ -27,6 +27,9 @@ class OpeningProcessor implements PaymentProcessor {
 
 const CREATE = 'mutation($i: CreateMerchantAccountInput!) { createMerchantAccount(input: $i) { id name isDefault cardProcessingFee perTransactionFee inPersonCardProcessingFee inPersonPerTransactionFee locationIds createdDate updatedDate } }';
 const LIST = '{ merchantAccounts { id isDefault locationIds } }';
+// Processor ids are one tenant's across the database, which outlives a run: each run uses its own.
+const run = Math.random().toString(36).slice(2, 10);
+const acct = (name: string) => `acct_${name}_${run}`;
 const fees = { cardProcessingFee: 2.9, perTransactionFee: 30, inPersonCardProcessingFee: 2.6, inPersonPerTransactionFee: 10 };
 
 describe('billing subgraph: merchant accounts (real PostgreSQL)', () => {
@@ -39,24 +42,24 @@ describe('billing subgraph: merchant accounts (real PostgreSQL)', () => {
   it('makes the first account the default and moves the default in one transaction', async () => {
     const t = await kit.tenant();
     const [l1, l2] = [await kit.location(t, { name: 'One' }), await kit.location(t, { name: 'Two', isVirtual: true })];
-    const first = await kit.run(t, CREATE, { i: { name: 'Main', processorAccountId: 'acct_main', ...fees, locationIds: [l2, l1, l1] } });
+    const first = await kit.run(t, CREATE, { i: { name: 'Main', processorAccountId: acct('main'), ...fees, locationIds: [l2, l1, l1] } });
     expect(first.errors).toBeUndefined();
-    expect(first.data.createMerchantAccount).toMatchObject({ id: 'acct_main', isDefault: true, cardProcessingFee: 2.9, perTransactionFee: 30, locationIds: [l1, l2].sort() });
+    expect(first.data.createMerchantAccount).toMatchObject({ id: acct('main'), isDefault: true, cardProcessingFee: 2.9, perTransactionFee: 30, locationIds: [l1, l2].sort() });
     const second = await kit.run(t, CREATE, { i: { name: 'Second', ...fees, locationIds: [] } });
     expect(second.data.createMerchantAccount).toMatchObject({ id: expect.stringMatching(/^acct_sandbox_[0-9a-f]{16}$/), isDefault: false });
-    const third = await kit.run(t, CREATE, { i: { name: 'Third', processorAccountId: 'acct_3', isDefault: true, ...fees } });
+    const third = await kit.run(t, CREATE, { i: { name: 'Third', processorAccountId: acct('3'), isDefault: true, ...fees } });
     expect(third.data.createMerchantAccount.isDefault).toBe(true);
     const list = await kit.run(t, LIST);
-    expect(list.data.merchantAccounts.filter((m: any) => m.isDefault).map((m: any) => m.id)).toEqual(['acct_3']);
-    const moved = await kit.run(t, 'mutation { setDefaultMerchantAccount(id: "acct_main") { id isDefault } }');
-    expect(moved.data.setDefaultMerchantAccount).toEqual({ id: 'acct_main', isDefault: true });
-    expect((await kit.run(t, LIST)).data.merchantAccounts.map((m: any) => [m.id, m.isDefault])[0]).toEqual(['acct_main', true]);
-    expect(codeOf(await kit.run(t, CREATE, { i: { name: 'Dup', processorAccountId: 'acct_main', ...fees } }))).toBe('CONFLICT');
+    expect(list.data.merchantAccounts.filter((m: any) => m.isDefault).map((m: any) => m.id)).toEqual([acct('3')]);
+    const moved = await kit.run(t, 'mutation($id: ID!) { setDefaultMerchantAccount(id: $id) { id isDefault } }', { id: acct('main') });
+    expect(moved.data.setDefaultMerchantAccount).toEqual({ id: acct('main'), isDefault: true });
+    expect((await kit.run(t, LIST)).data.merchantAccounts.map((m: any) => [m.id, m.isDefault])[0]).toEqual([acct('main'), true]);
+    expect(codeOf(await kit.run(t, CREATE, { i: { name: 'Dup', processorAccountId: acct('main'), ...fees } }))).toBe('CONFLICT');
   });
 
   it("has exactly one default when accounts are created concurrently", async () => {
     const t = await kit.tenant();
-    await Promise.all([1, 2, 3, 4].map((i) => kit.run(t, CREATE, { i: { name: `A${i}`, processorAccountId: `acct_${i}`, ...fees } })));
+    await Promise.all([1, 2, 3, 4].map((i) => kit.run(t, CREATE, { i: { name: `A${i}`, processorAccountId: acct(String(i)), ...fees } })));
     expect((await kit.run(t, LIST)).data.merchantAccounts.filter((m: any) => m.isDefault)).toHaveLength(1);
   });
 
@@ -131,10 +134,10 @@ describe('billing subgraph: merchant accounts (real PostgreSQL)', () => {
     const [t, other] = [await kit.tenant(), await kit.tenant()];
     const mine = await kit.location(t);
     const theirs = await kit.location(other);
-    await kit.run(t, CREATE, { i: { name: 'Mine', processorAccountId: 'acct_m', ...fees, locationIds: [mine] } });
-    await kit.run(other, CREATE, { i: { name: 'Theirs', processorAccountId: 'acct_t', ...fees, locationIds: [theirs] } });
+    await kit.run(t, CREATE, { i: { name: 'Mine', processorAccountId: acct('m'), ...fees, locationIds: [mine] } });
+    await kit.run(other, CREATE, { i: { name: 'Theirs', processorAccountId: acct('t'), ...fees, locationIds: [theirs] } });
     const query = 'query($r: [_Any!]!) { _entities(representations: $r) { ... on Location { id merchantAccounts { id locations { id } } } } }';
     const result = await kit.run(t, query, { r: [mine, theirs].map((id) => ({ __typename: 'Location', id })) });
-    expect(result.data._entities).toEqual([{ id: mine, merchantAccounts: [{ id: 'acct_m', locations: [{ id: mine }] }] }, { id: theirs, merchantAccounts: [] }]);
+    expect(result.data._entities).toEqual([{ id: mine, merchantAccounts: [{ id: acct('m'), locations: [{ id: mine }] }] }, { id: theirs, merchantAccounts: [] }]);
   });
 });

@@ -48,7 +48,7 @@ describe('billing subgraph: payment methods (real PostgreSQL)', () => {
   });
 
   it('keeps ACH digits as text in GraphQL (leading zeros survive)', async () => {
-    const result = await kit.run(a, CREATE, { p: patientA, i: { paymentMethodId: 'pm_ach_1', methodType: 'ach', ach: { accountHolderType: 'individual', accountNumberLast4: '0042', bankName: 'First Bank', routingNumber: '021000021' } } });
+    const result = await kit.run(a, CREATE, { p: patientA, i: { paymentMethodId: `pm_ach_1_${Math.random().toString(36).slice(2)}`, methodType: 'ach', ach: { accountHolderType: 'individual', accountNumberLast4: '0042', bankName: 'First Bank', routingNumber: '021000021' } } });
     expect(result.data.createPatientPaymentMethod).toMatchObject({ type: 'ACH', accountNumberLast4: '0042', routingNumber: '021000021', last4: '0042', brand: null });
   });
 
@@ -73,8 +73,9 @@ describe('billing subgraph: payment methods (real PostgreSQL)', () => {
 
   it('refuses a processor token that already belongs to another patient (409)', async () => {
     const [p1, p2] = [await kit.patient(a), await kit.patient(a)];
-    await kit.run(a, CREATE, { p: p1, i: card({ paymentMethodId: 'pm_shared' }) });
-    const clash = await kit.run(a, CREATE, { p: p2, i: card({ paymentMethodId: 'pm_shared' }) });
+    const shared = `pm_shared_${Math.random().toString(36).slice(2)}`;
+    await kit.run(a, CREATE, { p: p1, i: card({ paymentMethodId: shared }) });
+    const clash = await kit.run(a, CREATE, { p: p2, i: card({ paymentMethodId: shared }) });
     expect(codeOf(clash)).toBe('CONFLICT');
   });
 
