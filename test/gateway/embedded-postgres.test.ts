@@ -1,8 +1,10 @@
+import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { Client } from 'pg';
+import { clusterHolder, isAlive } from '../../gateway/embedded-postgres-orphan';
 import {
   readRecordedServer,
   startEmbeddedPostgres,
@@ -49,9 +51,10 @@ test('initialises a fresh data dir, then restarts on it keeping data and port', 
   let t = Date.now();
   const first = await start({ dataDir });
   console.log(`first start (initialise + start): ${Date.now() - t} ms`);
-  expect(first.url).toBe(`postgres://postgres:postgres@127.0.0.1:${first.port}/postgres`);
+  const secret = fs.readFileSync(path.join(dataDir, 'embedded-postgres.secret'), 'utf8').trim();
+  expect(first.url).toBe(`postgres://postgres:${encodeURIComponent(secret)}@127.0.0.1:${first.port}/postgres`);
   expect(await query(first.url, 'select 1 as one')).toEqual([{ one: 1 }]);
-  expect(readRecordedServer(dataDir)).toEqual({ port: first.port, pid: process.pid });
+  expect(readRecordedServer(dataDir)).toEqual({ port: first.port, pid: process.pid, url: first.url });
   await expect(startEmbeddedPostgres({ dataDir })).rejects.toThrow(/postmaster\.pid.*DATABASE_URL/);
 
   await query(first.url, `create table kept (note text); insert into kept values ('survives')`);
@@ -65,8 +68,71 @@ test('initialises a fresh data dir, then restarts on it keeping data and port', 
   console.log(`second start (no initialise): ${Date.now() - t} ms`);
   expect(second.port).toBe(first.port);
   expect(fs.statSync(path.join(dataDir, 'postgres', 'PG_VERSION')).mtimeMs).toBe(versionWritten);
+  expect(second.url).toBe(first.url);
   expect(await query(second.url, 'select note from kept')).toEqual([{ note: 'survives' }]);
   await second.stop();
+});
+
+test('the superuser password is a secret of the data dir, readable by this user only; "postgres" is refused', async () => {
+  const dataDir = tempDir();
+  const handle = await start({ dataDir });
+  const file = path.join(dataDir, 'embedded-postgres.secret');
+  expect(fs.statSync(file).mode & 0o777).toBe(0o600);
+  expect(fs.statSync(file).uid).toBe(process.getuid!());
+  const secret = fs.readFileSync(file, 'utf8').trim();
+  expect(secret).not.toBe('postgres');
+  expect(secret.length).toBeGreaterThanOrEqual(32);
+  await expect(query(`postgres://postgres:postgres@127.0.0.1:${handle.port}/postgres`, 'select 1')).rejects.toMatchObject({ code: '28P01' });
+  // The role stores a SCRAM verifier, never the secret itself.
+  const [{ stored }] = await query<{ stored: string }>(handle.url, `select rolpassword as stored from pg_authid where rolname = 'postgres'`);
+  expect(stored).toMatch(/^SCRAM-SHA-256\$4096:/);
+  expect(stored).not.toContain(secret);
+  await handle.stop();
+  // A loosened mode (a copy restored from a backup) is tightened again on the next start.
+  fs.chmodSync(file, 0o644);
+  const again = await start({ dataDir });
+  expect(fs.statSync(file).mode & 0o777).toBe(0o600);
+  expect(again.url).toBe(handle.url);
+  await again.stop();
+});
+
+test('a data dir from before the secret (fixed password "postgres") keeps working and gets a secret', async () => {
+  const dataDir = tempDir();
+  const file = path.join(dataDir, 'embedded-postgres.secret');
+  // The state the former code left: the role's password is "postgres" and there is no secret file.
+  const old = await start({ dataDir });
+  await query(old.url, `alter role postgres password 'postgres'; create table kept (note text); insert into kept values ('old')`);
+  await old.stop();
+  fs.rmSync(file);
+  const legacyUrl = `postgres://postgres:postgres@127.0.0.1:${old.port}/postgres`;
+
+  const upgraded = await start({ dataDir });
+  const secret = fs.readFileSync(file, 'utf8').trim();
+  expect(secret).not.toBe('postgres');
+  expect(upgraded.url).toContain(encodeURIComponent(secret));
+  expect(await query(upgraded.url, 'select note from kept')).toEqual([{ note: 'old' }]);
+  await expect(query(legacyUrl, 'select 1')).rejects.toMatchObject({ code: '28P01' });
+  await upgraded.stop();
+});
+
+test('the record of a dead server is no running server, and a pid reused by another program is left alone', async () => {
+  const dataDir = tempDir();
+  const clusterDir = path.join(dataDir, 'postgres');
+  fs.mkdirSync(clusterDir);
+  // A long-gone owner, and a lock file whose pid now belongs to an unrelated process.
+  const unrelated = spawn('sleep', ['60'], { stdio: 'ignore' });
+  const gone = spawn('true');
+  await new Promise((resolve) => gone.once('exit', resolve));
+  try {
+    fs.writeFileSync(path.join(dataDir, 'embedded-postgres.json'), JSON.stringify({ port: 1, pid: gone.pid }));
+    fs.writeFileSync(path.join(clusterDir, 'postmaster.pid'), `${unrelated.pid}\n${clusterDir}\n`);
+    expect(readRecordedServer(dataDir)).toBeNull();
+    expect(clusterHolder(clusterDir, gone.pid)).toEqual({ kind: 'none' });
+    expect(unrelated.exitCode).toBeNull();
+    expect(isAlive(unrelated.pid!)).toBe(true);
+  } finally {
+    unrelated.kill();
+  }
 });
 
 test('persistent: false removes the cluster on stop', async () => {

@@ -81,7 +81,7 @@ describe('process lifecycle on the embedded database', () => {
     const headers = { TENANT: (await waitForOutput(app.output, /TENANT: +(\S+)/))[1], 'API-KEY': (await waitForOutput(app.output, /API-KEY: +(\S+)/))[1] };
     // Authenticated once, so the key is cached and the requests below only wait on the tenant row.
     expect((await fetch(`${url}/tenant/public`, { headers })).status).toBe(200);
-    const db = new Client({ connectionString: `postgres://postgres:postgres@127.0.0.1:${readRecordedServer(dataDir)!.port}/postgres` });
+    const db = new Client({ connectionString: readRecordedServer(dataDir)!.url });
     await db.connect();
     try {
       await db.query('begin');
