@@ -2,7 +2,7 @@ import { Arg, Ctx, Mutation, Query, Resolver } from 'type-graphql';
 import type { SubgraphContext } from '../../shared/context';
 import { requireTenant } from '../../shared/require-tenant';
 import { LogoKind, UploadedFileInput } from '../inputs/uploaded-file.input';
-import { LOGO_MAX_BYTES, LOGO_MAX_SIDE } from '../logo-limits';
+import { LOGO_MAX_BYTES } from '../logo-limits';
 import { LogoService } from '../services/logo.service';
 
 /** The tenant's logo and receipt logo. */
@@ -14,7 +14,7 @@ export class TenantLogoResolver {
   }
 
   @Mutation(() => String, {
-    description: `Stores a logo and returns its absolute URL. PNG, JPEG, WebP or GIF, at most ${LOGO_MAX_BYTES} bytes and ${LOGO_MAX_SIDE}x${LOGO_MAX_SIDE} pixels, judged by decoding it; stored re-encoded without metadata (first frame of an animation); SVG is refused`,
+    description: `Stores a logo and returns its absolute URL. PNG, JPEG, WebP or GIF judged by the bytes, at most ${LOGO_MAX_BYTES} bytes; SVG is refused`,
   })
   setTenantLogo(
     @Arg('kind', () => LogoKind, { defaultValue: LogoKind.LOGO }) kind: LogoKind,
