@@ -15,7 +15,7 @@ export const ASSET_OPENAPI_PATHS = {
       responses: {
         200: {
           description:
-            'The bytes, with the type sniffed at upload (image/png, image/jpeg, image/webp or image/gif), `Cache-Control: public, max-age=31536000, immutable`, `ETag` (the SHA-256) and `X-Content-Type-Options: nosniff`',
+            'The bytes as re-encoded at upload (metadata stripped), with the decoded type (image/png, image/jpeg, image/webp or image/gif), `Cache-Control: public, max-age=31536000, immutable`, `ETag` (the SHA-256) and `X-Content-Type-Options: nosniff`',
           content: { 'image/*': { schema: { type: 'string', format: 'binary' } } },
         },
         304: { description: '`If-None-Match` names this content' },
@@ -60,7 +60,7 @@ export function assetsRouter(tenantOrm: MikroORM): Router {
       'Content-Length': String(asset.byteSize),
       'Cache-Control': IMMUTABLE,
       ETag: `"${asset.sha256}"`,
-      // The type was sniffed from the bytes at upload; browsers must not second-guess it.
+      // The type is the one the bytes were decoded and re-encoded as at upload; browsers must not second-guess it.
       'X-Content-Type-Options': 'nosniff',
       // helmet's same-origin default would stop other sites (a clinic's booking page) from showing the logo.
       'Cross-Origin-Resource-Policy': 'cross-origin',

@@ -13,7 +13,7 @@ export class Asset extends TenantScopedEntity {
   @Property({ type: 'text' })
   sha256!: string;
 
-  /** The type sniffed from the magic bytes, never the client's claim. */
+  /** The type the bytes were decoded and re-encoded as, never the client's claim. */
   @Property({ type: 'text', fieldName: 'content_type' })
   contentType!: string;
 

@@ -1,0 +1,79 @@
+import sharp from 'sharp';
+import { LOGO_DECODES_AT_ONCE, LOGO_MAX_PIXELS, LOGO_MAX_SIDE } from '../logo-limits';
+import { Slots } from './decode-slots';
+
+/** Image formats a logo may have (sharp's names): raster formats every browser and receipt printer pipeline renders safely. */
+const ACCEPTED = ['png', 'jpeg', 'webp', 'gif'] as const;
+type LogoFormat = (typeof ACCEPTED)[number];
+
+// Process-wide decoder settings, set once when logos are first handled. Only the four accepted
+// decoders may run on upload bytes (SVG, TIFF, HEIF... are refused before any of their parsers
+// sees a byte); one libvips thread per image, so the slots below bound the threads in use;
+// nothing cached, since an upload is seen once.
+sharp.block({ operation: ['VipsForeignLoad'] });
+sharp.unblock({ operation: ['VipsForeignLoadPngBuffer', 'VipsForeignLoadJpegBuffer', 'VipsForeignLoadWebpBuffer', 'VipsForeignLoadNsgifBuffer'] });
+sharp.concurrency(1);
+sharp.cache(false);
+
+const slots = new Slots(LOGO_DECODES_AT_ONCE);
+
+/**
+ * Re-encoding options per format. JPEG and WebP are lossy, so a high quality keeps a logo's
+ * edges; PNG and GIF stay lossless at their defaults.
+ */
+const ENCODE: Record<LogoFormat, (image: sharp.Sharp) => sharp.Sharp> = {
+  png: (image) => image.png(),
+  jpeg: (image) => image.jpeg({ quality: 90 }),
+  webp: (image) => image.webp({ quality: 90 }),
+  gif: (image) => image.gif(),
+};
+
+/** A logo that passed: its type and the bytes to store (re-encoded, without metadata). */
+export interface CheckedLogo {
+  contentType: string;
+  bytes: Buffer;
+}
+
+/** Why a file is not a logo, worded for the client. */
+export type LogoRefusal = { refused: string };
+
+const NOT_AN_IMAGE = 'file must be a PNG, JPEG, WebP or GIF image (judged by its content, not its name or declared type)';
+
+/** True when the bytes read as SVG: refused on purpose (it can carry script), and worth saying so. */
+function looksLikeSvg(bytes: Buffer): boolean {
+  return /<svg[\s>]/i.test(bytes.subarray(0, 4096).toString('utf8'));
+}
+
+/**
+ * Judges an upload by decoding it, never by its signature alone: the header is read first (format
+ * and dimensions, cheap), then the first frame is decoded in full under a pixel limit and
+ * re-encoded in the same format. Re-encoding drops every piece of metadata (EXIF with GPS,
+ * comments, text chunks, ICC profiles; orientation is applied to the pixels first) and keeps only
+ * the first frame of an animation. All of it runs on libuv's thread pool, at most
+ * LOGO_DECODES_AT_ONCE at a time per process, so the event loop stays free.
+ */
+export function checkLogoImage(bytes: Buffer): Promise<CheckedLogo | LogoRefusal> {
+  if (looksLikeSvg(bytes)) return Promise.resolve({ refused: 'SVG images are not accepted (they can carry scripts); upload a PNG, JPEG, WebP or GIF image' });
+  return slots.run(async () => {
+    let header: sharp.Metadata;
+    try {
+      // Header only: the dimensions are judged here, with a clearer answer than the decoder's limit.
+      header = await sharp(bytes, { limitInputPixels: false }).metadata();
+    } catch {
+      return { refused: NOT_AN_IMAGE };
+    }
+    const format = ACCEPTED.find((accepted) => accepted === header.format);
+    if (!format) return { refused: NOT_AN_IMAGE };
+    const { width = 0, height = 0 } = header;
+    if (width > LOGO_MAX_SIDE || height > LOGO_MAX_SIDE) {
+      return { refused: `image must be at most ${LOGO_MAX_SIDE}x${LOGO_MAX_SIDE} pixels (this one is ${width}x${height})` };
+    }
+    try {
+      // failOn 'warning' (sharp's default, stated here on purpose): a truncated or damaged image is refused, not half-decoded.
+      const image = sharp(bytes, { limitInputPixels: LOGO_MAX_PIXELS, failOn: 'warning', pages: 1, autoOrient: true });
+      return { contentType: `image/${format}`, bytes: await ENCODE[format](image).toBuffer() };
+    } catch {
+      return { refused: 'file could not be decoded as an image (it is corrupt or truncated)' };
+    }
+  });
+}
