@@ -50,8 +50,8 @@ export interface GraphQLLimits {
   maxDirectives: number;
   /** GraphQL Armor's cost score: objects 2, scalars 1, times 1.5 per level of nesting (GRAPHQL_MAX_COST). */
   maxCost: number;
-  /** Objects the gateway may fetch from subgraphs for one operation, entity look-ups summed (GRAPHQL_MAX_ENTITIES). */
-  maxEntities: number;
+  /** List fields nested along one path; each multiplies the answer by its length (GRAPHQL_MAX_LIST_DEPTH). */
+  maxListDepth: number;
   /** Largest JSON answer of `/graphql`; a larger one is replaced by an error (GRAPHQL_MAX_RESPONSE_BYTES). */
   maxResponseBytes: number;
   /** Whether `__schema` / `__type` are answered (GRAPHQL_INTROSPECTION). */
@@ -161,7 +161,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       maxTokens: int('GRAPHQL_MAX_TOKENS', 1_000, 50, 100_000),
       maxDirectives: int('GRAPHQL_MAX_DIRECTIVES', 50, 0, 1_000),
       maxCost: int('GRAPHQL_MAX_COST', 5_000, 10, 10_000_000),
-      maxEntities: int('GRAPHQL_MAX_ENTITIES', 20_000, 100, 10_000_000),
+      maxListDepth: int('GRAPHQL_MAX_LIST_DEPTH', 3, 1, 100),
       maxResponseBytes: int('GRAPHQL_MAX_RESPONSE_BYTES', 10 * 1024 * 1024, 1024, 1024 * 1024 * 1024),
       introspection: bool('GRAPHQL_INTROSPECTION', development),
       fieldSuggestions: bool('GRAPHQL_FIELD_SUGGESTIONS', development),

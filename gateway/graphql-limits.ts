@@ -2,8 +2,9 @@ import { ApolloArmor } from '@escape.tech/graphql-armor';
 import type { ApolloServerPlugin } from '@apollo/server';
 import type { FormattedExecutionResult, ValidationRule } from 'graphql';
 import type { GraphQLLimits } from './config';
+import { maxListDepthRule } from './list-depth-rule';
 
-/** The code of an answer refused for its size (the response cap here, the entity budget in entity-budget.ts). */
+/** The code of an answer refused for its size. */
 export const RESPONSE_TOO_LARGE = 'RESPONSE_TOO_LARGE';
 
 /** What Apollo Server (and the event stream handlers) take from GraphQL Armor for these limits. */
@@ -14,7 +15,7 @@ export interface ArmorProtection {
 
 /**
  * GraphQL Armor's depth, alias, directive and cost rules, and its suggestion masking when field
- * suggestions are off. Armor's Apollo rules report through the validation context, so Apollo
+ * suggestions are off; with them the list nesting rule (list-depth-rule.ts), which Armor lacks. Armor's Apollo rules report through the validation context, so Apollo
  * answers them as `GRAPHQL_VALIDATION_FAILED` (400). Tokens are left to graphql-js's own parser
  * (`parseTokenLimit`): Armor's Apollo token plugin rethrows every unexpected request error as a
  * validation error carrying its message, which would show internal errors to clients.
@@ -28,7 +29,7 @@ export function armorProtection(limits: GraphQLLimits): ArmorProtection {
     maxTokens: { enabled: false },
     blockFieldSuggestion: { enabled: !limits.fieldSuggestions },
   }).protect();
-  return { validationRules: validationRules ?? [], plugins: (plugins ?? []) as ApolloServerPlugin[] };
+  return { validationRules: [...(validationRules ?? []), maxListDepthRule(limits.maxListDepth)], plugins: (plugins ?? []) as ApolloServerPlugin[] };
 }
 
 /** graphql-js parse options that stop lexing past the token limit (a `GRAPHQL_PARSE_FAILED` on /graphql). */
@@ -43,7 +44,7 @@ export function withoutSuggestions(limits: GraphQLLimits, message: string): stri
 
 /**
  * Apollo Server's `stringifyResult` with the response-size backstop: an answer whose JSON is over
- * the cap is replaced by one error. Depth, cost and the entity budget keep such answers from being
+ * the cap is replaced by one error. Depth, list nesting and cost keep such answers from being
  * built in the first place; this bounds what leaves the process when they do not.
  */
 export function cappedStringify(maxBytes: number, onRefused: (bytes: number) => void): (value: FormattedExecutionResult) => string {

@@ -7,7 +7,6 @@ import { readSupergraph } from '../schema/compose';
 import type { RunningSubgraph } from '../subgraphs/shared/subgraph-runtime';
 import type { SubgraphName } from '../subgraphs/shared/subgraph-definition';
 import type { Config } from './config';
-import { EntityBudget } from './entity-budget';
 import { armorProtection, cappedStringify, parseTokenLimit } from './graphql-limits';
 import { surrogateLiteralError, textRulePlugin } from './graphql-text-rule';
 import { CachedLocalDataSource } from './local-data-source';
@@ -33,18 +32,17 @@ export async function startGraphQL(config: Config, local: RunningSubgraph[] | nu
   // holding patients' and payment data sends nothing anywhere unasked.
   process.env.APOLLO_TELEMETRY_DISABLED ??= 'true';
   const localSources: CachedLocalDataSource[] = [];
-  const budget = new EntityBudget(config.graphql.maxEntities);
   const gateway = new ApolloGateway({
     supergraphSdl: readSupergraph(),
     buildService: ({ name }): GraphQLDataSource => {
       if (local) {
         const subgraph = local.find((s) => s.name === name);
         if (!subgraph) throw new Error(`supergraph names subgraph "${name}" that this process does not run`);
-        const source = new CachedLocalDataSource(subgraph, report, budget);
+        const source = new CachedLocalDataSource(subgraph, report);
         localSources.push(source);
         return source;
       }
-      return new IdentityForwardingDataSource(config.subgraphUrls[name as SubgraphName]!, config.internalSecret!, budget);
+      return new IdentityForwardingDataSource(config.subgraphUrls[name as SubgraphName]!, config.internalSecret!);
     },
   });
   let apiSchema: GraphQLSchema | undefined;

@@ -4,7 +4,6 @@ import { execute, GraphQLError, parse, validate, type DocumentNode, type Executi
 import type { ErrorReporter } from '../subgraphs/shared/format-error';
 import { toClientError } from '../subgraphs/shared/format-error';
 import type { RunningSubgraph } from '../subgraphs/shared/subgraph-runtime';
-import type { EntityBudget } from './entity-budget';
 import type { RequestContext } from './request-context';
 
 /** Upper bound of cached subgraph documents; the gateway sends a small, fixed set of query shapes. */
@@ -19,11 +18,7 @@ export class CachedLocalDataSource implements GraphQLDataSource<RequestContext> 
   private readonly documents = new Map<string, DocumentNode>();
   private running = 0;
 
-  constructor(
-    private readonly subgraph: RunningSubgraph,
-    private readonly report: ErrorReporter,
-    private readonly budget: EntityBudget,
-  ) {}
+  constructor(private readonly subgraph: RunningSubgraph, private readonly report: ErrorReporter) {}
 
   /** Whether a fetch is executing; a shutdown waits for it before closing the subgraph's database. */
   get busy(): boolean {
@@ -32,8 +27,6 @@ export class CachedLocalDataSource implements GraphQLDataSource<RequestContext> 
 
   async process(options: GraphQLDataSourceProcessOptions<RequestContext>): Promise<GatewayGraphQLResponse> {
     const { request } = options;
-    const overBudget = this.budget.charge(options.context, request);
-    if (overBudget) return { errors: [overBudget] };
     const query = request.query ?? '';
     let document = this.documents.get(query);
     if (!document) {
