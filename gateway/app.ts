@@ -16,7 +16,7 @@ import { accessLog } from './access-log';
 import { assetsRouter } from './assets';
 import { adminRouter } from './admin/admin.router';
 import { AdminService } from './admin/admin.service';
-import { authenticate, limitAnonymous } from './auth';
+import { authenticate, chargeRootFields, limitAnonymous } from './auth';
 import type { Config } from './config';
 import { startGraphQL } from './graphql';
 import { platformOpenApi } from './openapi-document';
@@ -97,8 +97,8 @@ export async function startApp(config: Config, platform: Platform, log: Logger, 
   if (config.operatorToken) app.use('/admin', json, adminRouter(admin, config.operatorToken, limits));
 
   const tenantScoped = authenticate(keys, limits);
-  app.use('/graphql/stream', tenantScoped, json, platform.subgraphs ? localStreamHandler(platform.subgraphs, owners) : proxyStreamHandler(config, owners));
-  app.use('/graphql', tenantScoped, json, expressMiddleware(graph.server, { context: async ({ res }) => contextOf(res) }));
+  app.use('/graphql/stream', tenantScoped, json, platform.subgraphs ? localStreamHandler(platform.subgraphs, owners, config.graphql) : proxyStreamHandler(config, owners, graph.apiSchema));
+  app.use('/graphql', tenantScoped, json, chargeRootFields(limits, config.graphql.maxTokens), expressMiddleware(graph.server, { context: async ({ res }) => contextOf(res) }));
   const idempotency = new PostgresIdempotencyStore(platform.gatewayOrm);
   const pruneTimer = setInterval(() => void idempotency.prune().catch((error) => log.warn({ err: error }, 'idempotency prune failed')), 3_600_000).unref();
   // In-process, the notes subgraph's suggestion provider follows this process's LLM_* settings.

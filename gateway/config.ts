@@ -34,6 +34,30 @@ export interface Config {
   workers: number;
   /** How long a shutdown lets in-flight requests and queries finish (SHUTDOWN_GRACE_SECONDS). */
   shutdownGraceMs: number;
+  /** Operation limits of `/graphql` and `/graphql/stream` (GRAPHQL_*; gateway/graphql-limits.ts applies them). */
+  graphql: GraphQLLimits;
+}
+
+/** What one GraphQL operation may ask for; beyond any of these it is refused before it runs. */
+export interface GraphQLLimits {
+  /** Nesting of fields (GRAPHQL_MAX_DEPTH). */
+  maxDepth: number;
+  /** Aliased fields in the whole operation (GRAPHQL_MAX_ALIASES). */
+  maxAliases: number;
+  /** Lexical tokens of the document, checked while parsing (GRAPHQL_MAX_TOKENS). */
+  maxTokens: number;
+  /** Directives in the whole operation (GRAPHQL_MAX_DIRECTIVES). */
+  maxDirectives: number;
+  /** GraphQL Armor's cost score: objects 2, scalars 1, times 1.5 per level of nesting (GRAPHQL_MAX_COST). */
+  maxCost: number;
+  /** List fields nested along one path; each multiplies the answer by its length (GRAPHQL_MAX_LIST_DEPTH). */
+  maxListDepth: number;
+  /** Largest JSON answer of `/graphql`; a larger one is replaced by an error (GRAPHQL_MAX_RESPONSE_BYTES). */
+  maxResponseBytes: number;
+  /** Whether `__schema` / `__type` are answered (GRAPHQL_INTROSPECTION). */
+  introspection: boolean;
+  /** Whether validation errors say `Did you mean ...` (GRAPHQL_FIELD_SUGGESTIONS). */
+  fieldSuggestions: boolean;
 }
 
 /** Every problem found in the environment at once, instead of the first exception. */
@@ -58,10 +82,23 @@ export function intSetting(env: NodeJS.ProcessEnv, problems: string[]) {
   };
 }
 
+/** Reads an on/off setting (`1`/`0`, `true`/`false`, `on`/`off`); a bad value is added to `problems` and the fallback used. */
+export function boolSetting(env: NodeJS.ProcessEnv, problems: string[]) {
+  return (name: string, fallback: boolean): boolean => {
+    const raw = env[name]?.trim().toLowerCase();
+    if (raw === undefined || raw === '') return fallback;
+    if (['1', 'true', 'on'].includes(raw)) return true;
+    if (['0', 'false', 'off'].includes(raw)) return false;
+    problems.push(`${name} must be 1 or 0 (also true/false, on/off; got "${env[name]}")`);
+    return fallback;
+  };
+}
+
 /** Reads and validates the configuration from an environment (process.env by default; tests pass their own). */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const problems: string[] = [];
   const int = intSetting(env, problems);
+  const bool = boolSetting(env, problems);
   const text = (name: string): string | null => (env[name] && env[name]!.trim() !== '' ? env[name]!.trim() : null);
 
   const modeRaw = text('MODE') ?? 'all-in-one';
@@ -92,9 +129,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   // In-process billing sends gift card e-mail with these (SMTP_URL, MAIL_FROM, NOTIFICATION_POLL_MS): checked here so a bad value stops the start.
   problems.push(...readMailSettings(env).problems);
 
+  const nodeEnv = text('NODE_ENV') ?? 'development';
+  // Production hides the schema's shape from strangers; development keeps tools (and typos' hints) working.
+  const development = nodeEnv !== 'production';
   const config: Config = {
     mode,
-    nodeEnv: text('NODE_ENV') ?? 'development',
+    nodeEnv,
     host,
     port,
     publicUrl: (text('PUBLIC_URL') ?? `http://localhost:${port}`).replace(/\/+$/, ''),
@@ -115,6 +155,17 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     llm: llm.settings,
     workers: int('WEB_CONCURRENCY', 1, 1, 64),
     shutdownGraceMs: readShutdownGraceMs(env, problems),
+    graphql: {
+      maxDepth: int('GRAPHQL_MAX_DEPTH', 10, 2, 100),
+      maxAliases: int('GRAPHQL_MAX_ALIASES', 15, 0, 1_000),
+      maxTokens: int('GRAPHQL_MAX_TOKENS', 1_000, 50, 100_000),
+      maxDirectives: int('GRAPHQL_MAX_DIRECTIVES', 50, 0, 1_000),
+      maxCost: int('GRAPHQL_MAX_COST', 5_000, 10, 10_000_000),
+      maxListDepth: int('GRAPHQL_MAX_LIST_DEPTH', 3, 1, 100),
+      maxResponseBytes: int('GRAPHQL_MAX_RESPONSE_BYTES', 10 * 1024 * 1024, 1024, 1024 * 1024 * 1024),
+      introspection: bool('GRAPHQL_INTROSPECTION', development),
+      fieldSuggestions: bool('GRAPHQL_FIELD_SUGGESTIONS', development),
+    },
   };
   if (problems.length > 0) throw new ConfigError(problems);
   return config;

@@ -7,6 +7,8 @@ import { readSupergraph } from '../schema/compose';
 import type { RunningSubgraph } from '../subgraphs/shared/subgraph-runtime';
 import type { SubgraphName } from '../subgraphs/shared/subgraph-definition';
 import type { Config } from './config';
+import { armorProtection, cappedStringify, parseTokenLimit } from './graphql-limits';
+import { surrogateLiteralError, textRulePlugin } from './graphql-text-rule';
 import { CachedLocalDataSource } from './local-data-source';
 import { createOperationRunner, type OperationRunner } from './operation-runner';
 import { IdentityForwardingDataSource } from './remote-data-source';
@@ -49,18 +51,28 @@ export async function startGraphQL(config: Config, local: RunningSubgraph[] | nu
   });
   // The REST routes and /graphql share one error vocabulary; anything without a code is hidden.
   const formatError = (formatted: GraphQLFormattedError, error: unknown): GraphQLFormattedError => {
+    const surrogate = surrogateLiteralError(formatted, error);
+    if (surrogate) return surrogate;
     if (formatted.extensions?.code && formatted.extensions.code !== 'INTERNAL_SERVER_ERROR') {
       return { message: formatted.message, path: formatted.path, locations: formatted.locations, extensions: stripServiceName(formatted.extensions) };
     }
     log.error({ err: error, path: formatted.path }, 'graphql operation failed');
     return { message: 'Internal server error', path: formatted.path, extensions: { code: 'INTERNAL_SERVER_ERROR' } };
   };
+  // Operation limits (README, "GraphQL limits"): refused before planning, so no subgraph sees them.
+  const armor = armorProtection(config.graphql);
   const server = new ApolloServer<RequestContext>({
     gateway,
     includeStacktraceInErrorResponses: false,
     formatError,
+    introspection: config.graphql.introspection,
+    parseOptions: parseTokenLimit(config.graphql),
+    validationRules: armor.validationRules,
+    stringifyResult: cappedStringify(config.graphql.maxResponseBytes, (bytes) =>
+      log.warn({ bytes, maxBytes: config.graphql.maxResponseBytes }, 'graphql response over GRAPHQL_MAX_RESPONSE_BYTES replaced by an error'),
+    ),
     // No cache hints are used: computing a cache policy for every field is wasted work per request.
-    plugins: [ApolloServerPluginLandingPageDisabled(), ApolloServerPluginCacheControlDisabled()],
+    plugins: [ApolloServerPluginLandingPageDisabled(), ApolloServerPluginCacheControlDisabled(), ...armor.plugins, textRulePlugin()],
   });
   await server.start();
   if (!apiSchema) throw new Error('gateway started without a schema');

@@ -45,9 +45,9 @@ export class RateLimits {
     }
   }
 
-  /** Counts a request of an authenticated tenant. */
-  consumeTenant(tenantId: string): Promise<RateDecision> {
-    return this.consume(this.tenant, tenantId, 'tenant', this.config.points);
+  /** Counts a request of an authenticated tenant: one unit, or `points` (a GraphQL request's root fields beyond its first). */
+  consumeTenant(tenantId: string, points = 1): Promise<RateDecision> {
+    return this.consume(this.tenant, tenantId, 'tenant', this.config.points, points);
   }
 
   /** Counts a request that is nobody's yet, by client address. */
@@ -59,7 +59,7 @@ export class RateLimits {
     await this.redis?.quit().catch(() => undefined);
   }
 
-  private async consume(limiter: RateLimiterAbstract, key: string, policy: RateDecision['policy'], limit: number): Promise<RateDecision> {
+  private async consume(limiter: RateLimiterAbstract, key: string, policy: RateDecision['policy'], limit: number, points = 1): Promise<RateDecision> {
     const decide = (res: RateLimiterRes, allowed: boolean): RateDecision => ({
       allowed,
       limit,
@@ -69,7 +69,7 @@ export class RateLimits {
       windowSeconds: this.config.windowSeconds,
     });
     try {
-      return decide(await limiter.consume(key), true);
+      return decide(await limiter.consume(key, points), true);
     } catch (rejection) {
       if (rejection instanceof RateLimiterRes) return decide(rejection, false);
       throw rejection;

@@ -1,18 +1,69 @@
+import { STATUS_CODES } from 'node:http';
 import type { Request, Response } from 'express';
-import { Kind, parse, validate, type DocumentNode, type ExecutionResult, type OperationDefinitionNode } from 'graphql';
+import { Kind, parse, specifiedRules, validate, type DocumentNode, type ExecutionResult, type GraphQLSchema, type OperationDefinitionNode } from 'graphql';
 import { createHandler } from 'graphql-sse/lib/use/express';
 import type { RunningSubgraph } from '../subgraphs/shared/subgraph-runtime';
 import { IDENTITY_HEADERS, type SubgraphContext } from '../subgraphs/shared/context';
 import { formatResult } from '../subgraphs/shared/format-error';
 import type { SubgraphName } from '../subgraphs/shared/subgraph-definition';
-import type { Config } from './config';
+import type { Config, GraphQLLimits } from './config';
+import { armorProtection, parseTokenLimit, withoutSuggestions } from './graphql-limits';
+import { operationTextIssues, surrogateLiteralError, textRuleError } from './graphql-text-rule';
 import { contextOf } from './request-context';
 
-/** A graphql-sse rejection: a JSON error body with a status, as graphql-sse's response tuple. */
-const reject = (status: number, message: string): [string, { status: number; statusText: string; headers: Record<string, string> }] => [
-  JSON.stringify({ errors: [{ message }] }),
-  { status, statusText: message, headers: { 'content-type': 'application/json; charset=utf-8' } },
+/** graphql-sse's response tuple for a refused subscription. */
+type Rejection = [string, { status: number; statusText: string; headers: Record<string, string> }];
+
+/**
+ * A graphql-sse rejection: a JSON error body with a code. The status line carries the status's
+ * fixed reason phrase, never the message: node refuses a non-Latin-1 character there, which
+ * turned the refusal into a 500 HTML page.
+ */
+const reject = (status: number, message: string, extensions: Record<string, unknown>): Rejection => [
+  JSON.stringify({ errors: [{ message, extensions }] }),
+  { status, statusText: STATUS_CODES[status] ?? 'Error', headers: { 'content-type': 'application/json; charset=utf-8' } },
 ];
+
+/** A subscription that passed the checks of `/graphql`: parsed, with its root field and the schema it was validated on. */
+interface CheckedSubscription {
+  document: DocumentNode;
+  field: string;
+  schema: GraphQLSchema;
+}
+
+/**
+ * The checks `/graphql` makes, for `/graphql/stream`: the token limit while parsing, validation on
+ * the schema `schemaFor` gives for the root field, with GraphQL Armor's depth, alias, directive
+ * and cost rules, and the text rule over literals and variables.
+ */
+function subscriptionChecker(limits: GraphQLLimits, schemaFor: (field: string) => GraphQLSchema | undefined) {
+  const rules = [...specifiedRules, ...armorProtection(limits).validationRules];
+  return (query: unknown, operationName: string | null | undefined, variables: unknown): CheckedSubscription | Rejection => {
+    let document: DocumentNode;
+    try {
+      document = parse(String(query ?? ''), parseTokenLimit(limits));
+    } catch (error) {
+      const parseFailed = { message: (error as Error).message, extensions: { code: 'GRAPHQL_PARSE_FAILED' } };
+      const surrogate = surrogateLiteralError(parseFailed, error);
+      return surrogate ? reject(400, surrogate.message, surrogate.extensions!) : reject(400, parseFailed.message, parseFailed.extensions);
+    }
+    const field = subscriptionField(document, operationName);
+    if (typeof field !== 'string') return reject(400, field.error, { code: 'BAD_REQUEST' });
+    const schema = schemaFor(field);
+    if (!schema) return reject(400, `Unknown subscription field "${field}"`, { code: 'GRAPHQL_VALIDATION_FAILED' });
+    const problems = validate(schema, document, rules);
+    if (problems.length > 0) {
+      return reject(400, problems.map((p) => withoutSuggestions(limits, p.message)).join('; '), { code: 'GRAPHQL_VALIDATION_FAILED' });
+    }
+    const issues = operationTextIssues(document, variables);
+    if (issues.length > 0) {
+      const { message, extensions } = textRuleError(issues);
+      const { http: _http, ...rest } = extensions;
+      return reject(400, message, rest);
+    }
+    return { document, field, schema };
+  };
+}
 
 /** The single root field of a subscription operation, or an error message; the REST bridge's executor routes by it too. */
 export function subscriptionField(document: DocumentNode, operationName?: string | null): string | { error: string } {
@@ -29,25 +80,19 @@ export function subscriptionField(document: DocumentNode, operationName?: string
  * `/graphql/stream` in all-in-one mode: graphql-sse's distinct-connection mode (no reservation
  * tokens, so streams never cross tenants), executing on the owning subgraph's schema.
  */
-export function localStreamHandler(subgraphs: RunningSubgraph[], owners: Map<string, SubgraphName>) {
+export function localStreamHandler(subgraphs: RunningSubgraph[], owners: Map<string, SubgraphName>, limits: GraphQLLimits) {
+  const subgraphOf = (field: string) => subgraphs.find((s) => s.name === owners.get(field));
+  const check = subscriptionChecker(limits, (field) => subgraphOf(field)?.schema);
   return createHandler({
     authenticate: () => null,
     onSubscribe: (req, params) => {
-      let document: DocumentNode;
-      try {
-        document = parse(params.query as string);
-      } catch (error) {
-        return reject(400, (error as Error).message);
-      }
-      const field = subscriptionField(document, params.operationName);
-      if (typeof field !== 'string') return reject(400, field.error);
-      const subgraph = subgraphs.find((s) => s.name === owners.get(field));
-      if (!subgraph) return reject(400, `Unknown subscription field "${field}"`);
-      const problems = validate(subgraph.schema, document);
-      if (problems.length > 0) return reject(400, problems.map((p) => p.message).join('; '));
+      const checked = check(params.query, params.operationName, params.variables);
+      if (Array.isArray(checked)) return checked;
+      const { document, field, schema } = checked;
+      const subgraph = subgraphOf(field)!;
       const ctx = contextOf(req.context.res);
       return {
-        schema: subgraph.schema,
+        schema,
         document,
         operationName: params.operationName,
         variableValues: params.variables,
@@ -64,24 +109,31 @@ export function localStreamHandler(subgraphs: RunningSubgraph[], owners: Map<str
   });
 }
 
+/** A GET request's `variables` arrive as JSON text; anything unreadable is left for the subgraph to refuse. */
+function variablesOf(raw: unknown): unknown {
+  if (typeof raw !== 'string') return raw;
+  try {
+    return JSON.parse(raw);
+  } catch {
+    return null;
+  }
+}
+
 /**
- * `/graphql/stream` in distributed mode: finds the owning subgraph and relays its event stream,
- * adding the identity headers; a client that goes away aborts the upstream request.
+ * `/graphql/stream` in distributed mode: checks the subscription as `/graphql` would (on the
+ * gateway's API schema), finds the owning subgraph and relays its event stream, adding the
+ * identity headers; a client that goes away aborts the upstream request.
  */
-export function proxyStreamHandler(config: Config, owners: Map<string, SubgraphName>) {
+export function proxyStreamHandler(config: Config, owners: Map<string, SubgraphName>, apiSchema: GraphQLSchema) {
+  const check = subscriptionChecker(config.graphql, (field) => (owners.has(field) ? apiSchema : undefined));
   return async (req: Request, res: Response) => {
-    const params = (req.method === 'GET' ? req.query : req.body) as { query?: string; operationName?: string };
-    let field: string | { error: string };
-    try {
-      field = subscriptionField(parse(String(params?.query ?? '')), params?.operationName);
-    } catch (error) {
-      field = { error: (error as Error).message };
-    }
-    const owner = typeof field === 'string' ? owners.get(field) : undefined;
-    if (typeof field !== 'string' || !owner) {
-      const [body, init] = reject(400, typeof field === 'string' ? `Unknown subscription field "${field}"` : field.error);
+    const params = (req.method === 'GET' ? req.query : req.body) as { query?: unknown; operationName?: string; variables?: unknown } | undefined;
+    const checked = check(params?.query, params?.operationName, variablesOf(params?.variables));
+    if (Array.isArray(checked)) {
+      const [body, init] = checked;
       return res.status(init.status).type('application/json').send(body);
     }
+    const owner = owners.get(checked.field)!;
     const ctx = contextOf(res);
     const upstreamUrl = new URL('/graphql/stream', config.subgraphUrls[owner]);
     if (req.method === 'GET') upstreamUrl.search = new URL(req.originalUrl, 'http://x').search;
