@@ -1,3 +1,4 @@
+import { connect } from 'node:net';
 import { gzipSync } from 'node:zlib';
 import { admin, baseUrl, createTestTenant, request, type HttpResult, type TestTenant } from '../utils/e2e';
 import { cardBody, createPatient } from '../subgraphs/billing/rest-kit';
@@ -190,6 +191,19 @@ describe(`hostile input (${process.env.E2E_MODE} mode)`, () => {
     const filtered = await tenant.get(`/analytics/dashboards?${'a&'.repeat(1_500)}name=no-such-dashboard`);
     expect(filtered.status).toBe(200);
     expect(filtered.body.items).toEqual([]);
+  });
+
+  it('answers a request node cannot parse with a JSON 400, not an empty one', async () => {
+    const { hostname, port } = new URL(baseUrl());
+    const raw = await new Promise<string>((resolve, reject) => {
+      const socket = connect(Number(port), hostname, () => socket.write('GET /tenant/public HTTP/1.1\r\nHost: x\r\nBad Header\r\n\r\n'));
+      let text = '';
+      socket.on('data', (chunk) => (text += chunk)).on('close', () => resolve(text)).on('error', reject);
+    });
+    const [head, body] = raw.split('\r\n\r\n');
+    expect(head).toMatch(/^HTTP\/1\.1 400 Bad Request\r\n/);
+    expect(head).toContain('Content-Type: application/json; charset=utf-8');
+    expect(JSON.parse(body)).toEqual({ detail: 'Invalid HTTP request' });
   });
 
   it('reads body scalars in Pydantic lax mode, as the API it replaces does', async () => {
