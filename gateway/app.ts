@@ -1,10 +1,12 @@
 import type { Server } from 'node:http';
+import { parse as parseQuery } from 'node:querystring';
 import { expressMiddleware } from '@as-integrations/express5';
 import express, { type Response } from 'express';
 import helmet from 'helmet';
 import type { Logger } from 'pino';
 import { docsRouter } from '../rest-bridge/docs';
-import { errorHandler, notFound } from '../rest-bridge/http-errors';
+import { answerClientError, errorHandler, notFound } from '../rest-bridge/http-errors';
+import { isJsonRequest, readNonJsonBody, refuseBadText, refuseDeepJson, refuseLongUrl } from '../rest-bridge/request-guards';
 import { createRestRouter, jsonErrorsInStyle } from '../rest-bridge/router';
 import { SUBGRAPH_NAMES } from '../subgraphs/shared/subgraph-definition';
 import { ROUTES } from '../rest-bridge/routes';
@@ -74,16 +76,20 @@ export async function startApp(config: Config, platform: Platform, log: Logger, 
   const logError = (res: Response, error: unknown) => contextOf(res).log.error({ err: error }, 'request failed');
   const run = (document: string, variables: Record<string, unknown>, res: Response) => graph.runOperation(document, variables, contextOf(res));
   const openApi = platformOpenApi(routes, graph.apiSchema, config.publicUrl);
-  const json = express.json({ limit: config.bodyLimitBytes, strict: false });
+  // What FastAPI reads as JSON (no content type included), never nested deeper than any contract body needs.
+  const json = [express.json({ limit: config.bodyLimitBytes, strict: false, type: isJsonRequest }), refuseDeepJson];
   const owners = subscriptionOwners([...SUBGRAPH_NAMES]);
 
   const app = express();
   app.disable('x-powered-by');
   app.set('trust proxy', 'loopback');
+  // Express's simple parser silently drops parameters past the 1,000th; the URL cap (414) bounds them instead.
+  app.set('query parser', (text: string) => parseQuery(text, '&', '=', { maxKeys: 0 }));
   // No upgrade-insecure-requests: a plain-HTTP dev server reached by a host name would lose /docs.
   app.use(helmet({ contentSecurityPolicy: { directives: { upgradeInsecureRequests: null } } }));
   app.use(requestContextMiddleware(log));
   app.use(accessLog());
+  app.use(refuseLongUrl);
 
   app.get('/healthz', (_req, res) => void res.json({ status: 'ok' }));
   app.get('/readyz', async (_req, res) => {
@@ -94,7 +100,7 @@ export async function startApp(config: Config, platform: Platform, log: Logger, 
   app.use(docsRouter());
   // Public, before authentication: logos are shown to patients (rest-bridge routes return these URLs).
   app.use(assetsRouter(platform.tenantOrm));
-  if (config.operatorToken) app.use('/admin', json, adminRouter(admin, config.operatorToken, limits));
+  if (config.operatorToken) app.use('/admin', json, refuseBadText, adminRouter(admin, config.operatorToken, limits));
 
   const tenantScoped = authenticate(keys, limits);
   app.use('/graphql/stream', tenantScoped, json, platform.subgraphs ? localStreamHandler(platform.subgraphs, owners, config.graphql) : proxyStreamHandler(config, owners, graph.apiSchema));
@@ -109,7 +115,8 @@ export async function startApp(config: Config, platform: Platform, log: Logger, 
   const guards = (route: RouteDefinition) => [
     // Public routes (a secret in the path stands in for credentials) count against the client address, like failed authentications.
     route.auth === 'public' ? anonymous : tenantScoped,
-    json,
+    ...json,
+    ...(route.body ? readNonJsonBody(config.bodyLimitBytes) : []),
     ...(route.validationStyle === 'basic' ? [basicJsonErrors] : []),
   ];
   const rest = createRestRouter(routes, graph.apiSchema, run, logError, { idempotency, streams, guards });
@@ -122,6 +129,8 @@ export async function startApp(config: Config, platform: Platform, log: Logger, 
 
   const revokedElsewhere = await listenForKeyRevocations(platform.databaseUrl, () => keys.clear(), log);
   const server = app.listen(config.port, config.host);
+  // What node's HTTP parser refuses (a head over 16 KiB) is answered in JSON too, not with an empty body.
+  server.on('clientError', answerClientError);
   const drain = drainOnShutdown(server);
   await new Promise<void>((resolve, reject) => server.once('listening', resolve).once('error', reject)).catch(async (error) => {
     await revokedElsewhere.close();

@@ -9,6 +9,7 @@ import {
   isNonNullType,
 } from 'graphql';
 import type { ValidationIssue } from '../schema/errors';
+import { textIssues } from '../schema/text-rule';
 
 /** Where a value sits in the request, FastAPI style: `["query", "page"]`, `["body", "tags", 0]`. */
 export type Loc = (string | number)[];
@@ -108,6 +109,8 @@ function dateReason(text: string): string | undefined {
 
 /** Custom scalars are checked by their own parseValue; the variable keeps the external form. */
 function coerceCustom(type: GraphQLScalarType, value: unknown, loc: Loc, issues: ValidationIssue[]): unknown {
+  // Only a non-null type gets here with null, and the JSON scalars' parseValue would let it through.
+  if (value === null) return fail(issues, type.name === 'DateTime' ? 'datetime_type' : 'dict_type', loc, value);
   if (type.name === 'DateTime') {
     if (typeof value !== 'string') return fail(issues, 'datetime_type', loc, value);
     try {
@@ -167,20 +170,39 @@ export function coerceText(type: GraphQLInputType, raw: string | string[], loc: 
     return items.map((item, i) => coerceText(nullable.ofType, item, [...loc, i], issues));
   }
   const text = Array.isArray(raw) ? raw[raw.length - 1] : raw;
+  if (refusedText(text, loc, issues)) return undefined;
   if (isEnumType(nullable)) return coerceEnum(nullable, text, loc, issues);
   if (isInputObjectType(nullable)) throw new Error(`${nullable.name} is an input object and cannot come from ${loc[0]}`);
   return coerceTextScalar(nullable, text, loc, issues);
 }
 
-/** JSON body scalars, strict: no numeric strings for numbers, no 0/1 for booleans. */
+/** Pushes the text rule's issues (NUL, unpaired surrogates) for every string in `value`; true when it broke it. */
+function refusedText(value: unknown, loc: Loc, issues: ValidationIssue[]): boolean {
+  const found = textIssues(value, loc);
+  issues.push(...found);
+  return found.length > 0;
+}
+
+/**
+ * JSON body scalars in Pydantic v2's lax mode, as FastAPI validates bodies: numeric strings become
+ * numbers (the query string's rules), booleans take their words and 0/1, integers take whole
+ * floats and booleans; a number is never a string (`string_type`).
+ */
 function coerceJsonScalar(type: GraphQLScalarType, value: unknown, loc: Loc, issues: ValidationIssue[]): unknown {
+  if (refusedText(value, loc, issues)) return undefined;
   switch (type.name) {
     case 'Int':
+      if (typeof value === 'string') return coerceTextScalar(type, value, loc, issues);
+      if (typeof value === 'boolean') return Number(value);
       if (typeof value !== 'number') return fail(issues, 'int_type', loc, value);
       return Number.isInteger(value) ? int32(value, loc, value, issues) : fail(issues, 'int_from_float', loc, value);
     case 'Float':
+      if (typeof value === 'string') return coerceTextScalar(type, value, loc, issues);
+      if (typeof value === 'boolean') return Number(value);
       return typeof value === 'number' ? value : fail(issues, 'float_type', loc, value);
     case 'Boolean':
+      if (typeof value === 'string') return coerceTextScalar(type, value, loc, issues);
+      if (typeof value === 'number') return value === 0 || value === 1 ? value === 1 : fail(issues, 'bool_parsing', loc, value);
       return typeof value === 'boolean' ? value : fail(issues, 'bool_type', loc, value);
     case 'String':
     case 'ID':

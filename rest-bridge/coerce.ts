@@ -76,10 +76,13 @@ export function coerceRequest(
   return issues.length > 0 ? { issues } : { variables };
 }
 
-/** The body is one model in FastAPI: a non-object is refused whole before any field is looked at. */
+/**
+ * The body is one model in FastAPI: a non-object is refused whole before any field is looked at.
+ * A JSON `null` is no body, as FastAPI reads it (`missing` when one is required).
+ */
 function coerceBody(mapping: BodyMapping, type: GraphQLInputType, body: unknown, issues: ValidationIssue[]): unknown {
-  if (body === undefined && mapping.required) return fail(issues, 'missing', ['body'], null);
-  const received = body === undefined ? {} : body;
+  if ((body === undefined || body === null) && mapping.required) return fail(issues, 'missing', ['body'], null);
+  const received = body ?? {};
   const model = isNonNullType(type) ? type.ofType : type;
   if (isInputObjectType(model) && !isPlainObject(received)) return fail(issues, 'model_attributes_type', ['body'], received);
   return coerceJson(type, received, ['body'], issues);

@@ -1,3 +1,5 @@
+import { STATUS_CODES } from 'node:http';
+import type { Duplex } from 'node:stream';
 import type { NextFunction, Request, Response } from 'express';
 import type { GraphQLFormattedError } from 'graphql';
 import { DomainError, HTTP_STATUS, NotFoundError, type ErrorCode, type ValidationIssue } from '../schema/errors';
@@ -11,6 +13,23 @@ export class RequestValidationError extends Error {
   }
 }
 
+/** A refusal at the HTTP level, before any route reads the request (414, for one): a status and its `detail`. */
+export class HttpRefusal extends Error {
+  constructor(readonly status: number, readonly detail: string) {
+    super(detail);
+  }
+}
+
+/** The `detail` of each HTTP-level refusal; 400 is FastAPI's own words for a body it could not read. */
+const HTTP_DETAIL: Record<number, string> = {
+  400: 'There was an error parsing the body',
+  408: 'Request timeout',
+  413: 'Request body too large',
+  414: 'URI too long',
+  415: 'Unsupported request encoding',
+  431: 'Request header fields too large',
+};
+
 /** Log sink for unexpected errors: the cause stays on the server, with the request id. */
 export type ErrorLog = (res: Response, error: unknown) => void;
 
@@ -18,39 +37,79 @@ interface BodyParserError extends Error {
   type?: string;
   body?: string;
   status?: number;
+  /** Set by http-errors on a 4xx: the client's own fault (a body that would not inflate, a short read). */
+  expose?: boolean;
+}
+
+/**
+ * Writes JSON without ever failing on the body: should it not serialise (a value too deep for
+ * JSON.stringify), 422 elements are sent again without their `input`.
+ */
+function sendJson(res: Response, status: number, body: { detail: unknown }): void {
+  let text: string;
+  try {
+    text = JSON.stringify(body);
+  } catch {
+    const detail = Array.isArray(body.detail) ? body.detail.map((issue) => ({ ...issue, input: null })) : 'Internal server error';
+    text = JSON.stringify({ detail });
+  }
+  res.status(status).set('Content-Type', 'application/json; charset=utf-8').send(text);
+}
+
+/** The answer for an error, or undefined for an unexpected one (a 500 whose cause goes to the log). */
+function answerFor(error: unknown, res: Response, logError: ErrorLog): { status: number; detail: unknown } | undefined {
+  const parserError = error as BodyParserError;
+  if (error instanceof RequestValidationError) return { status: 422, detail: formatDetail(error.issues, error.style) };
+  if (error instanceof HttpRefusal) return { status: error.status, detail: error.detail };
+  if (error instanceof DomainError) {
+    const detail = error.code === 'BAD_USER_INPUT' ? formatDetail((error as any).issues as ValidationIssue[], 'full') : error.message;
+    const { retryAfter } = error.extensions();
+    if (retryAfter) res.setHeader('Retry-After', String(retryAfter));
+    // A 503's cause (the outside service's failure) belongs in the log, next to the request id.
+    if (HTTP_STATUS[error.code] >= 500) logError(res, error);
+    return { status: HTTP_STATUS[error.code], detail };
+  }
+  if (parserError?.type === 'entity.parse.failed') return { status: 422, detail: formatDetail([jsonInvalid(parserError.body ?? '', parserError)], 'full') };
+  if (parserError?.type === 'encoding.unsupported' || parserError?.type === 'charset.unsupported') return { status: 415, detail: HTTP_DETAIL[415] };
+  // The router could not percent-decode a path segment (`%ZZ`): it names nothing, like any unknown id.
+  if (error instanceof URIError && parserError.status === 400) return { status: 404, detail: 'Not Found' };
+  // Any other client fault the body parser found (a false `Content-Encoding: gzip`, a body shorter than its length).
+  const status = parserError?.status;
+  if (parserError?.expose && typeof status === 'number' && status >= 400 && status < 500) return { status, detail: HTTP_DETAIL[status] ?? STATUS_CODES[status] ?? 'Bad Request' };
+  return undefined;
 }
 
 /**
  * The one place where errors become HTTP responses (DESIGN.md section 5). Every layer throws
- * typed errors; this writes the contract's `{"detail": ...}` bodies.
+ * typed errors; this writes the contract's `{"detail": ...}` bodies, and never anything else:
+ * no input reaches express's HTML error page.
  */
 export function errorHandler(logError: ErrorLog) {
   return (error: unknown, _req: Request, res: Response, _next: NextFunction) => {
     if (res.headersSent) return;
-    const parserError = error as BodyParserError;
-    if (error instanceof RequestValidationError) {
-      res.status(422).json({ detail: formatDetail(error.issues, error.style) });
-    } else if (error instanceof DomainError) {
-      const detail = error.code === 'BAD_USER_INPUT' ? formatDetail((error as any).issues as ValidationIssue[], 'full') : error.message;
-      const { retryAfter } = error.extensions();
-      if (retryAfter) res.setHeader('Retry-After', String(retryAfter));
-      // A 503's cause (the outside service's failure) belongs in the log, next to the request id.
-      if (HTTP_STATUS[error.code] >= 500) logError(res, error);
-      res.status(HTTP_STATUS[error.code]).json({ detail });
-    } else if (parserError?.type === 'entity.parse.failed') {
-      res.status(422).json({ detail: formatDetail([jsonInvalid(parserError.body ?? '', parserError)], 'full') });
-    } else if (parserError?.type === 'entity.too.large') {
-      res.status(413).json({ detail: 'Request body too large' });
-    } else if (parserError?.type === 'encoding.unsupported' || parserError?.type === 'charset.unsupported') {
-      res.status(415).json({ detail: 'Unsupported request encoding' });
-    } else if (error instanceof URIError && parserError.status === 400) {
-      // The router could not percent-decode a path segment (`%ZZ`): it names nothing, like any unknown id.
-      res.status(404).json({ detail: 'Not Found' });
-    } else {
-      logError(res, error);
-      res.status(500).json({ detail: 'Internal server error' });
+    try {
+      const answer = answerFor(error, res, logError);
+      if (!answer) logError(res, error);
+      sendJson(res, answer?.status ?? 500, { detail: answer?.detail ?? 'Internal server error' });
+    } catch (failure) {
+      logError(res, failure);
+      if (!res.headersSent) res.status(500).set('Content-Type', 'application/json; charset=utf-8').send('{"detail":"Internal server error"}');
     }
   };
+}
+
+/**
+ * A request node's HTTP parser refused before express saw it (a head over 16 KiB, a malformed
+ * request line): the status node would send, with a JSON body instead of an empty one. Wired to
+ * the server's `clientError` event.
+ */
+export function answerClientError(error: NodeJS.ErrnoException, socket: Duplex): void {
+  const inResponse = (socket as Duplex & { _httpMessage?: { headersSent?: boolean } })._httpMessage?.headersSent;
+  if (error.code === 'ECONNRESET' || !socket.writable || inResponse) return void socket.destroy();
+  const status = error.code === 'HPE_HEADER_OVERFLOW' ? 431 : error.code === 'HPE_CHUNK_EXTENSIONS_OVERFLOW' ? 413 : error.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? 408 : 400;
+  const body = JSON.stringify({ detail: status === 400 ? 'Invalid HTTP request' : HTTP_DETAIL[status] });
+  const head = [`HTTP/1.1 ${status} ${STATUS_CODES[status]}`, 'Content-Type: application/json; charset=utf-8', `Content-Length: ${Buffer.byteLength(body)}`, 'Connection: close'];
+  socket.end(`${head.join('\r\n')}\r\n\r\n${body}`);
 }
 
 /** Unknown routes: the contract's JSON 404, never an HTML page. */

@@ -84,13 +84,23 @@ const ERROR_SCHEMAS: SchemaComponents = {
 };
 
 // DESIGN.md section 5: one status per error code; 409 only where a write can meet the resource's state.
-const ERRORS: { status: number; description: string; schema: string; methods?: HttpMethod[] }[] = [
+// `bodies`: only where a request body is read (its encoding, size and content type can be wrong).
+const ERRORS: { status: number; description: string; schema: string; methods?: HttpMethod[]; bodies?: boolean }[] = [
+  { status: 400, description: 'The body could not be read: a false `Content-Encoding`, or fewer bytes than `Content-Length`', schema: 'ErrorDetail', bodies: true },
   { status: 401, description: 'Invalid API key', schema: 'ErrorDetail' },
   { status: 403, description: 'API key does not belong to this tenant', schema: 'ErrorDetail' },
   { status: 404, description: "Not found: unknown identifiers and other tenants' alike", schema: 'ErrorDetail' },
   { status: 409, description: "Conflicts with the resource's state", schema: 'ErrorDetail', methods: ['POST', 'PUT', 'DELETE'] },
-  { status: 422, description: 'Validation error', schema: 'HTTPValidationError' },
+  { status: 413, description: 'Request body too large (`BODY_LIMIT_BYTES`, decompressed)', schema: 'ErrorDetail', bodies: true },
+  { status: 414, description: 'URI too long (over 8 KiB)', schema: 'ErrorDetail' },
+  { status: 415, description: 'Unsupported `Content-Encoding` or charset', schema: 'ErrorDetail', bodies: true },
+  {
+    status: 422,
+    description: 'Validation error; also a body nested deeper than 64 levels, text holding NUL or an unpaired surrogate, or a body of another content type than JSON',
+    schema: 'HTTPValidationError',
+  },
   { status: 429, description: 'Rate limit exceeded', schema: 'ErrorDetail' },
+  { status: 431, description: 'Request header fields too large (request head over 16 KiB)', schema: 'ErrorDetail' },
   { status: 500, description: 'Internal server error', schema: 'ErrorDetail' },
 ];
 
@@ -218,7 +228,7 @@ function errorResponses(route: RouteDefinition): Record<string, JsonSchema> {
   // A route that calls an outside service can also find it down (DESIGN.md section 5, SERVICE_UNAVAILABLE).
   const upstream = route.upstream ? [{ status: 503, description: `The ${route.upstream} could not be reached; retry after Retry-After seconds`, schema: 'ErrorDetail' }] : [];
   return Object.fromEntries(
-    [...ERRORS.filter((e) => !e.methods || e.methods.includes(route.method)), ...upstream].map((e) => [
+    [...ERRORS.filter((e) => (!e.methods || e.methods.includes(route.method)) && (!e.bodies || route.body)), ...upstream].map((e) => [
       e.status,
       {
         description: e.description,

@@ -103,13 +103,14 @@ export function createRestRouter(routes: RouteDefinition[], schema: GraphQLSchem
 }
 
 /**
- * A body that JSON.parse refused never reaches a route (the parser runs first), so its 422 would
- * take the default style: placed after the JSON parser among a `basic` route's own guards, this
+ * A body that JSON.parse (or the depth guard) refused never reaches a route (they run first), so
+ * its 422 would take the default style: placed after them among a `basic` route's own guards, this
  * answers contract part 7.2's `loc, msg, type` shape there instead.
  */
 export function jsonErrorsInStyle(style: ValidationStyle) {
   return (error: unknown, _req: Request, _res: Response, next: NextFunction): void => {
     const parserError = error as { type?: string; body?: string } & Error;
+    if (error instanceof RequestValidationError) return next(new RequestValidationError(error.issues, style));
     next(parserError?.type === 'entity.parse.failed' ? new RequestValidationError([jsonInvalid(parserError.body ?? '', parserError)], style) : error);
   };
 }

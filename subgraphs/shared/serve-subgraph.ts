@@ -88,6 +88,12 @@ export async function serveSubgraph(subgraph: RunningSubgraph, options: ServeOpt
   );
   app.use('/graphql', expressMiddleware(apollo, { context: async ({ req }) => subgraph.context(identityOf(req)) }));
   app.use((_req, res) => void res.status(404).json({ detail: 'Not Found' }));
+  // What the body parser refuses (malformed JSON, a false Content-Encoding) is JSON too, never express's HTML page and stack.
+  app.use((error: { status?: unknown; expose?: unknown }, _req: Request, res: Response, _next: NextFunction) => {
+    const status = error?.expose && typeof error.status === 'number' && error.status >= 400 && error.status < 500 ? error.status : 500;
+    if (status === 500) log.error({ err: error }, 'request failed');
+    if (!res.headersSent) res.status(status).json({ detail: status === 500 ? 'Internal server error' : 'The request could not be read' });
+  });
 
   return {
     server,

@@ -85,8 +85,8 @@ describe(`POST /user/patient/payment-methods/create (${process.env.E2E_MODE} mod
     });
     const badWallet = await post(`?patient_id=${patientId}`, { paymentMethodId: 'pm', methodType: 'wallet_pay', walletPay: { type: 'venmo' } });
     expect(badWallet.body.detail[0]).toEqual({ loc: ['body', 'walletPay', 'type'], msg: expect.stringContaining("'apple_pay', 'google_pay', 'samsung_pay', 'link'"), type: 'enum' });
-    const wrongType = await post(`?patient_id=${patientId}`, { ...cardBody(), card: { brand: 'visa', last4: '4242', expMonth: '12', expYear: YEAR } });
-    expect(wrongType.body).toEqual({ detail: [{ loc: ['body', 'card', 'expMonth'], msg: 'Input should be a valid integer', type: 'int_type' }] });
+    const wrongType = await post(`?patient_id=${patientId}`, { ...cardBody(), card: { brand: 'visa', last4: '4242', expMonth: 'twelve', expYear: YEAR } });
+    expect(wrongType.body).toEqual({ detail: [{ loc: ['body', 'card', 'expMonth'], msg: 'Input should be a valid integer, unable to parse string as an integer', type: 'int_parsing' }] });
     const badKey = await send(tenant, 'POST', `${PATH}?patient_id=${patientId}`, cardBody(), { 'Idempotency-Key': 'has space' });
     expect(badKey.body).toEqual({ detail: [{ loc: ['header', 'idempotency-key'], msg: 'Value error, must be 1 to 255 printable ASCII characters', type: 'value_error' }] });
   });

@@ -81,10 +81,10 @@ describe(`campaigns (${process.env.E2E_MODE} mode)`, () => {
     expect(badDate.body).toEqual({
       detail: [{ type: 'datetime_from_date_parsing', loc: ['body', 'startDate'], msg: 'Input should be a valid datetime or date, month value is outside expected range of 1-12', input: '2026-13-01', ctx: { error: 'month value is outside expected range of 1-12' } }],
     });
-    const types = await send(tenant, 'PUT', `/opportunity/campaign/${campaign.id}`, { budgetCents: '10', webhookKey: 'mine' });
+    const types = await send(tenant, 'PUT', `/opportunity/campaign/${campaign.id}`, { budgetCents: 'ten', webhookKey: 'mine' });
     expect(types.body).toEqual({
       detail: [
-        { type: 'int_type', loc: ['body', 'budgetCents'], msg: 'Input should be a valid integer', input: '10' },
+        { type: 'int_parsing', loc: ['body', 'budgetCents'], msg: 'Input should be a valid integer, unable to parse string as an integer', input: 'ten' },
         { type: 'extra_forbidden', loc: ['body', 'webhookKey'], msg: 'Extra inputs are not permitted', input: 'mine' },
       ],
     });

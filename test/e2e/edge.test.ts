@@ -36,6 +36,17 @@ describe(`the edge (${process.env.E2E_MODE} mode)`, () => {
     expect(res.body.detail[0]).toMatchObject({ type: 'json_invalid', loc: ['body', 30], msg: 'JSON decode error' });
   });
 
+  it('a subgraph service answers a body it cannot read in JSON too, never an HTML page (distributed mode)', async () => {
+    const subgraph = process.env.E2E_SUBGRAPH_TENANT_URL;
+    if (!subgraph) return;
+    const headers = { 'content-type': 'application/json', 'x-internal-secret': process.env.E2E_INTERNAL_SECRET! };
+    for (const extra of [{}, { 'content-encoding': 'gzip' }] as Record<string, string>[]) {
+      const res = await request(`${subgraph}/graphql`, { method: 'POST', headers: { ...headers, ...extra }, body: '{"query": ' });
+      expect({ status: res.status, type: res.headers.get('content-type') }).toEqual({ status: 400, type: 'application/json; charset=utf-8' });
+      expect(res.body).toEqual({ detail: 'The request could not be read' });
+    }
+  });
+
   it('a body over the size limit is 413 JSON', async () => {
     const res = await admin('/tenants', { method: 'POST', body: JSON.stringify({ name: 'x'.repeat(2 * 1024 * 1024) }) });
     expect(res.status).toBe(413);

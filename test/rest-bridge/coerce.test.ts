@@ -175,13 +175,13 @@ describe('coerceRequest: JSON body', () => {
     ]);
   });
 
-  it('rejects wrong JSON types strictly', () => {
-    const body = { name: 5, budget: '5', ratio: 'x', active: 'yes', tags: 'a', address: 'Oslo', direction: 3, startDate: 1700000000 };
+  it('rejects what Pydantic lax mode cannot convert', () => {
+    const body = { name: 5, budget: '5x', ratio: 'x', active: 'perhaps', tags: 'a', address: 'Oslo', direction: 3, startDate: 1700000000 };
     expectDetail(campaign(body), [
       { type: 'string_type', loc: ['body', 'name'], msg: 'Input should be a valid string', input: 5 },
-      { type: 'int_type', loc: ['body', 'budget'], msg: 'Input should be a valid integer', input: '5' },
-      { type: 'float_type', loc: ['body', 'ratio'], msg: 'Input should be a valid number', input: 'x' },
-      { type: 'bool_type', loc: ['body', 'active'], msg: 'Input should be a valid boolean', input: 'yes' },
+      { type: 'int_parsing', loc: ['body', 'budget'], msg: 'Input should be a valid integer, unable to parse string as an integer', input: '5x' },
+      { type: 'float_parsing', loc: ['body', 'ratio'], msg: 'Input should be a valid number, unable to parse string as a number', input: 'x' },
+      { type: 'bool_parsing', loc: ['body', 'active'], msg: 'Input should be a valid boolean, unable to interpret input', input: 'perhaps' },
       { type: 'list_type', loc: ['body', 'tags'], msg: 'Input should be a valid list', input: 'a' },
       { type: 'dict_type', loc: ['body', 'address'], msg: 'Input should be a valid dictionary', input: 'Oslo' },
       {
@@ -195,6 +195,40 @@ describe('coerceRequest: JSON body', () => {
     ]);
   });
 
+  it.each([
+    ['"true"', 'true', true],
+    ['"Off"', 'off', false],
+    ['"y"', 'y', true],
+    ['1', 1, true],
+    ['0', 0, false],
+  ])('takes %s for a boolean, as Pydantic lax mode does', (_label, active, expected) => {
+    expect(campaign({ name: 'n', budget: 1, active })).toEqual({ variables: { id: 'c1', input: { name: 'n', budget: 1, active: expected } } });
+  });
+
+  it('takes numeric strings, whole floats and booleans for numbers, as Pydantic lax mode does', () => {
+    expect(campaign({ name: 'n', budget: ' 1_000 ', ratio: '2.5' })).toEqual({ variables: { id: 'c1', input: { name: 'n', budget: 1000, ratio: 2.5 } } });
+    expect(campaign({ name: 'n', budget: '3.0', ratio: true })).toEqual({ variables: { id: 'c1', input: { name: 'n', budget: 3, ratio: 1 } } });
+    expect(campaign({ name: 'n', budget: 4.0, ratio: 1 })).toEqual({ variables: { id: 'c1', input: { name: 'n', budget: 4, ratio: 1 } } });
+  });
+
+  it('refuses 2 for a boolean and 1.5 as text for an integer', () => {
+    expectDetail(campaign({ name: 'n', budget: '1.5', active: 2 }), [
+      { type: 'int_parsing', loc: ['body', 'budget'], msg: 'Input should be a valid integer, unable to parse string as an integer', input: '1.5' },
+      { type: 'bool_parsing', loc: ['body', 'active'], msg: 'Input should be a valid boolean, unable to interpret input', input: 2 },
+    ]);
+  });
+
+  it('refuses NUL and unpaired surrogates in body strings, keys and query text, naming the field', () => {
+    const issue = (loc: (string | number)[], input: string, error: string) => ({ type: 'value_error', loc, msg: `Value error, ${error}`, input, ctx: { error } });
+    const nul = 'text must not contain NUL characters';
+    const lone = 'text must not contain unpaired surrogate characters';
+    expectDetail(campaign({ name: 'a\u0000', budget: 1, tags: ['ok', '\ud800'] }), [issue(['body', 'name'], 'a\u0000', nul), issue(['body', 'tags', 1], '\ud800', lone)]);
+    expectDetail(run(reportRoute, { pathParams: { year: '2024' }, query: { group_by: 'location', sort: 'a\u0000' }, headers: { 'api-key': 'k\udfff' } }), [
+      issue(['query', 'sort'], 'a\u0000', nul),
+      issue(['header', 'api-key'], 'k\udfff', lone),
+    ]);
+  });
+
   it('rejects a fractional integer, null for a non-null field, and bad nested values', () => {
     expectDetail(campaign({ name: null, budget: 1.5, tags: ['a', 2], address: { zip: 1 } }), [
       { type: 'string_type', loc: ['body', 'name'], msg: 'Input should be a valid string', input: null },
@@ -205,7 +239,11 @@ describe('coerceRequest: JSON body', () => {
     ]);
   });
 
-  it.each([[[1]], ['text'], [null], [7]])('refuses a body that is not an object: %j', (body) => {
+  it('takes a JSON null body for no body, as FastAPI does', () => {
+    expectDetail(campaign(null), [{ type: 'missing', loc: ['body'], msg: 'Field required', input: null }]);
+  });
+
+  it.each([[[1]], ['text'], [7]])('refuses a body that is not an object: %j', (body) => {
     expectDetail(campaign(body), [
       { type: 'model_attributes_type', loc: ['body'], msg: 'Input should be a valid dictionary or object to extract fields from', input: body },
     ]);

@@ -163,10 +163,13 @@ describe('buildOpenApiDocument', () => {
     expect(del.responses['204'].headers['X-Request-Id']).toEqual({ $ref: '#/components/headers/X-Request-Id' });
   });
 
-  it('lists the shared error responses, 409 only on writes', () => {
-    expect(Object.keys(listOp.responses)).toEqual(['200', '401', '403', '404', '422', '429', '500']);
+  it('lists the shared error responses, 409 only on writes, 400/413/415 only where a body is read', () => {
+    expect(Object.keys(listOp.responses)).toEqual(['200', '401', '403', '404', '414', '422', '429', '431', '500']);
     const put = doc.paths['/analytics/widgets/{widget_id}'].put;
-    expect(Object.keys(put.responses)).toEqual(['200', '401', '403', '404', '409', '422', '429', '500']);
+    expect(Object.keys(put.responses)).toEqual(['200', '400', '401', '403', '404', '409', '413', '414', '415', '422', '429', '431', '500']);
+    for (const status of ['400', '413', '414', '415', '431']) {
+      expect(put.responses[status].content['application/json'].schema).toEqual({ $ref: '#/components/schemas/ErrorDetail' });
+    }
     expect(put.responses['422'].content['application/json'].schema).toEqual({ $ref: '#/components/schemas/HTTPValidationError' });
     expect(put.responses['404'].content['application/json'].schema).toEqual({ $ref: '#/components/schemas/ErrorDetail' });
     expect(doc.components.schemas.HTTPValidationError.properties.detail.items).toEqual({
