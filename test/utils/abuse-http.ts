@@ -115,6 +115,9 @@ const ROOT = resolve(__dirname, '../..');
 /** Absolute paths that would betray a stack trace or the layout of the host. */
 const LEAKY = [...new Set([ROOT, realpathSync(join(ROOT, 'node_modules')), '/node_modules/', '    at ', '&nbsp;at '])];
 
+/** The first sign of a stack trace or of a path of the host in `text`, if any. */
+export const leakIn = (text: string): string | undefined => LEAKY.find((needle) => text.includes(needle));
+
 /** Whether a 4xx body has the contract's shape: `detail` a string or a list of `{type, loc, msg}`. */
 export function isErrorShape(body: unknown): boolean {
   if (body === null || typeof body !== 'object' || !('detail' in body)) return false;
@@ -144,7 +147,7 @@ export function problemsOf(res: AbuseResponse, expect: Expectation = {}): string
   if (!streamed && !res.contentType.startsWith('application/json')) problems.push(`content-type "${res.contentType}"`);
   if (!streamed && !res.isJson) problems.push(`body is not JSON: ${brief(res.text, 100)}`);
   if (res.status >= 400 && res.status < 500 && res.isJson && !isErrorShape(res.json)) problems.push(`4xx body lacks the error shape: ${brief(res.json, 160)}`);
-  const leak = LEAKY.find((needle) => res.text.includes(needle));
+  const leak = leakIn(res.text);
   if (leak) problems.push(`body leaks "${leak.trim()}": ${brief(res.text.slice(Math.max(0, res.text.indexOf(leak) - 60)), 160)}`);
   if (expect.refuse && res.status >= 200 && res.status < 300) problems.push(`accepted (${res.status}) though ${expect.refuse}: ${brief(res.json ?? res.text, 120)}`);
   return problems;

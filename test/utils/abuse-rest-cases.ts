@@ -116,10 +116,13 @@ export function queryCases(ctx: CaseContext): CategoryCases | null {
     };
   };
   const text = op.queryParams.find((p) => [p.schema.type].flat().includes('string') && !p.schema.enum)?.name ?? names[0];
+  const fixed: [string, string][] = op.queryParams
+    .filter((p) => p.required)
+    .map((p) => [p.name, p.name === 'timezone' ? 'UTC' : p.schema.enum ? String(p.schema.enum[0]) : p.name.endsWith('_id') ? (ctx.ownIds[p.name] ?? '00000000-0000-4000-8000-000000000000') : 'x']);
   const examples = [
-    build([], text, { kind: 'value', raw: 'a%00b' }, op.bodyExample),
-    build([], names[0], { kind: 'repeat', times: 10_000 }, op.bodyExample),
-    build([], names[0], { kind: 'huge', length: 20_000 }, op.bodyExample),
+    build(fixed, text, { kind: 'value', raw: 'a%00b' }, op.bodyExample),
+    build(fixed, names[0], { kind: 'repeat', times: 10_000 }, op.bodyExample),
+    build(fixed, names[0], { kind: 'huge', length: 20_000 }, op.bodyExample),
   ];
   const arb = fc.tuple(baseQuery(ctx), fc.constantFrom(...names), queryMutation(), baseBody(ctx)).map(([q, n, m, b]) => build(q, n, m, b));
   return { arb, examples };
