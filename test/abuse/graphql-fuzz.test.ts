@@ -94,7 +94,8 @@ const json = (value: unknown): BodySpec => ({ kind: 'json', value });
 const q = (query: string, extra: Record<string, unknown> = {}) => json({ query, ...extra });
 
 /** Hostile documents and bodies: each with why it must be refused, when it must. */
-const STRUCTURAL: Record<string, { body: BodySpec; headers?: Record<string, string>; refuse?: string }> = {
+const STREAM = { 'content-type': 'application/json', accept: 'text/event-stream' };
+const STRUCTURAL: Record<string, { body: BodySpec; headers?: Record<string, string>; refuse?: string; path?: string }> = {
   'depth 40': { body: q(depthBomb(40)), refuse: 'the document is 40 levels deep' },
   'introspection depth 30': { body: q(`{ __schema { types { ${'fields { type { '.repeat(15)}name${' } }'.repeat(15)} } } }`), refuse: 'the document is 30+ levels deep' },
   '1,000 aliases': { body: q(`{ ${Array.from({ length: 1000 }, (_, i) => `a${i}: __typename`).join(' ')} }`), refuse: 'the document has 1,000 aliases' },
@@ -124,6 +125,9 @@ const STRUCTURAL: Record<string, { body: BodySpec; headers?: Record<string, stri
   'no content type': { body: { kind: 'bytes', hex: Buffer.from('{"query":"{ __typename }"}').toString('hex') }, headers: {}, refuse: 'there is no media type' },
   'false gzip': { body: q('{ __typename }'), headers: { 'content-type': 'application/json', 'content-encoding': 'gzip' }, refuse: 'the body is not gzip' },
   'false deflate': { body: q('{ __typename }'), headers: { 'content-type': 'application/json', 'content-encoding': 'deflate' }, refuse: 'the body is not deflate' },
+  'stream: error text outside Latin-1': { path: '/graphql/stream', headers: STREAM, body: q('subscription { "漢字" }'), refuse: 'the document does not parse' },
+  'stream: unknown field': { path: '/graphql/stream', headers: STREAM, body: q('subscription { nope }'), refuse: 'the field does not exist' },
+  'stream: false gzip': { path: '/graphql/stream', headers: { ...STREAM, 'content-encoding': 'gzip' }, body: q('subscription { nope }'), refuse: 'the body is not gzip' },
   'charset utf-16': { body: q('{ __typename }'), headers: { 'content-type': 'application/json; charset=utf-16' } },
 };
 
@@ -131,8 +135,8 @@ test('hostile documents and bodies on /graphql: errors as JSON, never a 5xx or a
   const base = baseUrl();
   const names = Object.keys(STRUCTURAL);
   const build = (name: string): GraphQLCase & { name: string } => {
-    const { body, headers, refuse } = STRUCTURAL[name];
-    return { name, req: graphqlRequest(body, headers ?? { 'content-type': 'application/json' }), refuse };
+    const { body, headers, refuse, path } = STRUCTURAL[name];
+    return { name, req: { ...graphqlRequest(body, headers ?? { 'content-type': 'application/json' }), path: path ?? '/graphql' }, refuse };
   };
   const failures: string[] = [];
   for (const name of names) {
