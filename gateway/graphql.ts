@@ -8,6 +8,7 @@ import type { RunningSubgraph } from '../subgraphs/shared/subgraph-runtime';
 import type { SubgraphName } from '../subgraphs/shared/subgraph-definition';
 import type { Config } from './config';
 import { armorProtection, cappedStringify, parseTokenLimit } from './graphql-limits';
+import { operationResolutionPlugin } from './graphql-operation-check';
 import { surrogateLiteralError, textRulePlugin } from './graphql-text-rule';
 import { CachedLocalDataSource } from './local-data-source';
 import { createOperationRunner, type OperationRunner } from './operation-runner';
@@ -72,7 +73,7 @@ export async function startGraphQL(config: Config, local: RunningSubgraph[] | nu
       log.warn({ bytes, maxBytes: config.graphql.maxResponseBytes }, 'graphql response over GRAPHQL_MAX_RESPONSE_BYTES replaced by an error'),
     ),
     // No cache hints are used: computing a cache policy for every field is wasted work per request.
-    plugins: [ApolloServerPluginLandingPageDisabled(), ApolloServerPluginCacheControlDisabled(), ...armor.plugins, textRulePlugin()],
+    plugins: [ApolloServerPluginLandingPageDisabled(), ApolloServerPluginCacheControlDisabled(), operationResolutionPlugin(), ...armor.plugins, textRulePlugin()],
   });
   await server.start();
   if (!apiSchema) throw new Error('gateway started without a schema');

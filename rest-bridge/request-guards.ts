@@ -43,13 +43,13 @@ export function refuseDeepJson(req: Request, _res: Response, next: NextFunction)
 }
 
 /**
- * What FastAPI reads as JSON: a content type whose subtype is `json` or ends in `+json`, or a
+ * What FastAPI reads as JSON: an `application/` content type whose subtype is `json` or ends in `+json` (`text/json` is not), or a
  * non-empty body with none at all (an empty one stays no body: `missing` where one is required).
  * Anything else is not parsed as JSON; a JSON-body route then meets the raw text (`readNonJsonBody`).
  */
 export function isJsonRequest(req: IncomingMessage): boolean {
   if (req.headers['content-type'] === undefined) return req.headers['content-length'] !== '0';
-  return Boolean((req as Request).is(['*/json', '*/*+json']));
+  return Boolean((req as Request).is(['application/json', 'application/*+json']));
 }
 
 /**

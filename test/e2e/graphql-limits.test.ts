@@ -36,6 +36,20 @@ async function tenantWithCycle(): Promise<TestTenant> {
 const remaining = (res: { headers: Headers }) => Number(res.headers.get('x-ratelimit-remaining'));
 
 describe(`GraphQL operation limits (${process.env.E2E_MODE} mode)`, () => {
+  it('refuses an operationName that selects no operation with a 400, not the executor\'s 500', async () => {
+    const tenant = await createTestTenant('Operation names');
+    const send = (body: unknown) =>
+      request(`${baseUrl()}/graphql`, { method: 'POST', headers: { ...tenant.headers, 'content-type': 'application/json' }, body: JSON.stringify(body) });
+    const two = await send({ query: 'query A { publicTenant { id } } query B { publicTenant { id } }' });
+    const unknown = await send({ query: 'query A { publicTenant { id } }', operationName: 'Z' });
+    for (const res of [two, unknown]) {
+      expect(res.status).toBe(400);
+      expect(res.body.errors[0].extensions.code).toBe('OPERATION_RESOLUTION_FAILURE');
+    }
+    const named = await send({ query: 'query A { publicTenant { id } } query B { publicTenant { name } }', operationName: 'A' });
+    expect(named.body).toEqual({ data: { publicTenant: { id: tenant.tenantId } } });
+  });
+
   it('answers the 20-level depth bomb with a coded error, and the same process keeps serving', async () => {
     const tenant = await tenantWithCycle();
     // A legitimate nesting of the same fields still runs.

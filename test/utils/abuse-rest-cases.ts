@@ -206,10 +206,11 @@ export function contentTypeCases(ctx: CaseContext): CategoryCases | null {
     if (type) headers['content-type'] = type;
     const text = type.startsWith('application/x-www-form') ? `json=${encodeURIComponent(JSON.stringify(base))}` : JSON.stringify(base ?? {});
     // Dropping a body sent under another media type and answering 2xx tells the caller its change was made.
-    const refuse = !JSON_TYPES.includes(type) ? `the route takes application/json, got "${type || 'no content type'}" (the body would be ignored)` : undefined;
+    // No content type at all is read as JSON, as FastAPI does, so a 2xx there applied the body.
+    const refuse = type !== '' && !JSON_TYPES.includes(type) ? `the route takes application/json, got "${type || 'no content type'}" (the body would be ignored)` : undefined;
     return { req: { method: op.method, path: ownPath(ctx), headers, body: type ? { kind: 'text', text } : { kind: 'bytes', hex: Buffer.from(text).toString('hex') } }, expect: { refuse, successTypes: successTypes(ctx) } };
   };
-  const examples = ['text/plain', 'application/x-www-form-urlencoded', ''].map((type) => build(type, op.bodyExample ?? {}));
+  const examples = ['text/plain', 'application/x-www-form-urlencoded', 'text/json', ''].map((type) => build(type, op.bodyExample ?? {}));
   return { arb: fc.tuple(fc.constantFrom(...OTHER_TYPES, ...JSON_TYPES), baseBody(ctx)).map(([t, b]) => build(t, b)), examples };
 }
 
