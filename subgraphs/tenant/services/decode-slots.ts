@@ -1,24 +1,23 @@
+import { Sema } from 'async-sema';
+
 /**
- * A counting semaphore: at most `size` tasks run at once, later ones wait in arrival order.
+ * At most `size` tasks at once, later ones waiting in arrival order (async-sema's semaphore).
  * Nothing is refused, so a burst is slowed down, never failed.
  */
 export class Slots {
-  private running = 0;
-  private readonly waiting: (() => void)[] = [];
+  private readonly sema: Sema;
 
-  constructor(private readonly size: number) {}
+  constructor(size: number) {
+    this.sema = new Sema(size);
+  }
 
   /** Runs `task` once a slot is free and frees the slot when it settles. */
   async run<T>(task: () => Promise<T>): Promise<T> {
-    if (this.running >= this.size) await new Promise<void>((resolve) => this.waiting.push(resolve));
-    else this.running++;
+    await this.sema.acquire();
     try {
       return await task();
     } finally {
-      // The slot passes straight to the next waiter, so `running` only drops when nobody waits.
-      const next = this.waiting.shift();
-      if (next) next();
-      else this.running--;
+      this.sema.release();
     }
   }
 }
