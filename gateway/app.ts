@@ -30,6 +30,7 @@ import { listenForKeyRevocations } from './key-revocation-listener';
 import { relayKeyRevocations } from './key-revocation-relay';
 import { contextOf, requestContextMiddleware } from './request-context';
 import { localStreamHandler, proxyStreamHandler } from './sse';
+import { graphiqlRouter } from './graphiql';
 import { createSubscriptionExecutor } from './subscription-executor';
 import { subscriptionOwners } from './subscription-owners';
 
@@ -98,6 +99,8 @@ export async function startApp(config: Config, platform: Platform, log: Logger, 
   });
   app.get('/openapi.json', (_req, res) => void res.json(openApi));
   app.use(docsRouter());
+  // Before authentication: a browser's GET /graphql gets the IDE page (no headers yet); the API is unchanged.
+  if (config.graphiql) app.use(graphiqlRouter());
   // Public, before authentication: logos are shown to patients (rest-bridge routes return these URLs).
   app.use(assetsRouter(platform.tenantOrm));
   if (config.operatorToken) app.use('/admin', json, refuseBadText, adminRouter(admin, config.operatorToken, limits));

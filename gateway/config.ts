@@ -28,6 +28,8 @@ export interface Config {
   bodyLimitBytes: number;
   logLevel: string;
   demoTenant: boolean;
+  /** Whether a browser's GET /graphql gets the GraphiQL IDE (GRAPHIQL; on by default: it does nothing without a key). */
+  graphiql: boolean;
   /** The OpenAI-compatible endpoint of question migration (LLM_*); null: the built-in provider. */
   llm: LlmSettings | null;
   /** HTTP worker processes (WEB_CONCURRENCY); above 1 a primary process forks them (gateway/cluster-primary.ts). */
@@ -152,6 +154,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     bodyLimitBytes: int('BODY_LIMIT_BYTES', 1024 * 1024, 1024, 64 * 1024 * 1024),
     logLevel: text('LOG_LEVEL') ?? 'info',
     demoTenant: text('DEMO_TENANT') !== '0',
+    graphiql: bool('GRAPHIQL', true),
     llm: llm.settings,
     workers: int('WEB_CONCURRENCY', 1, 1, 64),
     shutdownGraceMs: readShutdownGraceMs(env, problems),
