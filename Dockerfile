@@ -2,7 +2,7 @@
 FROM node:20-bookworm-slim
 WORKDIR /app
 ENV NODE_ENV=production
-# A larger young generation: requests in flight die young instead of being promoted (README, bench/RESULTS.md).
+# A larger young generation: requests in flight die young instead of being promoted (docs/decisions.md, bench/RESULTS.md).
 ENV NODE_OPTIONS=--max-semi-space-size=64
 COPY package.json package-lock.json ./
 RUN npm ci --no-audit --no-fund --include=dev

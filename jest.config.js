@@ -1,4 +1,4 @@
-/** Jest runs TypeScript through swc (type-checking is `npm run typecheck`, see STACK.md). */
+/** Jest runs TypeScript through swc (type-checking is `npm run typecheck`, see docs/architecture.md, Stack notes). */
 const swcOptions = {
   jsc: {
     parser: { syntax: 'typescript', decorators: true },

@@ -55,7 +55,7 @@ async function main(): Promise<void> {
 
   const shutdown = () => {
     server.close(() => void pool.end().then(() => process.exit(0)));
-    // Keep-alive sockets from the load generator would hold close() open (STACK.md).
+    // Keep-alive sockets from the load generator would hold close() open (docs/architecture.md, Stack notes).
     server.closeAllConnections();
   };
   process.once('SIGTERM', shutdown);

@@ -44,7 +44,7 @@ async function main(): Promise<number> {
     const database = await openDatabase();
     teardown.add('database', () => database.stop());
     teardown.handleSignals();
-    // One HTTP worker per core, as README recommends for production; BENCH_WORKERS=1 measures a single process.
+    // One HTTP worker per core, as docs/operations.md recommends for production; BENCH_WORKERS=1 measures a single process.
     const workers = positiveInt('BENCH_WORKERS', os.availableParallelism());
     say(`starting the app (all-in-one, ${workers} worker process${workers > 1 ? 'es' : ''})`);
     // http receivers on 127.0.0.1 are the webhook benchmark's endpoints.

@@ -58,7 +58,7 @@ export interface AppOptions {
 }
 
 /**
- * Assembles the edge in the order STYLE.md takes from medplum: security headers, request
+ * Assembles the edge in the order of docs/architecture.md (Flow of a request), after medplum: security headers, request
  * context, request log, public routes, operator routes, authentication and rate limit, body
  * parsers, routers, then one error handler.
  */

@@ -8,7 +8,7 @@ import { contextOf } from './request-context';
 const missingHeader = (name: string): ValidationIssue => ({ type: 'missing', loc: ['header', name], msg: 'Field required', input: null });
 
 /**
- * Authenticates a tenant-scoped request (DESIGN.md section 4) and counts it against a budget:
+ * Authenticates a tenant-scoped request (docs/decisions.md, Tenancy) and counts it against a budget:
  * the tenant's when the key is good, the client address's when it is not, so nobody can drain
  * a tenant's budget without its key. Errors go to the bridge's error handler.
  */

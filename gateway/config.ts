@@ -7,7 +7,7 @@ import { SUBGRAPH_NAMES, type SubgraphName } from '../subgraphs/shared/subgraph-
 /** How the process runs: everything in one process, or the gateway alone in front of subgraph services. */
 export type RunMode = 'all-in-one' | 'distributed';
 
-/** Validated configuration; read once at start-up from the environment (README lists every variable). */
+/** Validated configuration; read once at start-up from the environment (docs/operations.md lists every variable). */
 export interface Config {
   mode: RunMode;
   nodeEnv: string;

@@ -60,7 +60,7 @@ export async function startGraphQL(config: Config, local: RunningSubgraph[] | nu
     log.error({ err: error, path: formatted.path }, 'graphql operation failed');
     return { message: 'Internal server error', path: formatted.path, extensions: { code: 'INTERNAL_SERVER_ERROR' } };
   };
-  // Operation limits (README, "GraphQL limits"): refused before planning, so no subgraph sees them.
+  // Operation limits (docs/api.md, "GraphQL limits"): refused before planning, so no subgraph sees them.
   const armor = armorProtection(config.graphql);
   const server = new ApolloServer<RequestContext>({
     gateway,

@@ -12,7 +12,7 @@ const MAX_CACHED_DOCUMENTS = 2_000;
 /**
  * Executes the gateway's subgraph fetches in-process. Unlike Apollo's LocalGraphQLDataSource it
  * parses and validates each distinct query once: doing that on every fetch was the largest single
- * cost measured in the in-process gateway (STACK.md).
+ * cost measured in the in-process gateway (docs/architecture.md, Stack notes).
  */
 export class CachedLocalDataSource implements GraphQLDataSource<RequestContext> {
   private readonly documents = new Map<string, DocumentNode>();

@@ -16,7 +16,7 @@ export interface RateDecision {
 }
 
 /**
- * Fixed-window budgets (DESIGN.md section 4): one per tenant, and one per client address for
+ * Fixed-window budgets (docs/decisions.md, Tenancy): one per tenant, and one per client address for
  * requests that are not (yet) a tenant's: failed authentications, unknown routes, public pages.
  * The store is memory in one process, the primary's memory for the workers of WEB_CONCURRENCY > 1
  * (over the cluster's IPC), and Redis when REDIS_URL is set so that replicas share counts.

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { NextFunction, Request, Response } from 'express';
 import type { Logger } from 'pino';
 
-/** The request's identity, created once at the edge and handed down explicitly (STYLE.md). */
+/** The request's identity, created once at the edge and handed down explicitly (docs/architecture.md, Rules of the house). */
 export interface RequestContext {
   requestId: string;
   /** Set by authentication; null on public and operator routes. */

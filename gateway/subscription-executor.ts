@@ -15,7 +15,7 @@ interface Plan {
   owner: SubgraphName;
 }
 
-/** Finds each document's owning subgraph (Apollo Gateway plans no subscriptions, STACK.md); a bad route document is a bug, so it throws. */
+/** Finds each document's owning subgraph (Apollo Gateway plans no subscriptions, docs/architecture.md, Stack notes); a bad route document is a bug, so it throws. */
 function planner(owners: Map<string, SubgraphName>): (query: string) => Plan {
   const plans = new Map<string, Plan>();
   return (query) => {

@@ -6,7 +6,7 @@ import type { SubgraphName } from '../subgraphs/shared/subgraph-definition';
 
 /**
  * Maps each `Subscription` root field to the subgraph that declares it, read from the checked-in
- * subgraph SDL. Apollo Gateway plans no subscriptions, so the edge routes them itself (STACK.md).
+ * subgraph SDL. Apollo Gateway plans no subscriptions, so the edge routes them itself (docs/architecture.md, Stack notes).
  */
 export function subscriptionOwners(names: SubgraphName[]): Map<string, SubgraphName> {
   const owners = new Map<string, SubgraphName>();

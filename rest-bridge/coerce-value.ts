@@ -14,7 +14,7 @@ import { textIssues } from '../schema/text-rule';
 /** Where a value sits in the request, FastAPI style: `["query", "page"]`, `["body", "tags", 0]`. */
 export type Loc = (string | number)[];
 
-/** Pydantic v2's fixed messages for the error types this layer emits (DESIGN.md section 5). */
+/** Pydantic v2's fixed messages for the error types this layer emits (docs/decisions.md, Errors). */
 const MESSAGES = {
   missing: 'Field required',
   extra_forbidden: 'Extra inputs are not permitted',

@@ -80,7 +80,7 @@ function answerFor(error: unknown, res: Response, logError: ErrorLog): { status:
 }
 
 /**
- * The one place where errors become HTTP responses (DESIGN.md section 5). Every layer throws
+ * The one place where errors become HTTP responses (docs/decisions.md, Errors). Every layer throws
  * typed errors; this writes the contract's `{"detail": ...}` bodies, and never anything else:
  * no input reaches express's HTML error page.
  */

@@ -83,7 +83,7 @@ const ERROR_SCHEMAS: SchemaComponents = {
   },
 };
 
-// DESIGN.md section 5: one status per error code; 409 only where a write can meet the resource's state.
+// docs/decisions.md, Errors: one status per error code; 409 only where a write can meet the resource's state.
 // `bodies`: only where a request body is read (its encoding, size and content type can be wrong).
 const ERRORS: { status: number; description: string; schema: string; methods?: HttpMethod[]; bodies?: boolean }[] = [
   { status: 400, description: 'The body could not be read: a false `Content-Encoding`, or fewer bytes than `Content-Length`', schema: 'ErrorDetail', bodies: true },
@@ -225,7 +225,7 @@ function firstRootFieldSchema(document: DocumentNode, operation: OperationDefini
 }
 
 function errorResponses(route: RouteDefinition): Record<string, JsonSchema> {
-  // A route that calls an outside service can also find it down (DESIGN.md section 5, SERVICE_UNAVAILABLE).
+  // A route that calls an outside service can also find it down (docs/decisions.md, Errors: SERVICE_UNAVAILABLE).
   const upstream = route.upstream ? [{ status: 503, description: `The ${route.upstream} could not be reached; retry after Retry-After seconds`, schema: 'ErrorDetail' }] : [];
   return Object.fromEntries(
     [...ERRORS.filter((e) => (!e.methods || e.methods.includes(route.method)) && (!e.bodies || route.body)), ...upstream].map((e) => [

@@ -60,7 +60,7 @@ export interface RestRouterOptions {
 
 /**
  * Builds the express router for the route table. It only translates: HTTP in -> variables ->
- * GraphQL operation -> HTTP out. Every rule lives in a subgraph (DESIGN.md section 2).
+ * GraphQL operation -> HTTP out. Every rule lives in a subgraph (docs/architecture.md, Rules of the house).
  */
 export function createRestRouter(routes: RouteDefinition[], schema: GraphQLSchema, run: OperationExecutor, logError: ErrorLog, options: RestRouterOptions = {}): Router {
   const router = Router();

@@ -3,7 +3,7 @@ import type { RouteDefinition, ValidationStyle } from './types';
 
 /**
  * The 422 `detail` array. `full` keeps FastAPI's key order `type, loc, msg, input[, ctx]`
- * (DESIGN.md section 5); `basic` is the `loc, msg, type` shape of contract part 7.2.
+ * (docs/decisions.md, Errors); `basic` is the `loc, msg, type` shape of contract part 7.2.
  */
 export function formatDetail(issues: ValidationIssue[], style: ValidationStyle): object[] {
   return issues.map((issue) =>

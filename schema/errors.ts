@@ -1,6 +1,6 @@
 import { GraphQLError } from 'graphql';
 
-/** The error vocabulary shared by every subgraph, the gateway and the bridge (DESIGN.md section 5). */
+/** The error vocabulary shared by every subgraph, the gateway and the bridge (docs/decisions.md, Errors). */
 export type ErrorCode =
   | 'BAD_USER_INPUT'
   | 'UNAUTHENTICATED'
@@ -55,7 +55,7 @@ export function valueError(loc: (string | number)[], reason: string, input: unkn
   return new ValidationError([{ type: 'value_error', loc, msg: `Value error, ${reason}`, input, ctx: { error: reason } }]);
 }
 
-/** Unknown id, or another tenant's: the two must be indistinguishable (DESIGN.md section 4). */
+/** Unknown id, or another tenant's: the two must be indistinguishable (docs/decisions.md, Tenancy). */
 export class NotFoundError extends DomainError {
   readonly code = 'NOT_FOUND' as const;
   constructor(message = 'Not Found') {

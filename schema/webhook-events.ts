@@ -1,7 +1,7 @@
 /**
- * The webhook event catalogue (DESIGN.md section 6, issue 7): the names a tenant can subscribe to,
+ * The webhook event catalogue (docs/webhooks.md, issue 7): the names a tenant can subscribe to,
  * what each means, and the keys of its `data`. Producers write exactly these names to their
- * outbox; the webhook configuration refuses any other; README and OpenAPI list them from here.
+ * outbox; the webhook configuration refuses any other; docs/webhooks.md and OpenAPI list them from here.
  */
 export const WEBHOOK_EVENT_CATALOGUE = {
   'tenant.updated': { description: "The tenant's profile or settings changed.", data: ['id', 'changedFields'] },

@@ -12,7 +12,7 @@ export interface TenantSummary {
   createdAt: string;
 }
 
-/** The operator's control plane: tenants and their keys (DESIGN.md section 4), shared by `/admin` and the CLI. */
+/** The operator's control plane: tenants and their keys (docs/decisions.md, Tenancy), shared by `/admin` and the CLI. */
 export class AdminService {
   constructor(
     private readonly tenantOrm: MikroORM,

@@ -79,7 +79,7 @@ async function record(pool: Pool, rows: Claimed[], outcomes: Outcome[], schedule
   const states = rows.map((delivery, i) => {
     const outcome = outcomes[i];
     const succeeded = outcome.status !== null && outcome.status >= 200 && outcome.status < 300;
-    // 410 Gone: the receiver asks never to be called again (DESIGN.md section 6).
+    // 410 Gone: the receiver asks never to be called again (docs/webhooks.md).
     const final = outcome.status === 410 || outcome === ENDPOINT_OFF;
     const delay = succeeded || final ? null : nextAttemptDelayMs(delivery.attempt_count, schedule, outcome.retryAfter);
     return { status: succeeded ? 'delivered' : delay === null ? 'failed' : 'pending', delay, error: succeeded ? null : (outcome.error ?? `HTTP ${outcome.status}`) };

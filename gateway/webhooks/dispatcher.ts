@@ -5,10 +5,10 @@ import { pruneDelivered } from './prune';
 import { SUBGRAPH_NAMES } from '../../subgraphs/shared/subgraph-definition';
 import { relayOutbox } from './relay';
 
-/** Schemas that may hold an outbox: the subgraphs' own (DESIGN.md section 6). */
+/** Schemas that may hold an outbox: the subgraphs' own (docs/decisions.md, Data ownership). */
 const SUBGRAPH_SCHEMAS = [...SUBGRAPH_NAMES];
 
-/** Dispatcher settings (README lists the variables). */
+/** Dispatcher settings (docs/webhooks.md lists the variables). */
 export interface DispatcherOptions extends DeliveryOptions {
   /** Idle wait between empty rounds. */
   pollMs: number;

@@ -1,4 +1,4 @@
-/** Delays between attempts (DESIGN.md section 6): about 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 24 h. */
+/** Delays between attempts (docs/webhooks.md): about 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 24 h. */
 export const DEFAULT_RETRY_SCHEDULE_SECONDS = [5, 300, 1_800, 7_200, 18_000, 36_000, 86_400];
 
 /**

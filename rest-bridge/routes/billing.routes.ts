@@ -11,7 +11,7 @@ const LOCATION = 'id isVirtual name addressLineOne addressLineTwo city state zip
 const MERCHANT_ACCOUNT = `id name isDefault cardProcessingFee perTransactionFee inPersonCardProcessingFee inPersonPerTransactionFee
   createdDate updatedDate locations { ${LOCATION} }`;
 
-/** Digits as the contract types them (integer); GraphQL keeps text, so `"0123"` becomes `123` here (README). */
+/** Digits as the contract types them (integer); GraphQL keeps text, so `"0123"` becomes `123` here (docs/api.md, Billing). */
 const asInteger = (digits: string | null): number | null => (digits === null || digits === undefined ? null : Number(digits));
 
 /** The REST record of a payment method: GraphQL's strings for the two digit fields become the contract's integers. */

@@ -18,7 +18,7 @@ import { seedAnalyticsDemo } from './seeder';
 import { OutboxEvent } from '../shared/outbox/outbox-event.entity';
 import { outboxMigration } from '../shared/outbox/outbox.migration';
 
-/** The analytics subgraph: dashboards, widgets, the query engine, the revenue breakdown, campaigns and their opportunities (DESIGN.md section 6). */
+/** The analytics subgraph: dashboards, widgets, the query engine, the revenue breakdown, campaigns and their opportunities (docs/decisions.md, Data ownership). */
 export const analyticsSubgraph: SubgraphDefinition = {
   name: 'analytics',
   schema: 'analytics',

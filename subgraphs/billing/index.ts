@@ -28,7 +28,7 @@ import { RevenueResolver } from './resolvers/revenue.resolver';
 import { seedBillingDemo } from './seeder';
 
 /**
- * The billing subgraph (DESIGN.md section 6): payment methods, issued gift cards, merchant
+ * The billing subgraph (docs/decisions.md, Data ownership): payment methods, issued gift cards, merchant
  * accounts, members and manual payments, revenue lines and the `billing.revenue_line` view.
  * Extends the tenant subgraph's `Patient` and `Location` by federation and reads its directory
  * only through the `tenant.*_directory` views.

@@ -75,7 +75,7 @@ export async function seedBillingDemo(em: EntityManager, tenantId: string): Prom
   await revenue.insertMany('charge_items', charges);
   await revenue.insertMany('sold_packages', packages);
 
-  // Cards ending 4242 succeed in the sandbox; 0002 declines (README: sandbox test values).
+  // Cards ending 4242 succeed in the sandbox; 0002 declines (docs/api.md: sandbox test values).
   patients.slice(0, 6).forEach((patient, i) =>
     em.create(PaymentMethod, {
       tenantId,

@@ -8,7 +8,7 @@ import { NoteTemplateResolver } from './resolvers/note-template.resolver';
 import { QuestionMigrationResolver } from './resolvers/question-migration.resolver';
 import { seedNotesDemo } from './seeder';
 
-/** The notes subgraph: note templates, their questions, and question migration (DESIGN.md sections 6 and 8). */
+/** The notes subgraph: note templates, their questions, and question migration (docs/decisions.md, Data ownership and Streaming). */
 export const notesSubgraph: SubgraphDefinition = {
   name: 'notes',
   schema: 'notes',

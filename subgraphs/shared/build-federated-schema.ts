@@ -13,7 +13,7 @@ export type ReferenceResolvers = Record<string, { __resolveReference: (...args: 
 
 /**
  * Turns a type-graphql schema into a Federation 2 subgraph. `printSubgraphSchema` cannot print a
- * raw type-graphql schema, so the SDL goes through `printSchemaWithDirectives` (STACK.md).
+ * raw type-graphql schema, so the SDL goes through `printSchemaWithDirectives` (docs/architecture.md, Stack notes).
  */
 export async function buildFederatedSchema(
   resolvers: NonEmptyArray<Function>,

@@ -1,6 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 
-/** What the gateway tells a subgraph about the request: created once at the edge (STYLE.md). */
+/** What the gateway tells a subgraph about the request: created once at the edge (docs/architecture.md, Rules of the house). */
 export interface RequestIdentity {
   /** The authenticated tenant; null only for internal calls that act on no tenant. */
   tenantId: string | null;
@@ -34,7 +34,7 @@ export function createSubgraphContext(rootEm: EntityManager, identity: RequestId
     get em() {
       if (!em) {
         em = rootEm.fork();
-        // The default `tenant` filter throws when its parameter is unset (STACK.md): a request
+        // The default `tenant` filter throws when its parameter is unset (docs/architecture.md, Stack notes): a request
         // without a tenant can only reach queries that disable the filter on purpose.
         if (identity.tenantId) em.setFilterParams('tenant', { tenantId: identity.tenantId });
       }

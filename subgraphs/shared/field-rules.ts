@@ -10,7 +10,7 @@ export type IssueLoc = (string | number)[];
 export class Issues {
   readonly list: ValidationIssue[] = [];
 
-  /** A domain rule failure: `value_error`, `Value error, <reason>`, ctx `{error}` (DESIGN.md section 5). */
+  /** A domain rule failure: `value_error`, `Value error, <reason>`, ctx `{error}` (docs/decisions.md, Errors). */
   value(loc: IssueLoc, reason: string, input: unknown): void {
     this.list.push({ type: 'value_error', loc, msg: `Value error, ${reason}`, input, ctx: { error: reason } });
   }

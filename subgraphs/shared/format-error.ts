@@ -22,7 +22,7 @@ export function causeToLog(error: GraphQLError): unknown {
 /**
  * The subgraph's single error mapper: domain errors keep their code and extensions, GraphQL's
  * own request errors pass through, anything else becomes a generic 500 whose cause is logged
- * with the request id and never sent (DESIGN.md section 5). `report` is skipped when the
+ * with the request id and never sent (docs/decisions.md, Errors). `report` is skipped when the
  * transport logs causes itself (Apollo Server's didEncounterErrors, which knows the request).
  */
 export function toClientError(error: GraphQLError, report: ErrorReporter | null, requestId?: string): GraphQLError {

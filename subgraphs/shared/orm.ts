@@ -6,7 +6,7 @@ import { waitUntilIdle } from './http-drain';
 
 /** What a subgraph hands to the ORM: its schema name, entity classes and migrations in order. */
 export interface OrmDefinition {
-  /** PostgreSQL schema owned by the subgraph (DESIGN.md section 6). */
+  /** PostgreSQL schema owned by the subgraph (docs/decisions.md, Data ownership). */
   schema: string;
   entities: Function[];
   migrations: MigrationObject[];

@@ -1,7 +1,7 @@
 import { ArgsType, Field, Int, ObjectType, registerEnumType } from 'type-graphql';
 import type { ClassType } from 'type-graphql';
 
-/** Default and maximum page sizes of every list (DESIGN.md section 9). */
+/** Default and maximum page sizes of every list (docs/decisions.md, Conventions). */
 export const PAGE_DEFAULTS = { page: 1, perPage: 20, maxPerPage: 100 } as const;
 
 /** Sort direction of every list; lower-case names, as the REST contract writes them. */

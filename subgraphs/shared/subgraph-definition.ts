@@ -3,7 +3,7 @@ import type { NonEmptyArray } from 'type-graphql';
 import type { ReferenceResolvers } from './build-federated-schema';
 import type { OrmDefinition } from './orm';
 
-/** The four subgraphs of DESIGN.md section 6; each owns the PostgreSQL schema of the same name. */
+/** The four subgraphs of docs/decisions.md, Data ownership; each owns the PostgreSQL schema of the same name. */
 export const SUBGRAPH_NAMES = ['tenant', 'billing', 'analytics', 'notes'] as const;
 
 /** One of SUBGRAPH_NAMES. */

@@ -27,7 +27,7 @@ import { TenantResolver } from './resolvers/tenant.resolver';
 import { WebhookConfigResolver } from './resolvers/webhook-config.resolver';
 import { seedTenantDemo } from './seeder';
 
-/** The tenant subgraph: tenants, API keys, settings, logos, webhook configuration and the practice directory (DESIGN.md section 6). */
+/** The tenant subgraph: tenants, API keys, settings, logos, webhook configuration and the practice directory (docs/decisions.md, Data ownership). */
 export const tenantSubgraph: SubgraphDefinition = {
   name: 'tenant',
   schema: 'tenant',

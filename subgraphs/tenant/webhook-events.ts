@@ -1,7 +1,7 @@
 import { WEBHOOK_EVENT_NAMES } from '../../schema/webhook-events';
 
 /**
- * The catalogue of webhook event types a tenant can subscribe to (DESIGN.md section 6); the
+ * The catalogue of webhook event types a tenant can subscribe to (docs/webhooks.md); the
  * webhook configuration refuses any other name. Each producing subgraph writes these to its
  * outbox under exactly this name.
  */

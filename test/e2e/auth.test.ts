@@ -1,6 +1,6 @@
 import { admin, baseUrl, createTestTenant, request, type HttpResult } from '../utils/e2e';
 
-/** Every response carries both rate-limit header families (DESIGN.md section 4). */
+/** Every response carries both rate-limit header families (docs/decisions.md, Tenancy). */
 function expectRateLimitHeaders(res: HttpResult): void {
   expect(Number(res.headers.get('x-ratelimit-limit'))).toBeGreaterThan(0);
   expect(res.headers.get('x-ratelimit-remaining')).toMatch(/^\d+$/);

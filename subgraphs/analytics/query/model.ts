@@ -2,7 +2,7 @@
  * The declared model the query engine resolves `cube.member` names against. Every identifier
  * that reaches SQL comes from here, never from a query: a member name is only ever a lookup key.
  * The `revenue` cube reads `billing.revenue_line`, the reporting view billing publishes
- * (DESIGN.md section 6); money is integer cents.
+ * (docs/decisions.md, Data ownership); money is integer cents.
  */
 
 /** How a measure aggregates; decides its SQL and how its value is read back. */

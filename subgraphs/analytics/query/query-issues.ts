@@ -1,7 +1,7 @@
 import type { ValidationIssue } from '../../../schema/errors';
 import { Issues, type IssueLoc } from '../../shared/field-rules';
 
-/** Pydantic v2's fixed messages for the type errors a query can have (DESIGN.md section 5). */
+/** Pydantic v2's fixed messages for the type errors a query can have (docs/decisions.md, Errors). */
 const TYPE_MESSAGES = {
   dict_type: 'Input should be a valid dictionary',
   list_type: 'Input should be a valid list',

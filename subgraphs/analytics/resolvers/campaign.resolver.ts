@@ -10,7 +10,7 @@ import { CampaignPage, CampaignType } from '../types/campaign.type';
 
 const service = (ctx: SubgraphContext) => new CampaignService(ctx.em, requireTenant(ctx), ctx.publicUrl);
 
-/** Campaigns of the calling tenant (DESIGN.md section 7); thin: arguments -> service -> result. */
+/** Campaigns of the calling tenant (names: docs/api.md); thin: arguments -> service -> result. */
 @Resolver(() => CampaignType)
 export class CampaignResolver {
   @Query(() => CampaignPage, { description: "The tenant's campaigns with their opportunity counts, newest first by default" })

@@ -13,7 +13,7 @@ import { WidgetType } from '../types/widget.type';
 
 const service = (ctx: SubgraphContext) => new DashboardService(ctx.em, requireTenant(ctx));
 
-/** Dashboards of the calling tenant (DESIGN.md section 7); thin: arguments -> service -> result. */
+/** Dashboards of the calling tenant (names: docs/api.md); thin: arguments -> service -> result. */
 @Resolver(() => DashboardType)
 export class DashboardResolver {
   @Query(() => DashboardPage, { description: "The tenant's dashboards, newest first by default" })

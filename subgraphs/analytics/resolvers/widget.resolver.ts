@@ -10,7 +10,7 @@ import { WidgetPage, WidgetType } from '../types/widget.type';
 
 const service = (ctx: SubgraphContext) => new WidgetService(ctx.em, requireTenant(ctx));
 
-/** Widgets of the calling tenant (DESIGN.md section 7); thin: arguments -> service -> result. */
+/** Widgets of the calling tenant (names: docs/api.md); thin: arguments -> service -> result. */
 @Resolver(() => WidgetType)
 export class WidgetResolver {
   @Query(() => WidgetPage, { description: "The tenant's widgets, newest first by default" })

@@ -4,7 +4,7 @@ import { lowerBoundSql, type SqlParams, upperBoundSql, type ZoneRef } from '../q
 import { RevenueGroupBy } from '../types/revenue-enums';
 import { LIST_FILTERS, type GroupCondition, type ListFilter, type RevenueFilter } from './revenue-filter';
 
-/** The one relation the breakdown reads: billing's reporting view, never its tables (DESIGN.md section 6). */
+/** The one relation the breakdown reads: billing's reporting view, never its tables (docs/decisions.md, Data ownership). */
 export const REVENUE_RELATION = 'billing.revenue_line';
 
 /** A statement's parameters and its time zone, whose placeholder is added only once something uses it. */

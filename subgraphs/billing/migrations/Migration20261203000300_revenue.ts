@@ -28,7 +28,7 @@ const VIEW_COLUMNS = `tenant_id, id, %SOURCE% as source, location_id, location_n
 
 /**
  * Charge items (product and service sales) and sold packages, and `billing.revenue_line`, the
- * read-only reporting view analytics reads instead of the tables (DESIGN.md section 6). Both
+ * read-only reporting view analytics reads instead of the tables (docs/decisions.md, Data ownership). Both
  * tables are indexed on (tenant_id, created_at) and (tenant_id, location_id, created_at); the
  * planner pushes a view filter down into each branch of the `union all`.
  */

@@ -12,7 +12,7 @@ const TABLES = [
  * ids are predictable) and charge through it. Rows already shared by several tenants are kept
  * (the migration cannot tell who is right and must not fail on a live database): the earliest
  * registration stays the owner, every later one is marked `processor_id_disputed`, left out of
- * the new index, and cannot be charged until an operator resolves it (README, Billing).
+ * the new index, and cannot be charged until an operator resolves it (docs/api.md, Billing).
  */
 export class Migration20261207000000_processor_ids_across_tenants extends Migration {
   async up(): Promise<void> {

@@ -1,7 +1,7 @@
 import { resolve } from 'node:path';
 import { isEmail } from '../../shared/field-rules';
 
-/** How billing sends e-mail (README: configuration). */
+/** How billing sends e-mail (docs/operations.md: configuration). */
 export interface MailSettings {
   /** `smtp://` or `smtps://` URL; null: messages are written as .eml files under `mailDir` instead. */
   smtpUrl: string | null;

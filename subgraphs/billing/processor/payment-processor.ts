@@ -35,7 +35,7 @@ export interface OpenAccountRequest {
 
 /**
  * The payment processor billing charges through. The built-in sandbox answers deterministically
- * (README lists its test values); a real integration implements the same two calls.
+ * (docs/api.md lists its test values); a real integration implements the same two calls.
  */
 export interface PaymentProcessor {
   /** Charges a tokenised payment method. Throws ProcessorUnreachableError when the processor could not be reached or its answer was lost. */

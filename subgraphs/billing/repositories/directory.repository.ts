@@ -26,7 +26,7 @@ const uuids = (ids: (string | null | undefined)[]): string[] => [...new Set(ids.
 
 /**
  * Reads of the read-only directory views the tenant subgraph publishes (`tenant.*_directory`),
- * never its tables (DESIGN.md section 2). Raw SQL on billing's connection, so the ORM's tenant
+ * never its tables (docs/decisions.md, Directory views for billing). Raw SQL on billing's connection, so the ORM's tenant
  * filter does not apply: every statement binds the tenant id itself.
  */
 export class DirectoryRepository {

@@ -8,7 +8,7 @@ import { MAX_NAME, MAX_REFERENCE, oneOf, optionalEmail, optionalString, required
 export const METHOD_TYPES = ['card', 'ach', 'wallet_pay'] as const;
 /** `ach.accountHolderType` values. */
 export const ACCOUNT_HOLDER_TYPES = ['individual', 'company'] as const;
-/** `walletPay.type` values (README); stored lower case. */
+/** `walletPay.type` values (docs/api.md); stored lower case. */
 export const WALLET_TYPES = ['apple_pay', 'google_pay', 'samsung_pay', 'link', 'amazon_pay', 'paypal', 'masterpass', 'visa_checkout'] as const;
 
 const KIND: Record<(typeof METHOD_TYPES)[number], PaymentMethodKind> = { card: 'CARD', ach: 'ACH', wallet_pay: 'WALLET_PAY' };

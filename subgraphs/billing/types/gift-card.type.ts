@@ -3,7 +3,7 @@ import { ArgsType, Field, ID, Int, ObjectType } from 'type-graphql';
 import { PageArgs, PageType } from '../../shared/pagination';
 import { GiftCardStatus, GiftCardTransactionType } from './enums';
 
-/** One balance movement of a gift card (the card's `transactions` items; README documents the shape). */
+/** One balance movement of a gift card (the card's `transactions` items; docs/api.md documents the shape). */
 @ObjectType('GiftCardTransaction')
 export class GiftCardTransactionView {
   @Field(() => ID)

@@ -1,7 +1,7 @@
 import { Entity, Property } from '@mikro-orm/core';
 import { TenantScopedEntity } from '../../shared/base.entity';
 
-/** A clinical note template: a named, versioned list of questions (DESIGN.md section 6). */
+/** A clinical note template: a named, versioned list of questions (docs/decisions.md, Data ownership). */
 @Entity({ tableName: 'note_templates' })
 export class NoteTemplate extends TenantScopedEntity {
   @Property({ type: 'text' })

@@ -1,4 +1,4 @@
-/** How to reach an OpenAI-compatible chat completions endpoint (README: configuration). */
+/** How to reach an OpenAI-compatible chat completions endpoint (docs/operations.md: configuration). */
 export interface LlmSettings {
   /** e.g. https://api.openai.com/v1 or http://127.0.0.1:11434/v1; `/chat/completions` is appended. */
   baseUrl: string;

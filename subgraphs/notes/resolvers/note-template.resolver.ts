@@ -7,7 +7,7 @@ import { TemplateQuestionInput } from '../inputs/template-question.input';
 import { NoteTemplateService } from '../services/note-template.service';
 import { NoteTemplateListArgs, NoteTemplatePage, NoteTemplateType, TemplateQuestionType } from '../types/note-template.type';
 
-/** Root fields of note templates (DESIGN.md section 7); thin: arguments -> service -> result. */
+/** Root fields of note templates (names: docs/api.md); thin: arguments -> service -> result. */
 @Resolver(() => NoteTemplateType)
 export class NoteTemplateResolver {
   @Query(() => NoteTemplateType, { description: "One of the tenant's note templates with its questions in order" })

@@ -6,7 +6,7 @@ import { QuestionMigrationService } from '../services/question-migration.service
 import { QuestionMigrationEventType } from '../types/migration-event.type';
 
 /**
- * The question migration stream (DESIGN.md section 8), served over graphql-sse at /graphql/stream
+ * The question migration stream (docs/decisions.md, Streaming), served over graphql-sse at /graphql/stream
  * and as `text/event-stream` by the REST bridge. Errors thrown while subscribing (unknown ids,
  * a question that is not a legacy text area) reach the client before any event.
  */

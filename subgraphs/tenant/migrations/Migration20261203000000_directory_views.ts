@@ -1,7 +1,7 @@
 import { Migration } from '@mikro-orm/migrations';
 
 /**
- * Read-only directory views the tenant subgraph publishes for other subgraphs (DESIGN.md section 2:
+ * Read-only directory views the tenant subgraph publishes for other subgraphs (docs/decisions.md, Directory views for billing:
  * a subgraph never imports another). Billing checks that a patient, location or provider exists in
  * the caller's tenant and snapshots names through these, always filtered by `tenant_id`; the
  * tables behind them stay the tenant subgraph's to change. Only the columns listed are a contract.

@@ -25,7 +25,7 @@ function canonicalLocale(tag: string): string | null {
 const CURRENCIES = new Set(Intl.supportedValuesOf('currency'));
 
 /**
- * Validates a partial tenant update (DESIGN.md section 5 strings, every problem at once) and
+ * Validates a partial tenant update (docs/decisions.md, Errors: strings, every problem at once) and
  * returns what to write. Fields not sent are left out; null or blank clears an optional field.
  */
 export function validateTenantUpdate(input: UpdateTenantInput, stored: StoredTenantSettings, at: IssueLoc = ['input']): TenantPatch {
