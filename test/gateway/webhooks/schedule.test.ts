@@ -1,7 +1,7 @@
 import { DEFAULT_RETRY_SCHEDULE_SECONDS, nextAttemptDelayMs, parseRetryAfter, parseSchedule } from '../../../gateway/webhooks/schedule';
 
 describe('webhook retry schedule', () => {
-  it('follows DESIGN.md: 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 24 h, then gives up', () => {
+  it('follows the retry schedule of docs/webhooks.md: 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 24 h, then gives up', () => {
     expect(DEFAULT_RETRY_SCHEDULE_SECONDS).toEqual([5, 300, 1800, 7200, 18000, 36000, 86400]);
     expect(nextAttemptDelayMs(8, DEFAULT_RETRY_SCHEDULE_SECONDS, null)).toBeNull();
   });

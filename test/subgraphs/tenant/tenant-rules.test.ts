@@ -21,7 +21,7 @@ const valueError = (field: (string | number)[], reason: string, input: unknown) 
   ctx: { error: reason },
 });
 
-describe('tenant update rules (DESIGN.md section 5 strings)', () => {
+describe('tenant update rules (the 422 strings of docs/decisions.md)', () => {
   it('accepts IANA zones and UTC, in their canonical spelling; refuses offsets and made-up names', () => {
     expect(canonicalTimeZone('UTC')).toBe('UTC');
     expect(canonicalTimeZone('America/New_York')).toBe('America/New_York');
