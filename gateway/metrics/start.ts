@@ -4,7 +4,7 @@ import type { Logger } from 'pino';
 import { collectDefaultMetrics } from 'prom-client';
 import type { Config } from '../config';
 import type { Platform } from '../platform';
-import { answerWorkerScrapes, joinClusterScrapes, scrapeAll } from './cluster-scrape';
+import { joinClusterScrapes, scrapeAll, servePrimaryScrapes } from './cluster-scrape';
 import { watchBacklogs, watchPools } from './database-gauges';
 import { serveMetrics } from './metrics-server';
 
@@ -19,11 +19,12 @@ export const metricsEnabled = (config: Config): boolean => config.metricsPort !=
 export async function startProcessMetrics(config: Config, platform: Platform, log: Logger, options: { first: boolean }): Promise<{ close(): Promise<void> }> {
   if (!metricsEnabled(config)) return { close: async () => undefined };
   collectDefaultMetrics();
-  if (cluster.isWorker) joinClusterScrapes();
   const orms = new Map<MikroORM, string>([[platform.gatewayOrm, 'gateway'], [platform.tenantOrm, 'tenant']]);
   for (const subgraph of platform.subgraphs ?? []) orms.set(subgraph.orm, subgraph.name);
   watchPools([...orms].map(([orm, name]) => ({ name, orm })));
   const backlogs = options.first ? watchBacklogs(platform.databaseUrl, log) : null;
+  // Last: the primary asks a worker only once everything it reports is registered.
+  joinClusterScrapes();
   const server = !cluster.isWorker && config.metricsPort !== null ? await serveMetrics(config.metricsPort, config.metricsHost, scrapeAll, log) : null;
   return {
     async close() {
@@ -36,6 +37,6 @@ export async function startProcessMetrics(config: Config, platform: Platform, lo
 /** The primary of WEB_CONCURRENCY > 1: merges every worker's metrics, on METRICS_PORT and for workers' `/metrics`. */
 export async function startPrimaryMetrics(config: Config, log: Logger): Promise<void> {
   if (!metricsEnabled(config)) return;
-  answerWorkerScrapes();
-  if (config.metricsPort !== null) await serveMetrics(config.metricsPort, config.metricsHost, () => joinClusterScrapes().clusterMetrics(), log);
+  const gather = servePrimaryScrapes();
+  if (config.metricsPort !== null) await serveMetrics(config.metricsPort, config.metricsHost, gather, log);
 }
