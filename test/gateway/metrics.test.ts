@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { ConfigError, loadConfig } from '../../gateway/config';
 import { createTestTenant, request } from '../utils/e2e';
 import { startInProcessApp, type InProcessApp } from '../utils/in-process';
 import { parseMetrics, sampleValue } from '../utils/metrics-text';
@@ -72,5 +73,23 @@ describe('/metrics without OPERATOR_TOKEN', () => {
     } finally {
       await server.close();
     }
+  });
+});
+
+describe('METRICS_PORT and METRICS_HOST', () => {
+  it('are off by default, read when set, and refused when bad', () => {
+    expect(loadConfig({}).metricsPort).toBeNull();
+    expect(loadConfig({ HOST: '10.0.0.5', METRICS_PORT: '9464' })).toMatchObject({ metricsPort: 9464, metricsHost: '10.0.0.5' });
+    expect(loadConfig({ METRICS_PORT: '9464', METRICS_HOST: '127.0.0.1' }).metricsHost).toBe('127.0.0.1');
+    const problems = (env: NodeJS.ProcessEnv) => {
+      try {
+        loadConfig(env);
+        return [];
+      } catch (error) {
+        return (error as ConfigError).problems;
+      }
+    };
+    expect(problems({ METRICS_PORT: 'nine' })).toEqual(['METRICS_PORT must be a whole number from 0 to 65535 (got "nine")']);
+    expect(problems({ PORT: '4000', METRICS_PORT: '4000' })).toEqual(['METRICS_PORT must differ from PORT']);
   });
 });
