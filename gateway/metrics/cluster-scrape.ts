@@ -72,6 +72,9 @@ function awaitReply(source: NodeJS.EventEmitter, id: string, type: string, ms: n
   });
 }
 
+/** A worker that went away mid-scrape: without a callback the send error would be thrown in the primary; its exit already settles the wait. */
+const ignoreClosed = () => undefined;
+
 /**
  * The primary's merge of every ready worker's metrics: counters and histograms summed, gauges by
  * their `aggregator` (sum unless the metric says otherwise). Installs the primary's listeners,
@@ -85,7 +88,7 @@ export function servePrimaryScrapes(): () => Promise<string> {
       [...ready].filter((worker) => worker.isConnected()).map((worker) => {
         const id = randomUUID();
         const reply = awaitReply(worker, id, COLLECTED, COLLECT_TIMEOUT_MS, 'exit');
-        worker.send({ type: COLLECT, id });
+        worker.send({ type: COLLECT, id }, undefined, ignoreClosed);
         return reply;
       }),
     );
@@ -94,7 +97,7 @@ export function servePrimaryScrapes(): () => Promise<string> {
   cluster.on('message', (worker, message: Message) => {
     if (message?.type === READY) ready.add(worker);
     if (message?.type !== SCRAPE) return;
-    const reply = (body: Message) => worker.isConnected() && worker.send({ type: SCRAPED, id: message.id, ...body });
+    const reply = (body: Message) => worker.isConnected() && worker.send({ type: SCRAPED, id: message.id, ...body }, undefined, ignoreClosed);
     gather().then((text) => reply({ text }), (error: Error) => reply({ error: error.message }));
   });
   return gather;
