@@ -2,6 +2,24 @@ import type { NextFunction, Request, Response } from 'express';
 import { contextOf } from './request-context';
 
 /**
+ * The matched route's template, as the contract writes it (`/patients/{patient_id}`): set by the
+ * handler, else express's pattern of a route refused in its guards (`:patient_id` written the same
+ * way), else `unmatched`. No ids and no query string, so neither logs nor metrics see patient data.
+ */
+export function routeLabel(req: Request, res: Response): string {
+  const route: unknown = res.locals.route ?? req.route?.path;
+  return typeof route === 'string' ? route.replace(/:(\w+)/g, '{$1}') : 'unmatched';
+}
+
+/** Names the route of a mounted handler (`app.use('/graphql', ...)`), which express leaves without a `req.route`. */
+export function routeNamed(route: string) {
+  return (_req: Request, res: Response, next: NextFunction) => {
+    res.locals.route = route;
+    next();
+  };
+}
+
+/**
  * One line per finished request: method, route, status, duration, tenant, request id. The route
  * is the matched pattern (no ids, no query string), so no patient data reaches the log.
  */
@@ -10,7 +28,7 @@ export function accessLog() {
     const started = process.hrtime.bigint();
     res.on('finish', () => {
       const ctx = contextOf(res);
-      const route = (res.locals.route as string | undefined) ?? (req.route?.path as string | undefined) ?? 'unmatched';
+      const route = routeLabel(req, res);
       const durationMs = Number(process.hrtime.bigint() - started) / 1e6;
       const line = { method: req.method, route, status: res.statusCode, durationMs: Math.round(durationMs * 100) / 100, tenantId: ctx.tenantId };
       if (res.statusCode >= 500) ctx.log.error(line, 'request');

@@ -14,9 +14,9 @@ import type { RouteDefinition } from '../rest-bridge/types';
 import { configureSuggestions } from '../subgraphs/notes/providers/configure';
 import { drainOnShutdown, waitUntilIdle } from '../subgraphs/shared/http-drain';
 import { ApiKeyService } from '../subgraphs/tenant/services/api-key.service';
-import { accessLog } from './access-log';
+import { accessLog, routeNamed } from './access-log';
 import { assetsRouter } from './assets';
-import { adminRouter } from './admin/admin.router';
+import { adminRouter, operatorOnly } from './admin/admin.router';
 import { AdminService } from './admin/admin.service';
 import { authenticate, chargeRootFields, limitAnonymous } from './auth';
 import type { Config } from './config';
@@ -24,6 +24,8 @@ import { startGraphQL } from './graphql';
 import { platformOpenApi } from './openapi-document';
 import { PostgresIdempotencyStore } from './idempotency-store';
 import { KeyCache } from './key-cache';
+import { httpMetrics } from './metrics/http-metrics';
+import { metricsRoute } from './metrics/metrics-route';
 import type { Platform } from './platform';
 import { RateLimits } from './rate-limit';
 import { listenForKeyRevocations } from './key-revocation-listener';
@@ -90,6 +92,7 @@ export async function startApp(config: Config, platform: Platform, log: Logger, 
   app.use(helmet({ contentSecurityPolicy: { directives: { upgradeInsecureRequests: null } } }));
   app.use(requestContextMiddleware(log));
   app.use(accessLog());
+  app.use(httpMetrics());
   app.use(refuseLongUrl);
 
   app.get('/healthz', (_req, res) => void res.json({ status: 'ok' }));
@@ -104,10 +107,12 @@ export async function startApp(config: Config, platform: Platform, log: Logger, 
   // Public, before authentication: logos are shown to patients (rest-bridge routes return these URLs).
   app.use(assetsRouter(platform.tenantOrm));
   if (config.operatorToken) app.use('/admin', json, refuseBadText, adminRouter(admin, config.operatorToken, limits));
+  // Prometheus text of every worker (docs/metrics.md); like /admin, absent without an operator token.
+  if (config.operatorToken) app.get('/metrics', operatorOnly(config.operatorToken, limits), metricsRoute());
 
   const tenantScoped = authenticate(keys, limits);
-  app.use('/graphql/stream', tenantScoped, json, platform.subgraphs ? localStreamHandler(platform.subgraphs, owners, config.graphql) : proxyStreamHandler(config, owners, graph.apiSchema));
-  app.use('/graphql', tenantScoped, json, chargeRootFields(limits, config.graphql.maxTokens), expressMiddleware(graph.server, { context: async ({ res }) => contextOf(res) }));
+  app.use('/graphql/stream', routeNamed('/graphql/stream'), tenantScoped, json, platform.subgraphs ? localStreamHandler(platform.subgraphs, owners, config.graphql) : proxyStreamHandler(config, owners, graph.apiSchema));
+  app.use('/graphql', routeNamed('/graphql'), tenantScoped, json, chargeRootFields(limits, config.graphql.maxTokens), expressMiddleware(graph.server, { context: async ({ res }) => contextOf(res) }));
   const idempotency = new PostgresIdempotencyStore(platform.gatewayOrm);
   const pruneTimer = setInterval(() => void idempotency.prune().catch((error) => log.warn({ err: error }, 'idempotency prune failed')), 3_600_000).unref();
   // In-process, the notes subgraph's suggestion provider follows this process's LLM_* settings.

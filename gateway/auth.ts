@@ -2,6 +2,7 @@ import type { NextFunction, Request, Response } from 'express';
 import { ForbiddenError, RateLimitedError, UnauthenticatedError, ValidationError, type ValidationIssue } from '../schema/errors';
 import { rootFieldCount } from './graphql-cost';
 import type { KeyCache } from './key-cache';
+import { authFailures } from './metrics/instruments';
 import { setRateLimitHeaders, type RateLimits } from './rate-limit';
 import { contextOf } from './request-context';
 
@@ -20,11 +21,16 @@ export function authenticate(keys: KeyCache, limits: RateLimits) {
     let failure: Error | null = null;
     if (!tenantId || !apiKey) {
       failure = new ValidationError([...(tenantId ? [] : [missingHeader('tenant')]), ...(apiKey ? [] : [missingHeader('api-key')])]);
+      authFailures.inc({ reason: 'missing_headers' });
     } else {
       const principal = await keys.principal(apiKey);
-      if (!principal) failure = new UnauthenticatedError('Invalid API key');
-      else if (principal.tenantId !== tenantId) failure = new ForbiddenError('API key does not belong to this tenant');
-      else {
+      if (!principal) {
+        failure = new UnauthenticatedError('Invalid API key');
+        authFailures.inc({ reason: 'invalid_key' });
+      } else if (principal.tenantId !== tenantId) {
+        failure = new ForbiddenError('API key does not belong to this tenant');
+        authFailures.inc({ reason: 'wrong_tenant' });
+      } else {
         ctx.tenantId = principal.tenantId;
         ctx.keyId = principal.keyId;
       }

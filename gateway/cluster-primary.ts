@@ -4,6 +4,7 @@ import { RateLimiterClusterMaster } from 'rate-limiter-flexible';
 import type { Config } from './config';
 import { WORKER_ROLE_ENV, type WorkerRole } from './cluster-worker';
 import { serveKeyRevocationRelay } from './key-revocation-relay';
+import { startPrimaryMetrics } from './metrics/start';
 import { startEmbeddedPostgres, type EmbeddedPostgresHandle } from './embedded-postgres';
 
 /** How long workers get to drain before the primary kills them: requests, then queries, each within the grace period. */
@@ -30,6 +31,8 @@ function listening(worker: Worker): Promise<void> {
  * later is replaced with the same role; SIGTERM/SIGINT drain every worker before the database stops.
  */
 export async function runPrimary(config: Config, log: Logger): Promise<void> {
+  // One scrape on the primary's METRICS_PORT (or a worker's /metrics) sums every worker; first, so a taken port stops nothing half-started.
+  await startPrimaryMetrics(config, log);
   let embedded: EmbeddedPostgresHandle | null = null;
   let databaseUrl = config.databaseUrl;
   if (!databaseUrl) {

@@ -36,6 +36,10 @@ export interface Config {
   workers: number;
   /** How long a shutdown lets in-flight requests and queries finish (SHUTDOWN_GRACE_SECONDS). */
   shutdownGraceMs: number;
+  /** Port of the Prometheus metrics server (METRICS_PORT); null: none (the operator's `/metrics` may still answer). */
+  metricsPort: number | null;
+  /** Interface the metrics server binds (METRICS_HOST, HOST by default). */
+  metricsHost: string;
   /** Operation limits of `/graphql` and `/graphql/stream` (GRAPHQL_*; gateway/graphql-limits.ts applies them). */
   graphql: GraphQLLimits;
 }
@@ -126,6 +130,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const operatorToken = text('OPERATOR_TOKEN');
   if (operatorToken && operatorToken.length < 16) problems.push('OPERATOR_TOKEN must be at least 16 characters');
 
+  const metricsPort = text('METRICS_PORT') === null ? null : int('METRICS_PORT', 0, 0, 65535);
+  if (metricsPort !== null && metricsPort !== 0 && metricsPort === port) problems.push('METRICS_PORT must differ from PORT');
+
   const llm = readLlmSettings(env);
   problems.push(...llm.problems);
   // In-process billing sends gift card e-mail with these (SMTP_URL, MAIL_FROM, NOTIFICATION_POLL_MS): checked here so a bad value stops the start.
@@ -158,6 +165,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     llm: llm.settings,
     workers: int('WEB_CONCURRENCY', 1, 1, 64),
     shutdownGraceMs: readShutdownGraceMs(env, problems),
+    metricsPort,
+    metricsHost: text('METRICS_HOST') ?? host,
     graphql: {
       maxDepth: int('GRAPHQL_MAX_DEPTH', 10, 2, 100),
       maxAliases: int('GRAPHQL_MAX_ALIASES', 15, 0, 1_000),

@@ -11,6 +11,7 @@ import { armorProtection, cappedStringify, parseTokenLimit } from './graphql-lim
 import { operationResolutionPlugin } from './graphql-operation-check';
 import { surrogateLiteralError, textRulePlugin } from './graphql-text-rule';
 import { CachedLocalDataSource } from './local-data-source';
+import { graphqlMetricsPlugin } from './metrics/graphql-metrics';
 import { createOperationRunner, type OperationRunner } from './operation-runner';
 import { IdentityForwardingDataSource } from './remote-data-source';
 import type { RequestContext } from './request-context';
@@ -73,7 +74,7 @@ export async function startGraphQL(config: Config, local: RunningSubgraph[] | nu
       log.warn({ bytes, maxBytes: config.graphql.maxResponseBytes }, 'graphql response over GRAPHQL_MAX_RESPONSE_BYTES replaced by an error'),
     ),
     // No cache hints are used: computing a cache policy for every field is wasted work per request.
-    plugins: [ApolloServerPluginLandingPageDisabled(), ApolloServerPluginCacheControlDisabled(), operationResolutionPlugin(), ...armor.plugins, textRulePlugin()],
+    plugins: [ApolloServerPluginLandingPageDisabled(), ApolloServerPluginCacheControlDisabled(), operationResolutionPlugin(), ...armor.plugins, textRulePlugin(), graphqlMetricsPlugin()],
   });
   await server.start();
   if (!apiSchema) throw new Error('gateway started without a schema');

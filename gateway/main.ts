@@ -7,6 +7,7 @@ import { workerRole } from './cluster-worker';
 import { ConfigError, loadConfig } from './config';
 import { createDemoTenantOnFirstStart } from './demo-tenant';
 import { createLogger } from './logger';
+import { startProcessMetrics } from './metrics/start';
 import { bootPlatform } from './platform';
 import { WebhookDispatcher } from './webhooks/dispatcher';
 import { loadDispatcherOptions } from './webhooks/options';
@@ -46,6 +47,11 @@ async function main(): Promise<void> {
     await platform.stop();
     throw error;
   });
+  const metrics = await startProcessMetrics(config, platform, log, { first }).catch(async (error) => {
+    await app.close();
+    await platform.stop();
+    throw error;
+  });
   const base = config.publicUrl;
   log.info({ mode: config.mode, url: app.url }, 'listening');
   if (first) {
@@ -66,6 +72,7 @@ async function main(): Promise<void> {
     log.info({ signal }, 'shutting down');
     try {
       await app.close();
+      await metrics.close();
       await webhooks?.stop();
       await platform.stop();
       process.exit(0);

@@ -2,6 +2,7 @@ import type { Response } from 'express';
 import { Redis } from 'ioredis';
 import { RateLimiterCluster, RateLimiterMemory, RateLimiterRedis, RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
 import type { Config } from './config';
+import { rateLimitRefusals } from './metrics/instruments';
 
 /** Outcome of counting one request against a budget. */
 export interface RateDecision {
@@ -71,7 +72,10 @@ export class RateLimits {
     try {
       return decide(await limiter.consume(key, points), true);
     } catch (rejection) {
-      if (rejection instanceof RateLimiterRes) return decide(rejection, false);
+      if (rejection instanceof RateLimiterRes) {
+        rateLimitRefusals.inc({ policy });
+        return decide(rejection, false);
+      }
       throw rejection;
     }
   }

@@ -24,19 +24,25 @@ function parseCreateTenant(body: unknown): { name: string; demoData: boolean } {
 }
 
 /**
- * `/admin/*`, guarded by `Authorization: Bearer $OPERATOR_TOKEN`. A failed operator login counts
- * against the client address's budget like a failed API key; the operator itself is not limited.
+ * Lets through `Authorization: Bearer $OPERATOR_TOKEN` only (`/admin/*`, `/metrics`). A failed
+ * operator login counts against the client address's budget like a failed API key; the operator
+ * itself is not limited.
  */
-export function adminRouter(service: AdminService, operatorToken: string, limits: RateLimits): Router {
+export function operatorOnly(operatorToken: string, limits: RateLimits) {
   const expected = digest(operatorToken);
-  const router = Router();
-  router.use(async (req: Request, res: Response, next: NextFunction) => {
+  return async (req: Request, res: Response, next: NextFunction) => {
     const presented = /^Bearer (.+)$/.exec(req.get('authorization') ?? '')?.[1] ?? '';
     if (timingSafeEqual(digest(presented), expected)) return next();
     const decision = await limits.consumeAnonymous(req.ip ?? 'unknown');
     setRateLimitHeaders(res, decision);
     next(decision.allowed ? new UnauthenticatedError('Invalid operator token') : new RateLimitedError(decision.resetSeconds));
-  });
+  };
+}
+
+/** `/admin/*`, behind the operator token. */
+export function adminRouter(service: AdminService, operatorToken: string, limits: RateLimits): Router {
+  const router = Router();
+  router.use(operatorOnly(operatorToken, limits));
   router.post('/tenants', async (req, res) => {
     res.locals.route = '/admin/tenants';
     const { name, demoData } = parseCreateTenant(req.body);

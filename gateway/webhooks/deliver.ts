@@ -1,5 +1,6 @@
 import { Webhook } from 'standardwebhooks';
 import type { Pool } from 'pg';
+import { webhookAttempts, webhookDeliveryLag } from '../metrics/instruments';
 import { postWebhook } from './http-post';
 import { nextAttemptDelayMs, parseRetryAfter } from './schedule';
 
@@ -23,6 +24,8 @@ interface Claimed {
   url: string | null;
   secret: string | null;
   enabled: boolean | null;
+  /** When the event entered the delivery log (delivery lag). */
+  created_at: Date;
 }
 
 /** What one HTTP attempt came to. */
@@ -47,7 +50,7 @@ export async function deliverDue(pool: Pool, options: DeliveryOptions): Promise<
      update tenant.webhook_deliveries d
         set locked_until = now() + make_interval(secs => $2), attempt_count = d.attempt_count + 1, updated_at = now()
        from due where d.id = due.id
-     returning d.id, d.tenant_id, d.payload, d.attempt_count,
+     returning d.id, d.tenant_id, d.payload, d.attempt_count, d.created_at,
        (select url from tenant.webhook_configs c where c.tenant_id = d.tenant_id) as url,
        (select secret from tenant.webhook_configs c where c.tenant_id = d.tenant_id) as secret,
        (select enabled from tenant.webhook_configs c where c.tenant_id = d.tenant_id) as enabled`,
@@ -100,6 +103,11 @@ async function record(pool: Pool, rows: Claimed[], outcomes: Outcome[], schedule
       where d.id = s.id and d.attempt_count = s.attempt and d.locked_until is not null`,
     [rows.map((r) => r.id), states.map((s) => s.status), states.map((s) => s.delay), outcomes.map((o) => o.status), states.map((s) => s.error), rows.map((r) => r.attempt_count)],
   );
+  const now = Date.now();
+  states.forEach((state, i) => {
+    webhookAttempts.inc({ outcome: state.status === 'pending' ? 'retry' : state.status });
+    if (state.status === 'delivered') webhookDeliveryLag.observe(Math.max(0, now - rows[i].created_at.getTime()) / 1000);
+  });
   const gone = [...new Set(rows.filter((_, i) => outcomes[i].status === 410).map((r) => r.tenant_id))];
   if (gone.length > 0) await pool.query(`update tenant.webhook_configs set enabled = false, updated_at = now() where tenant_id = any($1::uuid[])`, [gone]);
 }

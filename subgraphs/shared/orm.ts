@@ -39,16 +39,31 @@ export async function openOrm(definition: OrmDefinition, clientUrl: string): Pro
 }
 
 /** What knex's connection pool (tarn) tells about its connections. */
-interface PoolCounts {
+interface TarnPool {
   numUsed(): number;
+  numFree(): number;
   numPendingAcquires(): number;
   numPendingCreates(): number;
 }
 
+/** The ORM pool's connections: in use, idle, and queries waiting for one (metrics, shutdown). */
+export interface PoolCounts {
+  used: number;
+  free: number;
+  pending: number;
+}
+
+/** The ORM pool's counts now; all zero before its first connection or after it closed. */
+export function poolCounts(orm: MikroORM): PoolCounts {
+  const pool = (orm.em.getConnection().getKnex() as unknown as { client: { pool?: TarnPool } }).client.pool;
+  if (!pool) return { used: 0, free: 0, pending: 0 };
+  return { used: pool.numUsed(), free: pool.numFree(), pending: pool.numPendingAcquires() + pool.numPendingCreates() };
+}
+
 /** Whether a query runs on the ORM's pool or waits for one of its connections. */
 export function poolBusy(orm: MikroORM): boolean {
-  const pool = (orm.em.getConnection().getKnex() as unknown as { client: { pool?: PoolCounts } }).client.pool;
-  return !!pool && pool.numUsed() + pool.numPendingAcquires() + pool.numPendingCreates() > 0;
+  const counts = poolCounts(orm);
+  return counts.used + counts.pending > 0;
 }
 
 /**
