@@ -1,5 +1,5 @@
 # One image for every process of the distributed mode; docker-compose.yml picks the command.
-FROM node:20-bookworm-slim
+FROM node:24-bookworm-slim
 WORKDIR /app
 ENV NODE_ENV=production
 # A larger young generation: requests in flight die young instead of being promoted (docs/decisions.md, bench/RESULTS.md).

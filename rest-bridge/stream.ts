@@ -114,9 +114,19 @@ export async function serveStream(
     res.off('close', onClose);
     if (res.headersSent && !res.writableEnded) {
       cancel();
+      flush(res);
       res.end();
     }
   }
+}
+
+/**
+ * Sends what `write` corked. It must run before `res.end()`: since nodejs/node#50167 (after
+ * Node 20) a corked chunked response holds its chunks until uncorked, and `end()` sends the
+ * terminating chunk first, so the client's body ended before them and the last events were lost.
+ */
+function flush(res: Response): void {
+  while (res.writableCorked > 0) res.uncork();
 }
 
 /**
@@ -130,7 +140,7 @@ function write(res: Response, chunk: string): Promise<void> {
     if (res.destroyed || res.writableEnded) return resolve();
     if (!res.writableCorked) {
       res.cork();
-      setImmediate(() => res.uncork());
+      setImmediate(() => flush(res));
     }
     if (res.write(chunk)) return resolve();
     const done = () => {

@@ -13,6 +13,7 @@ async function admin(...args: string[]): Promise<any> {
 }
 
 describe(`the admin CLI reaches the same database as the server (${process.env.E2E_MODE} mode)`, () => {
+  // Five CLI runs, each booting the platform (its migration check included): over 30 s on a loaded CI machine.
   it('creates a tenant whose key the running server accepts, issues and lists keys', async () => {
     const created = await admin('create-tenant', 'CLI Clinic');
     expect(created.apiKey).toMatch(/^hpp_/);
@@ -30,7 +31,7 @@ describe(`the admin CLI reaches the same database as the server (${process.env.E
     await admin('revoke-key', issued.id);
     const after = await admin('list-keys', created.tenant.id);
     expect(after.find((k: { id: string }) => k.id === issued.id).revokedAt).not.toBeNull();
-  });
+  }, 90_000);
 
   it('a key the CLI revokes is refused by the running server at once, though the server had it cached', async () => {
     const tenant = await createTestTenant('CLI Revocation Clinic');
