@@ -44,6 +44,11 @@ export async function serveSubgraph(subgraph: RunningSubgraph, options: ServeOpt
   const app = express();
   app.disable('x-powered-by');
   const server = app.listen(options.port, options.host);
+  // The gateway reuses idle connections (its fetcher's agent lets one idle ~4 s); a server that
+  // closed one at node's default 5 s could race a request just sent on it ("socket hang up", seen
+  // in CI). Idle connections outlive the client's, so the client always closes first.
+  server.keepAliveTimeout = 65_000;
+  server.headersTimeout = 66_000;
   await new Promise<void>((resolve, reject) => server.once('listening', resolve).once('error', reject));
   const drain = drainOnShutdown(server);
 
