@@ -2,6 +2,7 @@ import { spawn } from 'node:child_process';
 import http from 'node:http';
 import { join } from 'node:path';
 import { suiteWorkDir } from '../utils/work-dir';
+import { watchOutput } from '../utils/watch-output';
 import { readRecordedServer } from '../../gateway/embedded-postgres';
 
 const MAIN = join(__dirname, '../../dist/gateway/main.js');
@@ -41,26 +42,7 @@ describe('WEB_CONCURRENCY=2: a primary and two HTTP workers on the embedded data
       env: { ...inherited, HOST: '127.0.0.1', PORT: '0', DATA_DIR: dataDir, LOG_LEVEL: 'info', WEB_CONCURRENCY: '2', OPERATOR_TOKEN, RATE_LIMIT_PER_WINDOW: '8' },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
-    let output = '';
-    child.stdout!.on('data', (chunk) => (output += chunk));
-    child.stderr!.on('data', (chunk) => (output += chunk));
-    const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
-    const waitFor = async (pattern: RegExp): Promise<RegExpMatchArray> => {
-      for (const deadline = Date.now() + 60_000; Date.now() < deadline; await new Promise((r) => setTimeout(r, 100))) {
-        const match = output.match(pattern);
-        if (match) return match;
-      }
-      throw new Error(`no ${pattern} in:\n${output}`);
-    };
-    /** The pids of the workers that logged these requests (access log lines carry the pid in a cluster; written as the response ends). */
-    const servedBy = async (responses: { requestId: string }[]): Promise<Set<number>> => {
-      const pids = new Set<number>();
-      for (const { requestId } of responses) {
-        const line = await waitFor(new RegExp(`^.*"requestId":"${requestId}".*"status".*$`, 'm'));
-        pids.add(JSON.parse(line[0]).pid);
-      }
-      return pids;
-    };
+    const { exited, waitFor, servedBy } = watchOutput(child);
 
     const workerPids = new Set<number>();
     try {

@@ -2,6 +2,7 @@ import { spawn } from 'node:child_process';
 import http from 'node:http';
 import { join } from 'node:path';
 import { suiteWorkDir } from '../utils/work-dir';
+import { watchOutput } from '../utils/watch-output';
 import { parseMetrics, sampleValue } from '../utils/metrics-text';
 
 const MAIN = join(__dirname, '../../dist/gateway/main.js');
@@ -40,22 +41,7 @@ describe('metrics under WEB_CONCURRENCY=2: one scrape of the primary sums both w
       },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
-    let output = '';
-    child.stdout!.on('data', (chunk) => (output += chunk));
-    child.stderr!.on('data', (chunk) => (output += chunk));
-    const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
-    const waitFor = async (pattern: RegExp): Promise<RegExpMatchArray> => {
-      for (const deadline = Date.now() + 60_000; Date.now() < deadline; await new Promise((r) => setTimeout(r, 100))) {
-        const match = output.match(pattern);
-        if (match) return match;
-      }
-      throw new Error(`no ${pattern} in:\n${output}`);
-    };
-    const servedBy = async (responses: { requestId: string }[]): Promise<Set<number>> => {
-      const pids = new Set<number>();
-      for (const { requestId } of responses) pids.add(JSON.parse((await waitFor(new RegExp(`^.*"requestId":"${requestId}".*"status".*$`, 'm')))[0]).pid);
-      return pids;
-    };
+    const { exited, waitFor, servedBy } = watchOutput(child);
 
     try {
       const metricsUrl = (await waitFor(/"url":"(http:\/\/127\.0\.0\.1:\d+\/metrics)"/))[1];

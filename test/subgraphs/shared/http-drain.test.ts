@@ -15,10 +15,11 @@ function gate() {
 }
 
 /** A server whose `/slow` waits for the gate, `/stream` is an event stream that never ends, `/fast` answers at once. */
-async function startServer(slow: Promise<void>) {
+async function startServer(slow: Promise<void>, arrived: () => void = () => undefined) {
   const app = express();
   app.get('/fast', (_req, res) => void res.json({ ok: true }));
   app.get('/slow', async (_req, res) => {
+    arrived();
     await slow;
     res.json({ finished: true });
   });
@@ -70,9 +71,11 @@ describe('drainOnShutdown (real HTTP)', () => {
 
   it('lets an in-flight request finish, with Connection: close, while refusing new connections', async () => {
     const slow = gate();
-    server = await startServer(slow.opened);
+    const arrived = gate();
+    server = await startServer(slow.opened, arrived.open);
     const inFlight = get(server.base, '/slow');
-    await sleep(50);
+    // In flight means the handler has it (a fixed sleep lost the race on a loaded machine).
+    await arrived.opened;
     let drained = false;
     const draining = server.drain(10_000).then(() => (drained = true));
     await sleep(100);
@@ -94,9 +97,10 @@ describe('drainOnShutdown (real HTTP)', () => {
   });
 
   it('cuts a request that outlives the grace period', async () => {
-    server = await startServer(new Promise<void>(() => undefined));
+    const arrived = gate();
+    server = await startServer(new Promise<void>(() => undefined), arrived.open);
     const inFlight = get(server.base, '/slow');
-    await sleep(50);
+    await arrived.opened;
     await server.drain(200);
     expect(await inFlight).toEqual({ error: 'ECONNRESET' });
   });
