@@ -1,7 +1,7 @@
 import type { Server } from 'node:http';
 import { parse as parseQuery } from 'node:querystring';
 import { expressMiddleware } from '@as-integrations/express5';
-import express, { type Response } from 'express';
+import express from 'express';
 import helmet from 'helmet';
 import type { Logger } from 'pino';
 import { docsRouter } from '../rest-bridge/docs';
@@ -11,6 +11,7 @@ import { createRestRouter, jsonErrorsInStyle } from '../rest-bridge/router';
 import { SUBGRAPH_NAMES } from '../subgraphs/shared/subgraph-definition';
 import { ROUTES } from '../rest-bridge/routes';
 import type { RouteDefinition } from '../rest-bridge/types';
+import type { RequestContext } from '../schema/request-context';
 import { configureSuggestions } from '../subgraphs/notes/providers/configure';
 import { drainOnShutdown, waitUntilIdle } from '../subgraphs/shared/http-drain';
 import { ApiKeyService } from '../subgraphs/tenant/services/api-key.service';
@@ -31,10 +32,11 @@ import { RateLimits } from './rate-limit';
 import { listenForKeyRevocations } from './key-revocation-listener';
 import { relayKeyRevocations } from './key-revocation-relay';
 import { contextOf, requestContextMiddleware } from './request-context';
-import { localStreamHandler, proxyStreamHandler } from './sse';
+import { streamHandler } from './sse';
 import { graphiqlRouter } from './graphiql';
-import { createSubscriptionExecutor } from './subscription-executor';
 import { subscriptionOwners } from './subscription-owners';
+import { SubscriptionRouter } from './subscription-router';
+import { httpTransport, inProcessTransport } from './subscription-transports';
 
 /** The HTTP host once listening. */
 export interface RunningApp {
@@ -76,12 +78,12 @@ export async function startApp(config: Config, platform: Platform, log: Logger, 
     }
   });
   const graph = await startGraphQL(config, platform.subgraphs, log);
-  const logError = (res: Response, error: unknown) => contextOf(res).log.error({ err: error }, 'request failed');
-  const run = (document: string, variables: Record<string, unknown>, res: Response) => graph.runOperation(document, variables, contextOf(res));
+  const logError = (ctx: RequestContext, error: unknown) => ctx.log.error({ err: error }, 'request failed');
   const openApi = platformOpenApi(routes, graph.apiSchema, config.publicUrl);
   // What FastAPI reads as JSON (no content type included), never nested deeper than any contract body needs.
   const json = [express.json({ limit: config.bodyLimitBytes, strict: false, type: isJsonRequest }), refuseDeepJson];
   const owners = subscriptionOwners([...SUBGRAPH_NAMES]);
+  const subscriptions = new SubscriptionRouter(owners, platform.subgraphs ? inProcessTransport(platform.subgraphs) : httpTransport(config.subgraphUrls, config.internalSecret!));
 
   const app = express();
   app.disable('x-powered-by');
@@ -111,13 +113,13 @@ export async function startApp(config: Config, platform: Platform, log: Logger, 
   if (config.operatorToken) app.get('/metrics', operatorOnly(config.operatorToken, limits), metricsRoute());
 
   const tenantScoped = authenticate(keys, limits);
-  app.use('/graphql/stream', routeNamed('/graphql/stream'), tenantScoped, json, platform.subgraphs ? localStreamHandler(platform.subgraphs, owners, config.graphql) : proxyStreamHandler(config, owners, graph.apiSchema));
+  app.use('/graphql/stream', routeNamed('/graphql/stream'), tenantScoped, json, streamHandler(subscriptions, config.graphql, graph.apiSchema));
   app.use('/graphql', routeNamed('/graphql'), tenantScoped, json, chargeRootFields(limits, config.graphql.maxTokens), expressMiddleware(graph.server, { context: async ({ res }) => contextOf(res) }));
   const idempotency = new PostgresIdempotencyStore(platform.gatewayOrm);
   const pruneTimer = setInterval(() => void idempotency.prune().catch((error) => log.warn({ err: error }, 'idempotency prune failed')), 3_600_000).unref();
   // In-process, the notes subgraph's suggestion provider follows this process's LLM_* settings.
   if (platform.subgraphs) configureSuggestions({ llm: config.llm, log: (failure) => log.warn(failure, 'question migration failed') });
-  const streams = { subscribe: createSubscriptionExecutor(config, platform.subgraphs, owners), heartbeatMs: options.streamHeartbeatMs };
+  const streams = { subscribe: subscriptions.subscribe.bind(subscriptions), heartbeatMs: options.streamHeartbeatMs };
   const anonymous = limitAnonymous(limits);
   const basicJsonErrors = jsonErrorsInStyle('basic');
   const guards = (route: RouteDefinition) => [
@@ -127,13 +129,13 @@ export async function startApp(config: Config, platform: Platform, log: Logger, 
     ...(route.body ? readNonJsonBody(config.bodyLimitBytes) : []),
     ...(route.validationStyle === 'basic' ? [basicJsonErrors] : []),
   ];
-  const rest = createRestRouter(routes, graph.apiSchema, run, logError, { idempotency, streams, guards });
+  const rest = createRestRouter(routes, graph.apiSchema, { context: contextOf, run: graph.runOperation, logError }, { idempotency, streams, guards });
   // The router would answer OPTIONS on a known path itself (200, plain-text `Allow`, uncounted); no
   // route of the contract is an OPTIONS one, so it gets the JSON 404 of any unknown route instead.
   app.use((req, res, next) => (req.method === 'OPTIONS' ? next() : rest(req, res, next)));
 
   app.use(anonymous, notFound);
-  app.use(errorHandler(logError));
+  app.use(errorHandler(logError, contextOf));
 
   const revokedElsewhere = await listenForKeyRevocations(platform.databaseUrl, () => keys.clear(), log);
   const server = app.listen(config.port, config.host);

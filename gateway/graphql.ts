@@ -12,15 +12,15 @@ import { operationResolutionPlugin } from './graphql-operation-check';
 import { surrogateLiteralError, textRulePlugin } from './graphql-text-rule';
 import { CachedLocalDataSource } from './local-data-source';
 import { graphqlMetricsPlugin } from './metrics/graphql-metrics';
-import { createOperationRunner, type OperationRunner } from './operation-runner';
+import { createOperationRunner } from './operation-runner';
 import { IdentityForwardingDataSource } from './remote-data-source';
-import type { RequestContext } from './request-context';
+import type { OperationExecutor, RequestContext } from '../schema/request-context';
 
 /** The federated graph: Apollo Gateway over the checked-in supergraph, behind Apollo Server. */
 export interface GraphQLLayer {
   server: ApolloServer<RequestContext>;
   /** Runs an operation straight on the gateway's executor, for the REST bridge (operation-runner.ts). */
-  runOperation: OperationRunner;
+  runOperation: OperationExecutor;
   /** The public (API) schema of the supergraph, for the REST bridge's coercion and OpenAPI. */
   apiSchema: GraphQLSchema;
   /** Whether an in-process subgraph is executing a fetch (always false in distributed mode, where each subgraph drains itself). */

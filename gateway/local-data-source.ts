@@ -4,7 +4,7 @@ import { execute, GraphQLError, parse, validate, type DocumentNode, type Executi
 import type { ErrorReporter } from '../subgraphs/shared/format-error';
 import { toClientError } from '../subgraphs/shared/format-error';
 import type { RunningSubgraph } from '../subgraphs/shared/subgraph-runtime';
-import type { RequestContext } from './request-context';
+import type { RequestContext } from '../schema/request-context';
 
 /** Upper bound of cached subgraph documents; the gateway sends a small, fixed set of query shapes. */
 const MAX_CACHED_DOCUMENTS = 2_000;

@@ -3,16 +3,8 @@ import type { ApolloGateway } from '@apollo/gateway';
 import type { GatewayGraphQLRequestContext } from '@apollo/server-gateway-interface';
 import { GraphQLError, type DocumentNode, type GraphQLFormattedError, type GraphQLSchema, type OperationDefinitionNode } from 'graphql';
 import { parseSingleOperation } from '../schema/single-operation';
-import type { RequestContext } from './request-context';
+import type { OperationExecutor, RequestContext } from '../schema/request-context';
 
-/** What an operation run answers: the GraphQL result with errors already formatted for clients. */
-export interface OperationResult {
-  data?: Record<string, unknown> | null;
-  errors?: readonly GraphQLFormattedError[];
-}
-
-/** Runs one GraphQL operation in-process with the request's context. */
-export type OperationRunner = (document: string, variables: Record<string, unknown>, context: RequestContext) => Promise<OperationResult>;
 
 /** Formats an error for clients, as Apollo Server's `formatError` option. */
 export type ErrorFormatter = (formatted: GraphQLFormattedError, error: unknown) => GraphQLFormattedError;
@@ -34,7 +26,7 @@ const MAX_PREPARED = 1_000;
  * validated and hashed once here and the gateway then plans (cached) and executes it as it would
  * for `/graphql`. Errors get the same `formatError` as `/graphql`.
  */
-export function createOperationRunner(gateway: ApolloGateway, schema: GraphQLSchema, formatError: ErrorFormatter): OperationRunner {
+export function createOperationRunner(gateway: ApolloGateway, schema: GraphQLSchema, formatError: ErrorFormatter): OperationExecutor {
   const prepared = new Map<string, PreparedOperation>();
   const prepare = (query: string): PreparedOperation => {
     let entry = prepared.get(query);

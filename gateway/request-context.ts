@@ -1,15 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { NextFunction, Request, Response } from 'express';
 import type { Logger } from 'pino';
-
-/** The request's identity, created once at the edge and handed down explicitly (docs/architecture.md, Rules of the house). */
-export interface RequestContext {
-  requestId: string;
-  /** Set by authentication; null on public and operator routes. */
-  tenantId: string | null;
-  keyId: string | null;
-  log: Logger;
-}
+import type { RequestContext } from '../schema/request-context';
 
 /** An incoming X-Request-Id is echoed only when it is short and plain, so logs cannot be forged through it. */
 const VALID_REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;

@@ -1,15 +1,12 @@
 import { STATUS_CODES } from 'node:http';
-import type { Request, Response } from 'express';
-import { Kind, parse, specifiedRules, validate, type DocumentNode, type ExecutionResult, type GraphQLSchema, type OperationDefinitionNode } from 'graphql';
+import { parse, specifiedRules, validate, type DocumentNode, type ExecutionResult, type GraphQLSchema } from 'graphql';
 import { createHandler } from 'graphql-sse/lib/use/express';
-import type { RunningSubgraph } from '../subgraphs/shared/subgraph-runtime';
-import { IDENTITY_HEADERS, type SubgraphContext } from '../subgraphs/shared/context';
-import { formatResult } from '../subgraphs/shared/format-error';
-import type { SubgraphName } from '../subgraphs/shared/subgraph-definition';
-import type { Config, GraphQLLimits } from './config';
+import { ServiceUnavailableError } from '../schema/errors';
+import type { GraphQLLimits } from './config';
 import { armorProtection, parseTokenLimit, withoutSuggestions } from './graphql-limits';
 import { operationTextIssues, surrogateLiteralError, textRuleError } from './graphql-text-rule';
 import { contextOf } from './request-context';
+import { subscriptionField, type SubscriptionRouter } from './subscription-router';
 
 /** graphql-sse's response tuple for a refused subscription. */
 type Rejection = [string, { status: number; statusText: string; headers: Record<string, string> }];
@@ -65,104 +62,28 @@ function subscriptionChecker(limits: GraphQLLimits, schemaFor: (field: string) =
   };
 }
 
-/** The single root field of a subscription operation, or an error message; the REST bridge's executor routes by it too. */
-export function subscriptionField(document: DocumentNode, operationName?: string | null): string | { error: string } {
-  const operations = document.definitions.filter((d): d is OperationDefinitionNode => d.kind === Kind.OPERATION_DEFINITION);
-  const operation = operationName ? operations.find((o) => o.name?.value === operationName) : operations.length === 1 ? operations[0] : undefined;
-  if (!operation) return { error: 'Could not determine which operation to run' };
-  if (operation.operation !== 'subscription') return { error: `Only subscriptions are served here; send ${operation.operation}s to /graphql` };
-  const fields = operation.selectionSet.selections.filter((s) => s.kind === Kind.FIELD);
-  if (fields.length !== 1 || operation.selectionSet.selections.length !== 1) return { error: 'A subscription must select exactly one root field' };
-  return fields[0].kind === Kind.FIELD ? fields[0].name.value : { error: 'A subscription must select exactly one root field' };
-}
-
 /**
- * `/graphql/stream` in all-in-one mode: graphql-sse's distinct-connection mode (no reservation
- * tokens, so streams never cross tenants), executing on the owning subgraph's schema.
+ * `/graphql/stream`, in both run modes: graphql-sse's distinct-connection mode (no reservation
+ * tokens, so streams never cross tenants). A subscription is checked as `/graphql` checks
+ * operations, on the gateway's API schema, then opened through the subscription router on the
+ * subgraph that owns it (in-process or over HTTP); results arrive already in their client form.
  */
-export function localStreamHandler(subgraphs: RunningSubgraph[], owners: Map<string, SubgraphName>, limits: GraphQLLimits) {
-  const subgraphOf = (field: string) => subgraphs.find((s) => s.name === owners.get(field));
-  const check = subscriptionChecker(limits, (field) => subgraphOf(field)?.schema);
+export function streamHandler(router: SubscriptionRouter, limits: GraphQLLimits, apiSchema: GraphQLSchema) {
+  const check = subscriptionChecker(limits, (field) => (router.ownerOf(field) ? apiSchema : undefined));
   return createHandler({
     authenticate: () => null,
-    onSubscribe: (req, params) => {
+    onSubscribe: async (req, params) => {
       const checked = check(params.query, params.operationName, params.variables);
       if (Array.isArray(checked)) return checked;
-      const { document, field, schema } = checked;
-      const subgraph = subgraphOf(field)!;
-      const ctx = contextOf(req.context.res);
-      return {
-        schema,
-        document,
-        operationName: params.operationName,
-        variableValues: params.variables,
-        contextValue: subgraph.context({ tenantId: ctx.tenantId, requestId: ctx.requestId }) as never,
-      };
+      const request = { query: String(params.query), document: checked.document, variables: params.variables, operationName: params.operationName };
+      try {
+        // Results are already formatted for clients (plain errors, no GraphQLError instances); graphql-sse only serialises them.
+        return (await router.open(request, checked.field, contextOf(req.context.res))) as AsyncIterable<ExecutionResult>;
+      } catch (error) {
+        if (!(error instanceof ServiceUnavailableError)) throw error;
+        contextOf(req.context.res).log.warn({ err: error }, 'subscription not opened');
+        return reject(502, error.message, { code: error.code });
+      }
     },
-    // graphql-sse has no formatError: domain errors keep their code, anything else is a logged 500.
-    onNext: (ctx, req, result) =>
-      formatResult(
-        result as ExecutionResult,
-        (error, requestId) => contextOf(req.context.res).log.error({ err: error, requestId }, 'subscription failed'),
-        (ctx as unknown as SubgraphContext).requestId,
-      ),
   });
-}
-
-/** A GET request's `variables` arrive as JSON text; anything unreadable is left for the subgraph to refuse. */
-function variablesOf(raw: unknown): unknown {
-  if (typeof raw !== 'string') return raw;
-  try {
-    return JSON.parse(raw);
-  } catch {
-    return null;
-  }
-}
-
-/**
- * `/graphql/stream` in distributed mode: checks the subscription as `/graphql` would (on the
- * gateway's API schema), finds the owning subgraph and relays its event stream, adding the
- * identity headers; a client that goes away aborts the upstream request.
- */
-export function proxyStreamHandler(config: Config, owners: Map<string, SubgraphName>, apiSchema: GraphQLSchema) {
-  const check = subscriptionChecker(config.graphql, (field) => (owners.has(field) ? apiSchema : undefined));
-  return async (req: Request, res: Response) => {
-    const params = (req.method === 'GET' ? req.query : req.body) as { query?: unknown; operationName?: string; variables?: unknown } | undefined;
-    const checked = check(params?.query, params?.operationName, variablesOf(params?.variables));
-    if (Array.isArray(checked)) {
-      const [body, init] = checked;
-      return res.status(init.status).type('application/json').send(body);
-    }
-    const owner = owners.get(checked.field)!;
-    const ctx = contextOf(res);
-    const upstreamUrl = new URL('/graphql/stream', config.subgraphUrls[owner]);
-    if (req.method === 'GET') upstreamUrl.search = new URL(req.originalUrl, 'http://x').search;
-    const abort = new AbortController();
-    res.on('close', () => abort.abort());
-    const upstream = await fetch(upstreamUrl, {
-      method: req.method,
-      signal: abort.signal,
-      headers: {
-        accept: 'text/event-stream',
-        'content-type': 'application/json',
-        [IDENTITY_HEADERS.secret]: config.internalSecret!,
-        [IDENTITY_HEADERS.tenant]: ctx.tenantId!,
-        [IDENTITY_HEADERS.requestId]: ctx.requestId,
-      },
-      body: req.method === 'GET' ? undefined : JSON.stringify(req.body),
-    }).catch(() => null);
-    if (!upstream) return res.headersSent ? res.end() : res.status(502).json({ detail: 'Subgraph unavailable' });
-    res.status(upstream.status);
-    for (const header of ['content-type', 'cache-control', 'x-accel-buffering']) {
-      const value = upstream.headers.get(header);
-      if (value) res.setHeader(header, value);
-    }
-    res.flushHeaders();
-    try {
-      for await (const chunk of upstream.body as unknown as AsyncIterable<Uint8Array>) res.write(chunk);
-    } catch {
-      // The client left or the subgraph dropped: either way the stream is over.
-    }
-    res.end();
-  };
 }

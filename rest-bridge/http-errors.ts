@@ -3,6 +3,7 @@ import type { Duplex } from 'node:stream';
 import type { NextFunction, Request, Response } from 'express';
 import type { GraphQLFormattedError } from 'graphql';
 import { DomainError, HTTP_STATUS, NotFoundError, type ErrorCode, type ValidationIssue } from '../schema/errors';
+import type { RequestContext } from '../schema/request-context';
 import type { RouteDefinition, ValidationStyle } from './types';
 import { formatDetail, jsonInvalid, relocate } from './validation-error';
 
@@ -30,8 +31,11 @@ const HTTP_DETAIL: Record<number, string> = {
   431: 'Request header fields too large',
 };
 
-/** Log sink for unexpected errors: the cause stays on the server, with the request id. */
-export type ErrorLog = (res: Response, error: unknown) => void;
+/** Log sink for unexpected errors: the cause stays on the server, with the request's id. */
+export type ErrorLog = (ctx: RequestContext, error: unknown) => void;
+
+/** Finds the context the edge created for a response (gateway/request-context.ts). */
+export type ContextOf = (res: Response) => RequestContext;
 
 interface BodyParserError extends Error {
   type?: string;
@@ -57,7 +61,7 @@ function sendJson(res: Response, status: number, body: { detail: unknown }): voi
 }
 
 /** The answer for an error, or undefined for an unexpected one (a 500 whose cause goes to the log). */
-function answerFor(error: unknown, res: Response, logError: ErrorLog): { status: number; detail: unknown } | undefined {
+function answerFor(error: unknown, res: Response, logError: (error: unknown) => void): { status: number; detail: unknown } | undefined {
   const parserError = error as BodyParserError;
   if (error instanceof RequestValidationError) return { status: 422, detail: formatDetail(error.issues, error.style) };
   if (error instanceof HttpRefusal) return { status: error.status, detail: error.detail };
@@ -66,7 +70,7 @@ function answerFor(error: unknown, res: Response, logError: ErrorLog): { status:
     const { retryAfter } = error.extensions();
     if (retryAfter) res.setHeader('Retry-After', String(retryAfter));
     // A 503's cause (the outside service's failure) belongs in the log, next to the request id.
-    if (HTTP_STATUS[error.code] >= 500) logError(res, error);
+    if (HTTP_STATUS[error.code] >= 500) logError(error);
     return { status: HTTP_STATUS[error.code], detail };
   }
   if (parserError?.type === 'entity.parse.failed') return { status: 422, detail: formatDetail([jsonInvalid(parserError.body ?? '', parserError)], 'full') };
@@ -84,15 +88,16 @@ function answerFor(error: unknown, res: Response, logError: ErrorLog): { status:
  * typed errors; this writes the contract's `{"detail": ...}` bodies, and never anything else:
  * no input reaches express's HTML error page.
  */
-export function errorHandler(logError: ErrorLog) {
+export function errorHandler(logError: ErrorLog, contextOf: ContextOf) {
   return (error: unknown, _req: Request, res: Response, _next: NextFunction) => {
     if (res.headersSent) return;
+    const log = (failure: unknown) => logError(contextOf(res), failure);
     try {
-      const answer = answerFor(error, res, logError);
-      if (!answer) logError(res, error);
+      const answer = answerFor(error, res, log);
+      if (!answer) log(error);
       sendJson(res, answer?.status ?? 500, { detail: answer?.detail ?? 'Internal server error' });
     } catch (failure) {
-      logError(res, failure);
+      log(failure);
       if (!res.headersSent) res.status(500).set('Content-Type', 'application/json; charset=utf-8').send('{"detail":"Internal server error"}');
     }
   };
@@ -150,9 +155,4 @@ export function sendAnswer(res: Response, answer: HttpAnswer): void {
   for (const [name, value] of Object.entries(answer.headers ?? {})) res.setHeader(name, value);
   if (answer.body === undefined) res.status(answer.status).end();
   else res.status(answer.status).json(answer.body);
-}
-
-/** Writes the response for a GraphQL result that carries errors. */
-export function sendGraphQLErrors(res: Response, errors: readonly GraphQLFormattedError[], route: RouteDefinition, logError: ErrorLog): void {
-  sendAnswer(res, graphQLErrorAnswer(errors, route, (error) => logError(res, error)));
 }

@@ -1,5 +1,4 @@
 import { createHash } from 'node:crypto';
-import type { Request, Response } from 'express';
 import { ConflictError, ValidationError } from '../schema/errors';
 import type { HttpAnswer } from './http-errors';
 import type { RouteDefinition } from './types';
@@ -50,14 +49,12 @@ const kept = (status: number): boolean => status >= 200 && status < 300;
  */
 export async function runIdempotently(
   store: IdempotencyStore,
-  req: Request,
-  res: Response,
+  key: string | undefined,
+  tenantId: string | null,
   route: RouteDefinition,
   variables: Record<string, unknown>,
   produce: () => Promise<HttpAnswer>,
 ): Promise<HttpAnswer> {
-  const key = req.get(IDEMPOTENCY_HEADER);
-  const tenantId = (res.locals.ctx as { tenantId: string | null } | undefined)?.tenantId;
   if (key === undefined || !tenantId) return produce();
   if (!VALID_KEY.test(key)) {
     throw new ValidationError([

@@ -1,25 +1,27 @@
 import { Router, type NextFunction, type Request, type RequestHandler, type ErrorRequestHandler, type Response } from 'express';
-import type { GraphQLFormattedError, GraphQLSchema, OperationDefinitionNode } from 'graphql';
+import type { GraphQLSchema, OperationDefinitionNode } from 'graphql';
 import { GraphQLScalarType } from 'graphql';
 import { MapperKind, mapSchema } from '@graphql-tools/utils';
 import { DateTimeResolver } from 'graphql-scalars';
 import { ValidationError } from '../schema/errors';
 import { parseSingleOperation } from '../schema/single-operation';
 import { coerceRequest } from './coerce';
-import { graphQLErrorAnswer, RequestValidationError, sendAnswer, type ErrorLog, type HttpAnswer } from './http-errors';
-import { runIdempotently, type IdempotencyStore } from './idempotency';
+import type { OperationExecutor } from '../schema/request-context';
+import { graphQLErrorAnswer, RequestValidationError, sendAnswer, type ContextOf, type ErrorLog, type HttpAnswer } from './http-errors';
+import { IDEMPOTENCY_HEADER, runIdempotently, type IdempotencyStore } from './idempotency';
 import { readUpload } from './upload';
 import { FirstEventPriority } from './first-event-priority';
 import { serveStream, type StreamSupport } from './stream';
 import type { RouteDefinition, ValidationStyle } from './types';
 import { jsonInvalid } from './validation-error';
 
-/** Runs one GraphQL operation in-process for the response's request context. */
-export type OperationExecutor = (
-  document: string,
-  variables: Record<string, unknown>,
-  res: Response,
-) => Promise<{ data?: Record<string, unknown> | null; errors?: readonly GraphQLFormattedError[] }>;
+/** What the bridge needs from the edge: the request's context, a way to run operations on it, and where failures are logged. */
+export interface BridgeEdge {
+  /** The context the edge created for this request; read once per request and passed down as a value. */
+  context: ContextOf;
+  run: OperationExecutor;
+  logError: ErrorLog;
+}
 
 /** `/analytics/widgets/{widget_id}` -> `/analytics/widgets/:widget_id` */
 export const toExpressPath = (path: string): string => path.replace(/\{([^}]+)\}/g, ':$1');
@@ -62,7 +64,7 @@ export interface RestRouterOptions {
  * Builds the express router for the route table. It only translates: HTTP in -> variables ->
  * GraphQL operation -> HTTP out. Every rule lives in a subgraph (docs/architecture.md, Rules of the house).
  */
-export function createRestRouter(routes: RouteDefinition[], schema: GraphQLSchema, run: OperationExecutor, logError: ErrorLog, options: RestRouterOptions = {}): Router {
+export function createRestRouter(routes: RouteDefinition[], schema: GraphQLSchema, edge: BridgeEdge, options: RestRouterOptions = {}): Router {
   const router = Router();
   const streamPriority = new FirstEventPriority();
   schema = withScalarParsers(schema);
@@ -75,6 +77,8 @@ export function createRestRouter(routes: RouteDefinition[], schema: GraphQLSchem
     const method = route.method.toLowerCase() as 'get' | 'post' | 'put' | 'delete';
     router[method](toExpressPath(route.path), ...(options.guards?.(route) ?? []), async (req: Request, res: Response) => {
       res.locals.route = route.path;
+      const ctx = edge.context(res);
+      const logError = (error: unknown) => edge.logError(ctx, error);
       const coerced = coerceRequest(route, operation, schema, {
         pathParams: req.params as Record<string, string>,
         query: req.query as Record<string, string | string[] | undefined>,
@@ -84,10 +88,10 @@ export function createRestRouter(routes: RouteDefinition[], schema: GraphQLSchem
       if ('issues' in coerced) throw new RequestValidationError(coerced.issues, route.validationStyle ?? 'full');
       // A multipart route's file becomes one more variable; read only once everything else is valid.
       if (route.upload) coerced.variables[route.upload.variable] = await readUpload(req, res, route.upload);
-      if (route.stream) return serveStream({ ...route, stream: route.stream }, coerced.variables, res, options.streams!, logError, streamPriority);
+      if (route.stream) return serveStream({ ...route, stream: route.stream }, coerced.variables, ctx, res, options.streams!, logError, streamPriority);
       const answer = async (): Promise<HttpAnswer> => {
-        const result = await run(route.document, coerced.variables, res);
-        if (result.errors?.length) return graphQLErrorAnswer(result.errors, route, (error) => logError(res, error));
+        const result = await edge.run(route.document, coerced.variables, ctx);
+        if (result.errors?.length) return graphQLErrorAnswer(result.errors, route, logError);
         const status = route.status ?? 200;
         return { status, body: status === 204 ? undefined : route.result(result.data ?? {}) };
       };
@@ -96,7 +100,7 @@ export function createRestRouter(routes: RouteDefinition[], schema: GraphQLSchem
       const restyle = (error: unknown): never => {
         throw error instanceof ValidationError ? new RequestValidationError(error.issues, route.validationStyle ?? 'full') : error;
       };
-      sendAnswer(res, idempotent ? await runIdempotently(options.idempotency!, req, res, route, coerced.variables, answer).catch(restyle) : await answer());
+      sendAnswer(res, idempotent ? await runIdempotently(options.idempotency!, req.get(IDEMPOTENCY_HEADER), ctx.tenantId, route, coerced.variables, answer).catch(restyle) : await answer());
     });
   }
   return router;

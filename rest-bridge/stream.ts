@@ -1,21 +1,9 @@
 import type { Response } from 'express';
 import type { GraphQLFormattedError } from 'graphql';
+import type { OperationResult, RequestContext, SubscriptionExecutor } from '../schema/request-context';
 import type { FirstEventPriority } from './first-event-priority';
-import { graphQLErrorAnswer, sendAnswer, type ErrorLog } from './http-errors';
+import { graphQLErrorAnswer, sendAnswer } from './http-errors';
 import type { RouteDefinition, StreamMapping } from './types';
-
-/** One result of a subscription, errors already in their client form. */
-export interface SubscriptionResult {
-  data?: Record<string, unknown> | null;
-  errors?: readonly GraphQLFormattedError[];
-}
-
-/**
- * Subscribes to a GraphQL subscription for the response's request context (the gateway injects
- * it: in-process or over HTTP to the owning subgraph). The iterator's `return()` cancels the
- * subscription, upstream requests included.
- */
-export type SubscriptionExecutor = (document: string, variables: Record<string, unknown>, res: Response) => Promise<AsyncIterator<SubscriptionResult>>;
 
 /** What the router needs to serve stream routes. */
 export interface StreamSupport {
@@ -39,7 +27,7 @@ export const DEFAULT_HEARTBEAT_MS = 15_000;
 const frame = (payload: unknown) => `data: ${JSON.stringify(payload)}\n\n`;
 
 /** A refused subscription: errors and no data, as graphql-js answers before the first event. */
-const isRefusal = (result: SubscriptionResult) => Boolean(result.errors?.length) && !result.data;
+const isRefusal = (result: OperationResult) => Boolean(result.errors?.length) && !result.data;
 
 /** The message of the `error` event for GraphQL errors mid-stream: a coded error's own, else the generic 500 one. */
 function safeMessage(errors: readonly GraphQLFormattedError[]): { message: string; internal: boolean } {
@@ -56,13 +44,14 @@ function safeMessage(errors: readonly GraphQLFormattedError[]): { message: strin
 export async function serveStream(
   route: RouteDefinition & { stream: StreamMapping },
   variables: Record<string, unknown>,
+  ctx: RequestContext,
   res: Response,
   support: StreamSupport,
-  logError: ErrorLog,
+  logError: (error: unknown) => void,
   priority: FirstEventPriority,
 ): Promise<void> {
   const started = priority.start();
-  let results: AsyncIterator<SubscriptionResult> | undefined;
+  let results: AsyncIterator<OperationResult> | undefined;
   let closed = false;
   const cancel = () => void results?.return?.().catch(() => undefined);
   const onClose = () => {
@@ -72,13 +61,13 @@ export async function serveStream(
   res.once('close', onClose);
   let heartbeat: NodeJS.Timeout | undefined;
   try {
-    results = await support.subscribe(route.document, variables, res);
+    results = await support.subscribe(route.document, variables, ctx);
     if (closed) return cancel();
     let next = await results.next();
     if (closed) return;
     if (!next.done && isRefusal(next.value)) {
       cancel();
-      return sendAnswer(res, graphQLErrorAnswer(next.value.errors!, route, (error) => logError(res, error)));
+      return sendAnswer(res, graphQLErrorAnswer(next.value.errors!, route, logError));
     }
     // Headers go out with the first event, in one packet.
     res.writeHead(200, EVENT_STREAM_HEADERS);
@@ -89,7 +78,7 @@ export async function serveStream(
         const { data, errors } = next.value;
         if (errors?.length) {
           const { message, internal } = safeMessage(errors);
-          if (internal) logError(res, new Error(`subscription ${route.operationId} failed: ${errors[0].message}`));
+          if (internal) logError(new Error(`subscription ${route.operationId} failed: ${errors[0].message}`));
           await write(res, frame(route.stream.errorEvent(message)));
           break;
         }
@@ -105,7 +94,7 @@ export async function serveStream(
       }
     } catch (error) {
       if (closed) return;
-      logError(res, error);
+      logError(error);
       await write(res, frame(route.stream.errorEvent('Internal server error')));
     }
   } finally {

@@ -1,3 +1,4 @@
+import { testContext } from '../utils/request-context';
 import express from 'express';
 import { ConflictError, ServiceUnavailableError } from '../../schema/errors';
 import { errorHandler } from '../../rest-bridge/http-errors';
@@ -21,7 +22,7 @@ describe('errorHandler for domain errors thrown outside GraphQL', () => {
     app.get('/conflict', () => {
       throw new ConflictError('Already there');
     });
-    app.use(errorHandler((_res, error) => logged.push(error)));
+    app.use(errorHandler((_ctx, error) => logged.push(error), () => testContext()));
     server = await listen(app);
   });
   afterAll(() => server.close());

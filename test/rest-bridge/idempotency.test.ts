@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import express from 'express';
-import pino from 'pino';
+import { testContext } from '../utils/request-context';
 import { GATEWAY_SCHEMA } from '../../gateway/gateway-schema';
 import { PostgresIdempotencyStore } from '../../gateway/idempotency-store';
 import { errorHandler, sendAnswer } from '../../rest-bridge/http-errors';
@@ -26,12 +26,8 @@ describe('Idempotency-Key on retryable POSTs (PostgreSQL store)', () => {
     const store = new PostgresIdempotencyStore(orm);
     const app = express();
     app.use(express.json());
-    app.use((_req, res, next) => {
-      res.locals.ctx = { tenantId, requestId: 'test', log: pino({ level: 'silent' }) };
-      next();
-    });
     app.post('/payments', async (req, res) => {
-      const answer = await runIdempotently(store, req, res, ROUTE, req.body, async () => {
+      const answer = await runIdempotently(store, req.get('idempotency-key'), tenantId, ROUTE, req.body, async () => {
         runs += 1;
         await gate;
         if (failNext) {
@@ -45,7 +41,7 @@ describe('Idempotency-Key on retryable POSTs (PostgreSQL store)', () => {
       });
       sendAnswer(res, answer);
     });
-    app.use(errorHandler(() => undefined));
+    app.use(errorHandler(() => undefined, () => testContext()));
     server = await listen(app);
     url = `${server.base}/payments`;
   });

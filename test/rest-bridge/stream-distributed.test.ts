@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import { createClient } from 'graphql-sse';
 import { notesSubgraph } from '../../subgraphs/notes';
@@ -94,5 +95,46 @@ describe('question migration across the gateway -> notes subgraph hop (distribut
     await results.return!();
     client.dispose();
     await eventually(() => fake.requests[0]?.aborted === true);
+  });
+});
+
+/** The subscription router's HTTP transport when the owning subgraph does not answer at all. */
+describe('subscriptions when the owning subgraph service is unreachable (distributed mode)', () => {
+  let gateway: InProcessApp;
+  let tenant: TestTenant;
+  const closedPort = 'http://127.0.0.1:9';
+
+  beforeAll(async () => {
+    gateway = await startInProcessApp({
+      MODE: 'distributed',
+      INTERNAL_SECRET: SECRET,
+      SUBGRAPH_NOTES_URL: closedPort,
+      SUBGRAPH_TENANT_URL: closedPort,
+      SUBGRAPH_BILLING_URL: closedPort,
+      SUBGRAPH_ANALYTICS_URL: closedPort,
+    });
+    tenant = await createTestTenant('Unreachable Notes Clinic', gateway.url);
+  });
+  afterAll(() => gateway.close());
+
+  it('a REST event stream answers 503 with Retry-After, before any event', async () => {
+    const res = await fetch(`${gateway.url}/notes/templates/${randomUUID()}/questions/${randomUUID()}/migrate`, { method: 'POST', headers: tenant.headers });
+    expect(res.status).toBe(503);
+    expect(res.headers.get('retry-after')).toBe('5');
+    expect(res.headers.get('content-type')).toMatch(/^application\/json/);
+    expect(await res.json()).toEqual({ detail: 'Subgraph unavailable' });
+  });
+
+  it('/graphql/stream answers a coded JSON 502, not a broken event stream', async () => {
+    const res = await fetch(`${gateway.url}/graphql/stream`, {
+      method: 'POST',
+      headers: { ...tenant.headers, accept: 'text/event-stream', 'content-type': 'application/json' },
+      body: JSON.stringify({
+        query: 'subscription($t: ID!, $q: ID!) { migrateTemplateQuestion(templateId: $t, questionId: $q) { type } }',
+        variables: { t: randomUUID(), q: randomUUID() },
+      }),
+    });
+    expect(res.status).toBe(502);
+    expect(await res.json()).toEqual({ errors: [{ message: 'Subgraph unavailable', extensions: { code: 'SERVICE_UNAVAILABLE' } }] });
   });
 });

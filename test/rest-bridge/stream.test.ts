@@ -1,9 +1,10 @@
+import { testContext } from '../utils/request-context';
 import express from 'express';
 import { buildSchema } from 'graphql';
 import { errorHandler } from '../../rest-bridge/http-errors';
 import { buildOpenApiDocument } from '../../rest-bridge/openapi';
 import { createRestRouter } from '../../rest-bridge/router';
-import type { SubscriptionExecutor, SubscriptionResult } from '../../rest-bridge/stream';
+import type { OperationResult as SubscriptionResult, SubscriptionExecutor } from '../../schema/request-context';
 import type { RouteDefinition } from '../../rest-bridge/types';
 import { listen, type ListeningApp } from '../utils/listen';
 import { readEventStream } from '../utils/sse';
@@ -62,8 +63,9 @@ describe('REST bridge stream routes (subscriptions as server-sent events)', () =
 
   beforeAll(async () => {
     const app = express();
-    app.use(createRestRouter([ROUTE], schema, async () => ({}), (_res, error) => logged.push(error), { streams: { subscribe: (...args) => executor(...args), heartbeatMs: 40 } }));
-    app.use(errorHandler((_res, error) => logged.push(error)));
+    const edge = { context: () => testContext(), run: async () => ({}), logError: (_ctx: unknown, error: unknown) => void logged.push(error) };
+    app.use(createRestRouter([ROUTE], schema, edge, { streams: { subscribe: (...args) => executor(...args), heartbeatMs: 40 } }));
+    app.use(errorHandler(edge.logError, edge.context));
     server = await listen(app);
   });
   afterAll(() => server.close());
@@ -150,12 +152,11 @@ describe('REST bridge stream routes (subscriptions as server-sent events)', () =
   });
 
   it('refuses, at start-up, a subscription without `stream`, a query with it, or stream routes without support', () => {
-    const run = async () => ({});
-    const log = () => undefined;
+    const edge = { context: () => testContext(), run: async () => ({}), logError: () => undefined };
     const streams = { subscribe: scripted([]).executor };
-    expect(() => createRestRouter([{ ...ROUTE, stream: undefined }], schema, run, log, { streams })).toThrow(/stream routes, and only they/);
-    expect(() => createRestRouter([{ ...ROUTE, document: 'query { ping }', pathParams: {} }], schema, run, log, { streams })).toThrow(/stream routes, and only they/);
-    expect(() => createRestRouter([ROUTE], schema, run, log)).toThrow(/need stream support/);
+    expect(() => createRestRouter([{ ...ROUTE, stream: undefined }], schema, edge, { streams })).toThrow(/stream routes, and only they/);
+    expect(() => createRestRouter([{ ...ROUTE, document: 'query { ping }', pathParams: {} }], schema, edge, { streams })).toThrow(/stream routes, and only they/);
+    expect(() => createRestRouter([ROUTE], schema, edge)).toThrow(/need stream support/);
   });
 
   it('documents a stream route as text/event-stream with the event schema', () => {

@@ -1,3 +1,4 @@
+import { testContext } from '../utils/request-context';
 import { request as httpRequest, type IncomingMessage } from 'node:http';
 import express from 'express';
 import { errorHandler } from '../../rest-bridge/http-errors';
@@ -32,7 +33,7 @@ describe('multipart uploads in the REST bridge (busboy, hard cap)', () => {
     app.post('/upload', async (req, res) => {
       res.json(await readUpload(req, res, { field: 'file', variable: 'file', maxBytes: MAX }));
     });
-    app.use(errorHandler(() => undefined));
+    app.use(errorHandler(() => undefined, () => testContext()));
     ({ base, close } = await listen(app));
   });
   afterAll(() => close());

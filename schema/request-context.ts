@@ -1,0 +1,31 @@
+import type { GraphQLFormattedError } from 'graphql';
+import type { Logger } from 'pino';
+
+/**
+ * The request's identity, created once at the edge (gateway/request-context.ts) and handed down as
+ * a value to the REST bridge, the operation runner and the subscription router (docs/architecture.md,
+ * Rules of the house). It lives here, beside the error vocabulary, because every layer speaks it.
+ */
+export interface RequestContext {
+  requestId: string;
+  /** Set by authentication; null on public and operator routes. */
+  tenantId: string | null;
+  keyId: string | null;
+  log: Logger;
+}
+
+/** What running an operation answers, per result of a subscription too: errors already in their client form. */
+export interface OperationResult {
+  data?: Record<string, unknown> | null;
+  errors?: readonly GraphQLFormattedError[];
+}
+
+/** Runs one GraphQL operation (a query or mutation) for a request's context. */
+export type OperationExecutor = (document: string, variables: Record<string, unknown>, ctx: RequestContext) => Promise<OperationResult>;
+
+/**
+ * Opens a GraphQL subscription for a request's context. Resolves once it is open or refused (a
+ * refusal is one result with errors and no data); the iterator's `return()` cancels it, upstream
+ * work included.
+ */
+export type SubscriptionExecutor = (document: string, variables: Record<string, unknown>, ctx: RequestContext) => Promise<AsyncIterator<OperationResult>>;
