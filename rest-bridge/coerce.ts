@@ -69,11 +69,29 @@ export function coerceRequest(
   fromText('query', route.queryParams, input.query);
   fromText('header', route.headerParams, input.headers);
 
-  if (route.body) {
+  if (route.body && 'fields' in route.body) {
+    const fields = Object.entries(route.body.fields).map(([field, name]) => [field, resolveVariable(route, defs, schema, name)] as const);
+    const body = bodyObject(route.body, input.body, issues);
+    for (const [field, variable] of body ? fields : []) {
+      if (body![field] === undefined) {
+        if (variable.required) fail(issues, 'missing', ['body', field], body);
+        continue;
+      }
+      variables[variable.name] = coerceJson(variable.type, body![field], ['body', field], issues);
+    }
+    for (const [field, value] of Object.entries(body ?? {})) if (!Object.hasOwn(route.body.fields, field)) fail(issues, 'extra_forbidden', ['body', field], value);
+  } else if (route.body) {
     const variable = resolveVariable(route, defs, schema, route.body.variable);
     variables[variable.name] = coerceBody(route.body, variable.type, input.body, issues);
   }
   return issues.length > 0 ? { issues } : { variables };
+}
+
+/** A body read field by field: the object, or undefined once its refusal is recorded (the same refusals as a whole body's). */
+function bodyObject(mapping: BodyMapping, body: unknown, issues: ValidationIssue[]): Record<string, unknown> | undefined {
+  if ((body === undefined || body === null) && mapping.required) return fail(issues, 'missing', ['body'], null);
+  const received = body ?? {};
+  return isPlainObject(received) ? received : fail(issues, 'model_attributes_type', ['body'], received);
 }
 
 /**

@@ -12,6 +12,7 @@ import {
   OperationDefinitionNode,
   parse,
   typeFromAST,
+  valueFromASTUntyped,
   VariableDefinitionNode,
 } from 'graphql';
 import { inputTypeSchema, JsonSchema, objectSchema, parameterSchema, SchemaComponents } from './json-schema';
@@ -178,7 +179,13 @@ function operationObject(route: DocumentedRoute, schema: GraphQLSchema, schemas:
 
   const result: JsonSchema = { operationId: route.operationId, summary: route.summary, tags: [route.tag] };
   if (parameters.length) result.parameters = parameters;
-  if (route.body) {
+  if (route.body && 'fields' in route.body) {
+    const fields = Object.entries(route.body.fields).map(([field, name]) => [field, variable(name, `body field ${field}`)] as const);
+    const body: JsonSchema = { type: 'object', properties: Object.fromEntries(fields.map(([field, v]) => [field, bodyFieldSchema(v, schemas)])) };
+    const required = fields.filter(([, v]) => isNonNullType(v.type) && !v.definition.defaultValue).map(([field]) => field);
+    if (required.length) body.required = required;
+    result.requestBody = { required: route.body.required, content: withExample(json(body), route.requestExample) };
+  } else if (route.body) {
     const { type } = variable(route.body.variable, 'the body');
     // The body is one JSON object even when the variable is nullable: an absent body becomes `{}`.
     const body = inputTypeSchema(new GraphQLNonNull(getNullableType(type)), schemas);
@@ -196,6 +203,12 @@ function operationObject(route: DocumentedRoute, schema: GraphQLSchema, schemas:
 interface Variable {
   definition: VariableDefinitionNode;
   type: GraphQLInputType;
+}
+
+/** A body field mapped to its own variable: the variable's JSON schema, with its default. */
+function bodyFieldSchema({ definition, type }: Variable, schemas: SchemaComponents): JsonSchema {
+  const schema = inputTypeSchema(type, schemas);
+  return definition.defaultValue ? { ...schema, default: valueFromASTUntyped(definition.defaultValue) } : schema;
 }
 
 function parameter(location: 'path' | 'query' | 'header', name: string, { definition, type }: Variable, schemas: SchemaComponents): JsonSchema {

@@ -8,10 +8,25 @@ export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'DELETE';
  */
 export type ValidationStyle = 'full' | 'basic';
 
-/** Where the JSON body goes: into one variable whole, and whether a body must be sent. */
-export interface BodyMapping {
+/** Where the JSON body goes: into one variable whole, or field by field into variables of their own. */
+export type BodyMapping = WholeBodyMapping | BodyFieldsMapping;
+
+/** The whole JSON object becomes one (input object) variable. */
+export interface WholeBodyMapping {
   /** The operation variable that receives the parsed JSON object. */
   variable: string;
+  /** A missing or empty body is a 422 `missing` at `["body"]` when true; `{}` is used when false. */
+  required: boolean;
+}
+
+/**
+ * Named fields of the JSON object become variables of their own, so a mutation keeps the graph's
+ * shape (plain arguments) instead of taking a REST body as an input type. A field not named is
+ * `extra_forbidden`, as in a whole body; an absent field leaves its variable's default.
+ */
+export interface BodyFieldsMapping {
+  /** JSON field name -> operation variable name. */
+  fields: Record<string, string>;
   /** A missing or empty body is a 422 `missing` at `["body"]` when true; `{}` is used when false. */
   required: boolean;
 }

@@ -135,7 +135,8 @@ export function relocate(issues: ValidationIssue[], route: RouteDefinition): Val
   add('path', route.pathParams);
   add('query', route.queryParams);
   add('header', route.headerParams);
-  if (route.body) heads.set(route.body.variable, ['body']);
+  if (route.body && 'fields' in route.body) add('body', route.body.fields);
+  else if (route.body) heads.set(route.body.variable, ['body']);
   if (route.upload) heads.set(route.upload.variable, ['body', route.upload.field]);
 
   return issues.map((issue) => {

@@ -89,9 +89,9 @@ export const BILLING_ROUTES: DocumentedRoute[] = [
     operationId: 'activateIssuedGiftCard',
     summary: 'Activate a PENDING gift card (409 `Gift card is not pending` otherwise) and e-mail the recipient unless sendNotification is false',
     tag: 'Gift cards',
-    document: `mutation ActivateGiftCard($id: ID!, $input: ActivateGiftCardInput) { activateGiftCard(id: $id, input: $input) { ${GIFT_CARD} } }`,
+    document: `mutation ActivateGiftCard($id: ID!, $sendNotification: Boolean! = true) { activateGiftCard(id: $id, sendNotification: $sendNotification) { ${GIFT_CARD} } }`,
     pathParams: { gift_card_id: 'id' },
-    body: { variable: 'input', required: false },
+    body: { fields: { sendNotification: 'sendNotification' }, required: false },
     idempotent: true,
     result: (data) => data.activateGiftCard,
     responseDescription:

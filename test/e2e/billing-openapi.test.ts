@@ -27,6 +27,8 @@ describe(`OpenAPI for the billing routes (${process.env.E2E_MODE} mode)`, () => 
   it('derives the gift card, payment and merchant account bodies from the selections', () => {
     const card = doc.paths['/billing/gift-cards/issued/{gift_card_id}/activate'].post;
     expect(card.requestBody.required).toBe(false);
+    // A body field mapped to its own argument (activateGiftCard(id, sendNotification)), described as the body it is.
+    expect(card.requestBody.content['application/json'].schema).toEqual({ type: 'object', properties: { sendNotification: { type: 'boolean', default: true } } });
     expect(card.responses['409']).toBeDefined();
     expect(Object.keys(card.responses['200'].content['application/json'].schema.properties)).toEqual(expect.arrayContaining(['code', 'initialValue', 'currentBalance', 'transactions']));
     const payment = doc.paths['/inventory/members/manual-payment'].post.responses['200'].content['application/json'].schema;

@@ -269,3 +269,42 @@ describe('coerceRequest: JSON body', () => {
     expect(() => run({ ...updateRoute, pathParams: { id: 'campaignId' } }, { pathParams: { id: 'c1' }, body: {} })).toThrow(/campaignId/);
   });
 });
+
+describe('coerceRequest: JSON body fields mapped to variables of their own', () => {
+  const notifyRoute: RouteDefinition = {
+    ...base,
+    method: 'POST',
+    path: '/campaigns/{id}/notify',
+    operationId: 'notify',
+    document: 'mutation Notify($id: ID!, $active: Boolean! = true, $ratio: Float) { report(year: 1, groupBy: LOCATION, apiKey: "k", active: $active, ratio: $ratio) }',
+    pathParams: { id: 'id' },
+    body: { fields: { sendNow: 'active', share: 'ratio' }, required: false },
+  };
+  const notify = (body: unknown, route = notifyRoute) => run(route, { pathParams: { id: 'c1' }, body });
+
+  it('gives each field to its variable, and leaves an absent one to the variable default', () => {
+    expect(notify({ sendNow: false, share: '0.5' })).toEqual({ variables: { id: 'c1', active: false, ratio: 0.5 } });
+    expect(notify({})).toEqual({ variables: { id: 'c1' } });
+    expect(notify(undefined)).toEqual({ variables: { id: 'c1' } });
+  });
+
+  it('places each field error at its body field, and refuses fields not mapped', () => {
+    expectDetail(notify({ sendNow: null, share: 'x', colour: 'red' }), [
+      { type: 'bool_type', loc: ['body', 'sendNow'], msg: 'Input should be a valid boolean', input: null },
+      { type: 'float_parsing', loc: ['body', 'share'], msg: 'Input should be a valid number, unable to parse string as a number', input: 'x' },
+      { type: 'extra_forbidden', loc: ['body', 'colour'], msg: 'Extra inputs are not permitted', input: 'red' },
+    ]);
+  });
+
+  it.each([[[1]], ['text'], [7]])('refuses a body that is not an object, whole: %j', (body) => {
+    expectDetail(notify(body), [
+      { type: 'model_attributes_type', loc: ['body'], msg: 'Input should be a valid dictionary or object to extract fields from', input: body },
+    ]);
+  });
+
+  it('reports a required body, and a required field, that were not sent', () => {
+    const required = { ...notifyRoute, document: notifyRoute.document.replace('$active: Boolean! = true', '$active: Boolean!'), body: { fields: { sendNow: 'active' }, required: true } };
+    expectDetail(notify(undefined, required), [{ type: 'missing', loc: ['body'], msg: 'Field required', input: null }]);
+    expectDetail(notify({}, required), [{ type: 'missing', loc: ['body', 'sendNow'], msg: 'Field required', input: {} }]);
+  });
+});

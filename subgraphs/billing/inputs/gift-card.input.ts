@@ -44,9 +44,3 @@ export class IssueGiftCardInput {
   chargeItemId?: string | null;
 }
 
-/** Body of `POST /billing/gift-cards/issued/{gift_card_id}/activate`; an empty body means the defaults. */
-@InputType('ActivateGiftCardInput')
-export class ActivateGiftCardInput {
-  @Field(() => Boolean, { defaultValue: true, description: 'E-mail the recipient (unless the card suppresses it); default true' })
-  sendNotification: boolean = true;
-}

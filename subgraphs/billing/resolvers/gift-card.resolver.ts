@@ -2,7 +2,7 @@ import { Arg, Args, Ctx, ID, Mutation, Query, Resolver } from 'type-graphql';
 import type { SubgraphContext } from '../../shared/context';
 import type { Page } from '../../shared/pagination';
 import { requireTenant } from '../../shared/require-tenant';
-import { ActivateGiftCardInput, IssueGiftCardInput } from '../inputs/gift-card.input';
+import { IssueGiftCardInput } from '../inputs/gift-card.input';
 import { GiftCardService } from '../services/gift-card.service';
 import { IssuedGiftCardListArgs, IssuedGiftCardPage, IssuedGiftCardView } from '../types/gift-card.type';
 
@@ -26,13 +26,12 @@ export class GiftCardResolver {
     return service(ctx).issue(input);
   }
 
-  @Mutation(() => IssuedGiftCardView, { description: 'PENDING -> ACTIVE; CONFLICT when the card is not PENDING. `input` (the REST body) wins over `sendNotification`' })
+  @Mutation(() => IssuedGiftCardView, { description: 'PENDING -> ACTIVE; CONFLICT when the card is not PENDING' })
   activateGiftCard(
     @Arg('id', () => ID) id: string,
-    @Arg('sendNotification', () => Boolean, { defaultValue: true, description: 'E-mail the recipient unless the card suppresses it' }) sendNotification: boolean,
-    @Arg('input', () => ActivateGiftCardInput, { nullable: true, description: 'The REST body `{"sendNotification": bool}`' }) input: ActivateGiftCardInput | null,
+    @Arg('sendNotification', () => Boolean, { defaultValue: true, description: 'E-mail the recipient (unless the card suppresses it); default true' }) sendNotification: boolean,
     @Ctx() ctx: SubgraphContext,
   ): Promise<IssuedGiftCardView> {
-    return service(ctx).activate(id, input?.sendNotification ?? sendNotification);
+    return service(ctx).activate(id, sendNotification);
   }
 }
