@@ -1,6 +1,7 @@
 import { Client } from 'pg';
 import { baseUrl, createTestTenant } from '../utils/e2e';
-import { cardBody, createPatient, eventually, gql, issueCard, send } from '../subgraphs/billing/rest-kit';
+import { cardBody, createPatient, gql, issueCard, send } from '../subgraphs/billing/rest-kit';
+import { eventually } from '../utils/eventually';
 
 /** Rows of a billing table for one tenant (how many times the work really happened). */
 async function count(sql: string, params: unknown[]): Promise<number> {

@@ -3,7 +3,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { Client } from 'pg';
 import { createTestTenant } from '../utils/e2e';
-import { eventually } from '../subgraphs/billing/rest-kit';
+import { eventually } from '../utils/eventually';
 
 /** Every log the end-to-end servers wrote (global setup sends each process's output to `<work>/<name>.log`, beside DATA_DIR). */
 function serverLogs(): string {

@@ -9,6 +9,7 @@ import type { RouteDefinition } from '../../rest-bridge/types';
 import { openOrm } from '../../subgraphs/shared/orm';
 import { request } from '../utils/e2e';
 import { listen, type ListeningApp } from '../utils/listen';
+import { eventually } from '../utils/eventually';
 
 const ROUTE = { method: 'POST', path: '/payments', operationId: 'pay' } as RouteDefinition;
 
@@ -59,11 +60,14 @@ describe('Idempotency-Key on retryable POSTs (PostgreSQL store)', () => {
     // The client gives up before reading the answer (a dropped response), then retries.
     const controller = new AbortController();
     const first = fetch(url, { method: 'POST', signal: controller.signal, headers: { 'content-type': 'application/json', 'Idempotency-Key': key }, body: JSON.stringify({ amountCents: 500 }) });
-    await new Promise((r) => setTimeout(r, 50));
+    await eventually(() => runs > before, { what: 'the first request running' });
     controller.abort();
     await first.catch(() => undefined);
-    await new Promise((r) => setTimeout(r, 50));
-    const retry = await pay(key, { amountCents: 500 });
+    // Until the abandoned first request completes on the server, a retry is a 409 (and runs nothing).
+    const retry = await eventually(async () => {
+      const answer = await pay(key, { amountCents: 500 });
+      return answer.status === 409 ? null : answer;
+    });
     const again = await pay(key, { amountCents: 500 });
     expect(retry.status).toBe(200);
     expect(retry.headers.get('idempotent-replayed')).toBe('true');
@@ -83,8 +87,9 @@ describe('Idempotency-Key on retryable POSTs (PostgreSQL store)', () => {
     const key = randomUUID();
     let release!: () => void;
     gate = new Promise((r) => (release = r));
+    const started = runs;
     const first = pay(key, { amountCents: 1 });
-    await new Promise((r) => setTimeout(r, 100));
+    await eventually(() => runs > started, { what: 'the first request running' });
     const concurrent = await pay(key, { amountCents: 1 });
     expect(concurrent.status).toBe(409);
     expect(concurrent.body).toEqual({ detail: 'A request with this Idempotency-Key is still being processed' });

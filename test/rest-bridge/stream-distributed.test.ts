@@ -9,17 +9,11 @@ import { createTestTenant, type TestTenant } from '../utils/e2e';
 import { startFakeLlmServer, type FakeLlmServer } from '../utils/fake-llm-server';
 import { startInProcessApp, type InProcessApp } from '../utils/in-process';
 import { createLegacyTemplate, type TestTemplate } from '../utils/notes';
+import { eventually } from '../utils/eventually';
 import { readEventStream } from '../utils/sse';
 
 const SECRET = 'stream-distributed-secret-0123456789';
 
-async function eventually(check: () => boolean, timeoutMs = 3_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!check()) {
-    if (Date.now() > deadline) throw new Error('condition not met in time');
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
-}
 
 /**
  * Distributed mode with the model behind it: a gateway in front of a notes subgraph service, both

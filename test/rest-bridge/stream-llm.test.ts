@@ -3,16 +3,10 @@ import { createTestTenant, type TestTenant } from '../utils/e2e';
 import { startFakeLlmServer, type FakeLlmServer } from '../utils/fake-llm-server';
 import { startInProcessApp, type InProcessApp } from '../utils/in-process';
 import { createLegacyTemplate, notesFingerprint, type TestTemplate } from '../utils/notes';
+import { eventually } from '../utils/eventually';
 import { readEventStream } from '../utils/sse';
 
 /** Polls until `check` holds, so cancellation is observed without fixed sleeps. */
-async function eventually(check: () => boolean, timeoutMs = 3_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!check()) {
-    if (Date.now() > deadline) throw new Error('condition not met in time');
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
-}
 
 describe('question migration on the OpenAI-compatible provider, all-in-one, through real HTTP', () => {
   let fake: FakeLlmServer;

@@ -8,6 +8,7 @@ import type { OperationResult as SubscriptionResult, SubscriptionExecutor } from
 import type { RouteDefinition } from '../../rest-bridge/types';
 import { listen, type ListeningApp } from '../utils/listen';
 import { readEventStream } from '../utils/sse';
+import { eventually } from '../utils/eventually';
 
 const schema = buildSchema(`
   type Tick { n: Int! }
@@ -137,8 +138,7 @@ describe('REST bridge stream routes (subscriptions as server-sent events)', () =
     const read = await readEventStream(res, { abort });
     expect(read.events).toEqual([{ type: 'tick', n: 1 }]);
     expect(read.comments.filter((c) => c.trim() === 'ping').length).toBeGreaterThanOrEqual(2);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-    expect(state.returned).toBe(true);
+    await eventually(() => state.returned);
   });
 
   it('cancels the subscription as soon as the client disconnects', async () => {
@@ -147,8 +147,7 @@ describe('REST bridge stream routes (subscriptions as server-sent events)', () =
     const abort = new AbortController();
     const res = await post({ signal: abort.signal });
     await readEventStream(res, { abort, stopAfter: (events) => events.length === 1 });
-    for (let i = 0; i < 50 && !state.returned; i++) await new Promise((resolve) => setTimeout(resolve, 10));
-    expect(state.returned).toBe(true);
+    await eventually(() => state.returned, { what: 'subscription cancelled' });
   });
 
   it('refuses, at start-up, a subscription without `stream`, a query with it, or stream routes without support', () => {

@@ -5,6 +5,7 @@ import pino from 'pino';
 import { createMailTransport } from '../../../subgraphs/billing/notifications/mail-transport';
 import { NotificationSender } from '../../../subgraphs/billing/notifications/notification-sender';
 import { codeOf, issuesOf, startBillingKit, type BillingKit } from './billing-kit';
+import { eventually } from '../../utils/eventually';
 
 const CARD = `id code initialValue currentBalance isActive status activatedAt scheduledSendDate notificationSentAt
   purchasingPatientId purchasingPatientName purchasingPatientEmail recipientPatientId recipientPatientName recipientPatientEmail recipientNote
@@ -45,22 +46,14 @@ describe('billing subgraph: issued gift cards and their notifications (real Post
       .flatMap((dir) => (existsSync(dir) ? readdirSync(dir).map((f) => readFileSync(join(dir, f), 'utf8')) : []))
       .filter((m) => m.includes(cardCode));
   /** When the card's notification was recorded as sent (ms), waiting for the sender's commit, which follows the file. */
-  const sentAt = async (id: string) => {
-    for (let i = 0; i < 50; i++) {
-      const value = (await kit.run(a, READ, { id })).data.issuedGiftCard.notificationSentAt;
-      if (value) return new Date(value).getTime();
-      await new Promise((r) => setTimeout(r, 100));
-    }
-    return 0;
-  };
+  const sentAt = async (id: string) => new Date(await eventually(async () => (await kit.run(a, READ, { id })).data.issuedGiftCard.notificationSentAt as string | null)).getTime();
   /** Runs this test's sender until the card's mail exists anywhere (or a few seconds pass). */
-  const delivered = async (cardCode: string) => {
-    for (let i = 0; i < 50 && mailsFor(cardCode).length === 0; i++) {
+  const delivered = (cardCode: string) =>
+    eventually(async () => {
       await sender.runOnce();
-      await new Promise((r) => setTimeout(r, 100));
-    }
-    return mailsFor(cardCode);
-  };
+      const mails = mailsFor(cardCode);
+      return mails.length ? mails : null;
+    });
 
   it('issues a PENDING card with a human-friendly code, snapshotting the patients from the directory', async () => {
     const buyer = await kit.patient(a, { firstName: 'Bo', lastName: 'Buyer', email: 'bo@example.com', phone: '+1 503 555 0101' });

@@ -65,12 +65,3 @@ export function mailsMentioning(needle: string): string[] {
   return files.map((f) => readFileSync(join(dir, f), 'utf8')).filter((mail) => mail.includes(needle));
 }
 
-/** Polls `check` until it returns a truthy value or `timeoutMs` passes. */
-export async function eventually<T>(check: () => Promise<T> | T, timeoutMs = 10_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await check();
-    if (value || Date.now() > deadline) return value;
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
