@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { suiteWorkDir } from '../utils/work-dir';
 import { watchOutput } from '../utils/watch-output';
 import { readRecordedServer } from '../../gateway/embedded-postgres';
+import { eventually } from '../utils/eventually';
 
 const MAIN = join(__dirname, '../../dist/gateway/main.js');
 const OPERATOR_TOKEN = 'cluster-test-operator-token';
@@ -81,15 +82,17 @@ describe('WEB_CONCURRENCY=2: a primary and two HTTP workers on the embedded data
       // A worker that dies is replaced: answers keep coming, and a new pid serves beside the survivor.
       const [killed] = workerPids;
       process.kill(killed, 'SIGKILL');
-      let replacement: number | undefined;
-      for (const deadline = Date.now() + 30_000; !replacement && Date.now() < deadline; await new Promise((r) => setTimeout(r, 200))) {
-        const answer = await fresh(publicUrl, { headers: demo }).catch(() => null);
-        if (!answer) continue;
-        expect([200, 429]).toContain(answer.status);
-        const [pid] = await servedBy([answer]);
-        if (!workerPids.has(pid)) replacement = pid;
-      }
-      expect(replacement).toBeDefined();
+      const replacement = await eventually(
+        async () => {
+          const answer = await fresh(publicUrl, { headers: demo }).catch(() => null);
+          if (!answer) return null;
+          expect([200, 429]).toContain(answer.status);
+          const [pid] = await servedBy([answer]);
+          return workerPids.has(pid) ? null : pid;
+        },
+        { what: 'a replacement worker serving', timeoutMs: 30_000, intervalMs: 200 },
+      );
+      expect(replacement).toBeGreaterThan(0);
       workerPids.add(replacement!);
       expect(alive(killed)).toBe(false);
     } finally {

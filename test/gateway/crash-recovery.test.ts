@@ -6,6 +6,7 @@ import { promisify } from 'node:util';
 import { readRecordedServer } from '../../gateway/embedded-postgres';
 import { clusterHolder, isAlive, readPostmasterPid } from '../../gateway/embedded-postgres-orphan';
 import { suiteWorkDir } from '../utils/work-dir';
+import { eventually } from '../utils/eventually';
 
 const ROOT = join(__dirname, '../..');
 const MAIN = join(ROOT, 'dist/gateway/main.js');
@@ -26,13 +27,8 @@ function launch(command: string, args: string[], env: Record<string, string>, cw
   return { child, output: () => output, exited };
 }
 
-async function until<T>(what: string, probe: () => T | undefined | null | false, timeoutMs = 60_000): Promise<T> {
-  for (const deadline = Date.now() + timeoutMs; Date.now() < deadline; await sleep(100)) {
-    const value = probe();
-    if (value) return value;
-  }
-  throw new Error(`timed out waiting for ${what}`);
-}
+/** Waits for a probe of the spawned servers' state; a cold start of the embedded database takes a while. */
+const until = <T>(what: string, probe: () => T | undefined | null | false, timeoutMs = 60_000) => eventually(probe, { what, timeoutMs, intervalMs: 100 }) as Promise<T>;
 
 const listening = (server: Server, pattern = /is listening on (http:\/\/127\.0\.0\.1:\d+)/) =>
   until(`${pattern} in:\n${server.output()}`, () => server.output().match(pattern)?.[1]);

@@ -6,6 +6,7 @@ import { Client } from 'pg';
 import { suiteWorkDir } from '../utils/work-dir';
 import { readRecordedServer } from '../../gateway/embedded-postgres';
 import { startFakeLlmServer } from '../utils/fake-llm-server';
+import { eventually } from '../utils/eventually';
 
 const MAIN = join(__dirname, '../../dist/gateway/main.js');
 
@@ -20,14 +21,8 @@ function startMain(env: Record<string, string>): { child: ChildProcess; output: 
   return { child, output: () => output, exited };
 }
 
-async function waitForOutput(read: () => string, pattern: RegExp, timeoutMs = 30_000): Promise<RegExpMatchArray> {
-  const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline) {
-    const match = read().match(pattern);
-    if (match) return match;
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  throw new Error(`no ${pattern} in:\n${read()}`);
+function waitForOutput(read: () => string, pattern: RegExp, timeoutMs = 30_000): Promise<RegExpMatchArray> {
+  return eventually(() => read().match(pattern), { what: `${pattern} in the output`, timeoutMs, intervalMs: 100 });
 }
 
 describe('process lifecycle on the embedded database', () => {
@@ -89,7 +84,7 @@ describe('process lifecycle on the embedded database', () => {
       const waitingOnLock = async () => (await db.query(`select count(*)::int as n from pg_stat_activity where wait_event_type = 'Lock' and pid <> pg_backend_pid()`)).rows[0].n;
       // The live request first, and in the database before anything else happens, so the shutdown finds it in flight.
       const live = fetch(`${url}/tenant/public`, { headers }).then(async (r) => ({ status: r.status, body: (await r.json()) as { name?: string } }));
-      while ((await waitingOnLock()) < 1) await sleep(50);
+      await eventually(async () => (await waitingOnLock()) >= 1, { what: 'the live request waiting on the lock' });
       const leaving = new AbortController();
       const abandoned = Array.from({ length: 3 }, () => fetch(`${url}/tenant/public`, { headers, signal: leaving.signal }).catch(() => 'aborted'));
       // Time for them to reach the pool, where at least one waits for a connection the live request holds.

@@ -1,4 +1,5 @@
 import type { ChildProcess } from 'node:child_process';
+import { eventually } from './eventually';
 
 /** What a test reads from a server process it spawned: its combined output, patterns in it, and its exit. */
 export interface WatchedOutput {
@@ -16,13 +17,10 @@ export function watchOutput(child: ChildProcess): WatchedOutput {
   child.stdout!.on('data', (chunk) => (output += chunk));
   child.stderr!.on('data', (chunk) => (output += chunk));
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
-  const waitFor = async (pattern: RegExp): Promise<RegExpMatchArray> => {
-    for (const deadline = Date.now() + 60_000; Date.now() < deadline; await new Promise((r) => setTimeout(r, 100))) {
-      const match = output.match(pattern);
-      if (match) return match;
-    }
-    throw new Error(`no ${pattern} in:\n${output}`);
-  };
+  const waitFor = (pattern: RegExp): Promise<RegExpMatchArray> =>
+    eventually(() => output.match(pattern), { what: `${pattern} in the output`, timeoutMs: 60_000, intervalMs: 100 }).catch((error: Error) => {
+      throw new Error(`${error.message}:\n${output}`);
+    });
   const servedBy = async (responses: { requestId: string }[]): Promise<Set<number>> => {
     const pids = new Set<number>();
     for (const { requestId } of responses) pids.add(JSON.parse((await waitFor(new RegExp(`^.*"requestId":"${requestId}".*"status".*$`, 'm')))[0]).pid);
