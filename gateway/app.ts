@@ -68,7 +68,7 @@ export interface AppOptions {
  */
 export async function startApp(config: Config, platform: Platform, log: Logger, options: AppOptions = {}): Promise<RunningApp> {
   const routes = options.routes ?? ROUTES;
-  const limits = new RateLimits(config.rateLimit, config.redisUrl, { clustered: options.clustered ?? false });
+  const limits = new RateLimits(config.rateLimit, config.redisUrl, { clustered: options.clustered ?? false, workers: config.workers });
   const keys = new KeyCache((apiKey) => new ApiKeyService(platform.tenantOrm.em.fork() as never).verify(apiKey));
   const revocations = options.clustered ? relayKeyRevocations(() => keys.clear()) : null;
   const admin = new AdminService(platform.tenantOrm, platform.seeders, async () => {

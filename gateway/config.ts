@@ -23,7 +23,7 @@ export interface Config {
   /** Enables `/admin/*` when set. */
   operatorToken: string | null;
   subgraphUrls: Partial<Record<SubgraphName, string>>;
-  rateLimit: { points: number; windowSeconds: number; authFailurePoints: number };
+  rateLimit: { points: number; windowSeconds: number; authFailurePoints: number; leasePoints: number | null };
   redisUrl: string | null;
   bodyLimitBytes: number;
   logLevel: string;
@@ -156,6 +156,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       points: int('RATE_LIMIT_PER_WINDOW', 600, 1, 10_000_000),
       windowSeconds: int('RATE_LIMIT_WINDOW_SECONDS', 60, 1, 86_400),
       authFailurePoints: int('RATE_LIMIT_AUTH_FAILURES_PER_WINDOW', 60, 1, 10_000_000),
+      // Unset: 2% of the limit shared among this replica's workers (gateway/rate-lease.ts); 1 asks the store for every request.
+      leasePoints: env.RATE_LIMIT_LEASE === undefined || env.RATE_LIMIT_LEASE === '' ? null : int('RATE_LIMIT_LEASE', 1, 1, 10_000_000),
     },
     redisUrl: text('REDIS_URL'),
     bodyLimitBytes: int('BODY_LIMIT_BYTES', 1024 * 1024, 1024, 64 * 1024 * 1024),

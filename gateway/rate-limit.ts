@@ -3,6 +3,7 @@ import { Redis } from 'ioredis';
 import { RateLimiterCluster, RateLimiterMemory, RateLimiterRedis, RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
 import type { Config } from './config';
 import { rateLimitRefusals } from './metrics/instruments';
+import { LeasedBudget, leaseSlice } from './rate-lease';
 
 /** Outcome of counting one request against a budget. */
 export interface RateDecision {
@@ -26,8 +27,10 @@ export class RateLimits {
   private readonly tenant: RateLimiterAbstract;
   private readonly anonymous: RateLimiterAbstract;
   private readonly redis: Redis | null;
+  /** The tenant budget spent from leased slices; null when every request asks the store (one process, or slices of 1). */
+  private readonly tenantLease: LeasedBudget | null;
 
-  constructor(private readonly config: Config['rateLimit'], redisUrl: string | null, options: { clustered: boolean } = { clustered: false }) {
+  constructor(private readonly config: Config['rateLimit'], redisUrl: string | null, options: { clustered: boolean; workers?: number } = { clustered: false }) {
     const tenantOptions = { keyPrefix: 'rl:tenant', points: config.points, duration: config.windowSeconds };
     const anonymousOptions = { keyPrefix: 'rl:anon', points: config.authFailurePoints, duration: config.windowSeconds };
     if (redisUrl) {
@@ -44,11 +47,25 @@ export class RateLimits {
       this.tenant = new RateLimiterMemory(tenantOptions);
       this.anonymous = new RateLimiterMemory(anonymousOptions);
     }
+    // A store in this process's memory is exact and costs nothing to ask; a shared one costs a round trip per request.
+    // Failed authentications keep exact counts: they are few, and an attacker's budget must not grow by a slice.
+    const slice = config.leasePoints ?? leaseSlice(config.points, options.workers ?? 1);
+    this.tenantLease = (redisUrl || options.clustered) && slice > 1 ? new LeasedBudget(this.tenant, slice) : null;
   }
 
   /** Counts a request of an authenticated tenant: one unit, or `points` (a GraphQL request's root fields beyond its first). */
-  consumeTenant(tenantId: string, points = 1): Promise<RateDecision> {
-    return this.consume(this.tenant, tenantId, 'tenant', this.config.points, points);
+  async consumeTenant(tenantId: string, points = 1): Promise<RateDecision> {
+    if (!this.tenantLease) return this.consume(this.tenant, tenantId, 'tenant', this.config.points, points);
+    const spent = await this.tenantLease.spend(tenantId, points);
+    if (!spent.allowed) rateLimitRefusals.inc({ policy: 'tenant' });
+    return {
+      allowed: spent.allowed,
+      limit: this.config.points,
+      remaining: Math.min(this.config.points, spent.remaining),
+      resetSeconds: Math.max(1, Math.ceil(spent.msBeforeNext / 1000)),
+      policy: 'tenant',
+      windowSeconds: this.config.windowSeconds,
+    };
   }
 
   /** Counts a request that is nobody's yet, by client address. */
