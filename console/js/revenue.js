@@ -124,7 +124,7 @@ export async function renderRevenue(view) {
       groups,
       h('h2', { id: 'groups-title' }, 'Groups'),
       chart,
-      h('div', { className: 'table-scroll', tabindex: '0', role: 'region', 'aria-label': 'Groups' }, h('table', {}, h('thead', {}, h('tr', {}, ['Group', 'Lines', 'Gross', 'Discounts', 'Net', 'Average net', ''].map((t) => h('th', { scope: 'col' }, t)))), h('tbody', {}, rows))),
+      h('div', { className: 'table-scroll', tabindex: '0', role: 'region', 'aria-label': 'Groups' }, h('table', {}, h('thead', {}, h('tr', {}, ['Group', 'Lines', 'Gross', 'Discounts', 'Net', 'Average net', ''].map((t, i) => h('th', { scope: 'col', className: i > 0 && i < 6 ? 'num' : '' }, t)))), h('tbody', {}, rows))),
     );
     // The same chart code as the widgets, fed the group summaries in the query engine's answer shape.
     const net = { title: 'Net', shortTitle: 'Net', type: 'number', meta: { unit: 'cents' } };
