@@ -1,6 +1,12 @@
 import type { Page } from 'playwright-core';
 import { baseUrl, type TestTenant } from '../utils/e2e';
 
+// Functions given to page.evaluate run in the browser; these names are the browser's there (the tests' tsconfig has no DOM lib).
+declare const document: any, window: any, localStorage: any, sessionStorage: any, location: any;
+declare type HTMLElement = any;
+declare type HTMLInputElement = any;
+declare type HTMLOptionElement = any;
+
 /** Opens the console (at `hash`, if given) and signs in with the tenant's id and key, as a person would type them. */
 export async function openConsoleSignedIn(page: Page, tenant: Pick<TestTenant, 'tenantId' | 'apiKey'>, hash = ''): Promise<void> {
   await page.goto(`${baseUrl()}/console${hash}`);
@@ -18,7 +24,7 @@ export async function signIn(page: Page, tenantId: string, apiKey: string): Prom
 /** Waits until every widget of the open dashboard is drawn or failed; answers their states. */
 export async function widgetStates(page: Page): Promise<{ name: string; chartType: string; state: string }[]> {
   await page.locator('.widget').first().waitFor();
-  await page.waitForFunction(() => [...document.querySelectorAll<HTMLElement>('.widget')].every((w) => w.dataset.state === 'drawn' || w.dataset.state === 'error'), undefined, { timeout: 20_000 });
+  await page.waitForFunction(() => [...document.querySelectorAll('.widget')].every((w: HTMLElement) => w.dataset.state === 'drawn' || w.dataset.state === 'error'), undefined, { timeout: 20_000 });
   return page.$$eval('.widget', (widgets) => widgets.map((w) => ({ name: w.querySelector('h2')!.textContent!, chartType: (w as HTMLElement).dataset.chartType!, state: (w as HTMLElement).dataset.state! })));
 }
 

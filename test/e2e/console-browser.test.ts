@@ -7,6 +7,12 @@ import { openConsoleSignedIn, signIn, widgetContent, widgetStates } from '../bro
 import { createDemoTenant } from '../subgraphs/analytics/revenue-kit';
 import { baseUrl, createTestTenant, type TestTenant } from '../utils/e2e';
 
+// Functions given to page.evaluate run in the browser; these names are the browser's there (the tests' tsconfig has no DOM lib).
+declare const document: any, window: any, localStorage: any, sessionStorage: any, location: any;
+declare type HTMLElement = any;
+declare type HTMLInputElement = any;
+declare type HTMLOptionElement = any;
+
 const executablePath = findChromium();
 const describeInBrowser = executablePath ? describe : describe.skip;
 // CONSOLE_SCREENSHOTS=docs writes docs/console-dashboard.png and docs/console-composer.png (docs/console.md).
@@ -112,7 +118,7 @@ describeInBrowser(`the analyst console in Chromium (${process.env.E2E_MODE} mode
     expect(previewed).toBeGreaterThan(1);
     if (screenshots) await page.screenshot({ path: `${screenshots}/console-composer.png`, fullPage: true });
     await page.getByRole('button', { name: 'Save widget' }).click();
-    await page.getByRole('heading', { name: 'Discounts', level: 1 }).waitFor();
+    await page.getByRole('heading', { name: 'Discounts', level: 1, exact: true }).waitFor();
 
     const saved = await tenant.graphql('{ widgets(perPage: 100) { items { name query position { x y w h } } } }');
     expect(saved.body.data.widgets.items.filter((w: { name: string }) => w.name === 'Net by item category')).toEqual([
@@ -149,7 +155,7 @@ describeInBrowser(`the analyst console in Chromium (${process.env.E2E_MODE} mode
   async function expectFieldError(control: ReturnType<Page['getByLabel']>, text: string): Promise<void> {
     await expect(control.getAttribute('aria-invalid')).resolves.toBe('true');
     // The message is the control's own description (aria-describedby), inside the same field.
-    const described = await control.evaluate((el) => (el.getAttribute('aria-describedby') ?? '').split(' ').map((id) => document.getElementById(id)).filter((n) => n && !n.hidden && el.parentElement!.contains(n)).map((n) => n!.textContent).join(' '));
+    const described = await control.evaluate((el) => (el.getAttribute('aria-describedby') ?? '').split(' ').map((id: string) => document.getElementById(id)).filter((n: HTMLElement) => n && !n.hidden && el.parentElement!.contains(n)).map((n: HTMLElement) => n!.textContent).join(' '));
     expect(described).toContain(text);
   }
 
