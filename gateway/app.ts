@@ -34,6 +34,7 @@ import { relayKeyRevocations } from './key-revocation-relay';
 import { contextOf, requestContextMiddleware } from './request-context';
 import { streamHandler } from './sse';
 import { graphiqlRouter } from './graphiql';
+import { consoleRouter } from './console';
 import { subscriptionOwners } from './subscription-owners';
 import { SubscriptionRouter } from './subscription-router';
 import { httpTransport, inProcessTransport } from './subscription-transports';
@@ -106,6 +107,7 @@ export async function startApp(config: Config, platform: Platform, log: Logger, 
   app.use(docsRouter());
   // Before authentication: a browser's GET /graphql gets the IDE page (no headers yet); the API is unchanged.
   if (config.graphiql) app.use(graphiqlRouter());
+  if (config.console) app.use(consoleRouter());
   // Public, before authentication: logos are shown to patients (rest-bridge routes return these URLs).
   app.use(assetsRouter(platform.tenantOrm));
   if (config.operatorToken) app.use('/admin', json, refuseBadText, adminRouter(admin, config.operatorToken, limits));

@@ -30,6 +30,8 @@ export interface Config {
   demoTenant: boolean;
   /** Whether a browser's GET /graphql gets the GraphiQL IDE (GRAPHIQL; on by default: it does nothing without a key). */
   graphiql: boolean;
+  /** Whether `/console` serves the analyst console (CONSOLE; on by default: it does nothing without a key). */
+  console: boolean;
   /** The OpenAI-compatible endpoint of question migration (LLM_*); null: the built-in provider. */
   llm: LlmSettings | null;
   /** HTTP worker processes (WEB_CONCURRENCY); above 1 a primary process forks them (gateway/cluster-primary.ts). */
@@ -164,6 +166,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     logLevel: text('LOG_LEVEL') ?? 'info',
     demoTenant: text('DEMO_TENANT') !== '0',
     graphiql: bool('GRAPHIQL', true),
+    console: bool('CONSOLE', true),
     llm: llm.settings,
     workers: int('WEB_CONCURRENCY', 1, 1, 64),
     shutdownGraceMs: readShutdownGraceMs(env, problems),

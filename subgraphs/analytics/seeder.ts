@@ -8,7 +8,7 @@ import { ChartType } from './types/enums';
 
 const DAY = 86_400_000;
 
-/** Widgets over the `revenue` cube the query engine will serve, in Cube's REST query shape. */
+/** Widgets over the `revenue` cube the query engine will serve, in Cube's REST query shape; the first dashboard shows every chart type (the console's demo). */
 const DASHBOARDS: { name: string; description: string; widgets: { name: string; chartType: ChartType; query: Record<string, unknown>; position: { x: number; y: number; w: number; h: number } }[] }[] = [
   {
     name: 'Revenue overview',
@@ -16,7 +16,11 @@ const DASHBOARDS: { name: string; description: string; widgets: { name: string; 
     widgets: [
       { name: 'Net revenue this year', chartType: ChartType.kpi, position: { x: 0, y: 0, w: 4, h: 2 }, query: { measures: ['revenue.netAmount'], timeDimensions: [{ dimension: 'revenue.createdAt', dateRange: 'this year' }] } },
       { name: 'Net revenue by month', chartType: ChartType.line, position: { x: 4, y: 0, w: 8, h: 4 }, query: { measures: ['revenue.netAmount'], timeDimensions: [{ dimension: 'revenue.createdAt', granularity: 'month', dateRange: 'last 12 months' }] } },
+      { name: 'Sales this month', chartType: ChartType.kpi, position: { x: 0, y: 2, w: 4, h: 2 }, query: { measures: ['revenue.count'], timeDimensions: [{ dimension: 'revenue.createdAt', dateRange: 'this month' }] } },
       { name: 'Revenue by item category', chartType: ChartType.pie, position: { x: 0, y: 4, w: 6, h: 4 }, query: { measures: ['revenue.netAmount'], dimensions: ['revenue.itemCategory'], order: { 'revenue.netAmount': 'desc' } } },
+      { name: 'Net revenue by location', chartType: ChartType.bar, position: { x: 6, y: 4, w: 6, h: 4 }, query: { measures: ['revenue.netAmount'], dimensions: ['revenue.location'], order: { 'revenue.netAmount': 'desc' } } },
+      { name: 'Gross and discounts by quarter', chartType: ChartType.area, position: { x: 0, y: 8, w: 6, h: 4 }, query: { measures: ['revenue.grossAmount', 'revenue.discountAmount'], timeDimensions: [{ dimension: 'revenue.createdAt', granularity: 'quarter', dateRange: 'last 8 quarters' }] } },
+      { name: 'Top items this year', chartType: ChartType.table, position: { x: 6, y: 8, w: 6, h: 4 }, query: { measures: ['revenue.netAmount', 'revenue.count'], dimensions: ['revenue.itemName'], timeDimensions: [{ dimension: 'revenue.createdAt', dateRange: 'this year' }], order: { 'revenue.netAmount': 'desc' }, limit: 10 } },
     ],
   },
   {

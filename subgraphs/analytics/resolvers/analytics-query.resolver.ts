@@ -3,13 +3,22 @@ import { Arg, Ctx, Query, Resolver } from 'type-graphql';
 import type { SubgraphContext } from '../../shared/context';
 import { requireTenant } from '../../shared/require-tenant';
 import { AnalyticsQueryService, type AnalyticsQueryResult } from '../services/analytics-query.service';
+import { describeModel } from '../query/describe-model';
+import { AnalyticsQueryModelType } from '../types/analytics-query-model.type';
 import { AnalyticsQueryResultType } from '../types/analytics-query.type';
 
-/** The analytics query engine (contract part 4.2, `POST /analytics/widgets/execute-query`). */
+/** The analytics query engine (contract part 4.2, `POST /analytics/widgets/execute-query`) and the model it validates against. */
 @Resolver()
 export class AnalyticsQueryResolver {
   @Query(() => AnalyticsQueryResultType, { description: "Runs an analytics query in Cube's REST format (or its {query} envelope) over the tenant's data" })
   executeAnalyticsQuery(@Arg('query', () => JSONResolver) query: unknown, @Ctx() ctx: SubgraphContext): Promise<AnalyticsQueryResult> {
     return new AnalyticsQueryService(ctx.em, requireTenant(ctx)).execute(query);
+  }
+
+  @Query(() => AnalyticsQueryModelType, { description: "The query model queries are validated against: cubes, measures, dimensions, granularities, filter operators (Cube's /v1/meta)" })
+  analyticsQueryModel(@Ctx() ctx: SubgraphContext): AnalyticsQueryModelType {
+    // The model is the same for every tenant; asking still takes an authenticated tenant, like every field.
+    requireTenant(ctx);
+    return describeModel();
   }
 }

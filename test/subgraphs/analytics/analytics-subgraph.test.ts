@@ -42,7 +42,7 @@ describe('analytics subgraph (real PostgreSQL, demo data)', () => {
     expect(data.dashboards.items.map((d: any) => [d.name, d.widgets.length])).toEqual([
       ['Discounts', 1],
       ['Providers', 2],
-      ['Revenue overview', 3],
+      ['Revenue overview', 7],
     ]);
     expect(batch).toHaveBeenCalledTimes(1);
     batch.mockRestore();

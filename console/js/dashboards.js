@@ -1,0 +1,74 @@
+import { graphql } from './api.js';
+import { field, h, replace } from './dom.js';
+
+const PER_PAGE = 10;
+const LIST = `query Dashboards($page: Int!, $perPage: Int!, $name: String) {
+  dashboards(page: $page, perPage: $perPage, name: $name, sortBy: name, sortDirection: asc) {
+    total page pages items { id name description locationId updatedDate widgets { id isArchived } }
+  }
+}`;
+
+const href = (page, name) => `#/dashboards?${new URLSearchParams({ ...(name ? { name } : {}), page: String(page) })}`;
+
+/** The tenant's dashboards: a name filter and pages of PER_PAGE, each a link to the dashboard. */
+export async function renderDashboards(view, params) {
+  const name = params.get('name') ?? '';
+  const page = Math.max(1, Number.parseInt(params.get('page') ?? '1', 10) || 1);
+  const filter = h('input', { type: 'search', name: 'name', value: name });
+  const results = h('div', { 'aria-live': 'polite', 'aria-busy': 'true' }, h('p', { className: 'loading' }, 'Loading dashboards…'));
+  replace(
+    view,
+    h('h1', { tabindex: '-1' }, 'Dashboards'),
+    h(
+      'form',
+      {
+        className: 'toolbar',
+        role: 'search',
+        onSubmit(event) {
+          event.preventDefault();
+          location.hash = href(1, filter.value.trim());
+        },
+      },
+      field('Name contains', filter),
+      h('button', { type: 'submit' }, 'Filter'),
+    ),
+    results,
+  );
+  try {
+    const { dashboards } = await graphql(LIST, { page, perPage: PER_PAGE, name: name || null });
+    results.setAttribute('aria-busy', 'false');
+    if (dashboards.total === 0) return void replace(results, h('p', { className: 'empty' }, name ? `No dashboard's name contains “${name}”.` : 'This tenant has no dashboards yet.'));
+    replace(
+      results,
+      h('p', { className: 'hint' }, `${dashboards.total} dashboard${dashboards.total === 1 ? '' : 's'}`),
+      h(
+        'ul',
+        { className: 'dashboard-list' },
+        dashboards.items.map((d) =>
+          h(
+            'li',
+            { className: 'card' },
+            h('h2', {}, h('a', { href: `#/dashboards/${encodeURIComponent(d.id)}` }, d.name)),
+            d.description ? h('p', {}, d.description) : null,
+            h('p', { className: 'hint' }, `${d.widgets.filter((w) => !w.isArchived).length} widgets`),
+          ),
+        ),
+      ),
+      pager(dashboards, name),
+    );
+  } catch (error) {
+    results.setAttribute('aria-busy', 'false');
+    replace(results, h('div', { className: 'error-box', role: 'alert' }, error.message));
+  }
+}
+
+/** Previous/next links and where we are; links, so the browser's history pages back too. */
+function pager(result, name) {
+  return h(
+    'nav',
+    { className: 'pager', 'aria-label': 'Pages' },
+    result.page > 1 ? h('a', { href: href(result.page - 1, name), className: 'button' }, '← Previous') : null,
+    h('span', {}, `Page ${result.page} of ${result.pages}`),
+    result.page < result.pages ? h('a', { href: href(result.page + 1, name), className: 'button' }, 'Next →') : null,
+  );
+}

@@ -1,0 +1,46 @@
+import type { Page } from 'playwright-core';
+import { baseUrl, type TestTenant } from '../utils/e2e';
+
+// Functions given to page.evaluate run in the browser; these names are the browser's there (the tests' tsconfig has no DOM lib).
+declare const document: any, window: any, localStorage: any, sessionStorage: any, location: any;
+declare type HTMLElement = any;
+declare type HTMLInputElement = any;
+declare type HTMLOptionElement = any;
+
+/** Opens the console (at `hash`, if given) and signs in with the tenant's id and key, as a person would type them. */
+export async function openConsoleSignedIn(page: Page, tenant: Pick<TestTenant, 'tenantId' | 'apiKey'>, hash = ''): Promise<void> {
+  await page.goto(`${baseUrl()}/console${hash}`);
+  await signIn(page, tenant.tenantId, tenant.apiKey);
+  await page.locator('#session').waitFor({ state: 'visible' });
+}
+
+/** Types a tenant id and key into the sign-in form and submits it. */
+export async function signIn(page: Page, tenantId: string, apiKey: string): Promise<void> {
+  await page.getByLabel('Tenant id').fill(tenantId);
+  await page.getByLabel('API key').fill(apiKey);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+}
+
+/** Waits until every widget of the open dashboard is drawn or failed; answers their states. */
+export async function widgetStates(page: Page): Promise<{ name: string; chartType: string; state: string }[]> {
+  await page.locator('.widget').first().waitFor();
+  await page.waitForFunction(() => [...document.querySelectorAll('.widget')].every((w: HTMLElement) => w.dataset.state === 'drawn' || w.dataset.state === 'error'), undefined, { timeout: 20_000 });
+  return page.$$eval('.widget', (widgets) => widgets.map((w) => ({ name: w.querySelector('h2')!.textContent!, chartType: (w as HTMLElement).dataset.chartType!, state: (w as HTMLElement).dataset.state! })));
+}
+
+/** What a widget shows, read from the page: ECharts' series data and the SVG marks drawn, or a table's rows, or a KPI's text. */
+export function widgetContent(page: Page, name: string): Promise<{ series: unknown[][] | null; marks: number; rows: number; text: string }> {
+  return page.evaluate((widgetName) => {
+    const widget = [...document.querySelectorAll('.widget')].find((w) => w.querySelector('h2')?.textContent === widgetName)!;
+    const chart = widget.querySelector('.chart');
+    const echarts = (window as any).echarts;
+    const option = chart ? echarts.getInstanceByDom(chart).getOption() : null;
+    return {
+      series: option ? option.series.map((s: { data: unknown[] }) => s.data) : null,
+      // Bars, slices, lines and areas are <path>s in ECharts' SVG renderer; axes and grid lines are too, so callers compare with the data.
+      marks: chart ? chart.querySelectorAll('svg path').length : 0,
+      rows: widget.querySelectorAll('tbody tr').length,
+      text: (widget.querySelector('.widget-body') as HTMLElement).innerText,
+    };
+  }, name);
+}

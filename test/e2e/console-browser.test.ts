@@ -1,0 +1,224 @@
+import { readFileSync } from 'node:fs';
+import { buildSchema, isEnumType } from 'graphql';
+import { chromium, type Browser, type Page } from 'playwright-core';
+import { schemaDir } from '../../schema/paths';
+import { findChromium } from '../browser/find-chromium';
+import { openConsoleSignedIn, signIn, widgetContent, widgetStates } from '../browser/console-page';
+import { createDemoTenant } from '../subgraphs/analytics/revenue-kit';
+import { baseUrl, createTestTenant, type TestTenant } from '../utils/e2e';
+
+// Functions given to page.evaluate run in the browser; these names are the browser's there (the tests' tsconfig has no DOM lib).
+declare const document: any, window: any, localStorage: any, sessionStorage: any, location: any;
+declare type HTMLElement = any;
+declare type HTMLInputElement = any;
+declare type HTMLOptionElement = any;
+
+const executablePath = findChromium();
+const describeInBrowser = executablePath ? describe : describe.skip;
+// CONSOLE_SCREENSHOTS=docs writes docs/console-dashboard.png and docs/console-composer.png (docs/console.md).
+const screenshots = process.env.CONSOLE_SCREENSHOTS;
+
+const supergraph = buildSchema(readFileSync(`${schemaDir()}/supergraph.graphql`, 'utf8'), { assumeValidSDL: true });
+const enumValues = (name: string) => {
+  const type = supergraph.getType(name);
+  if (!isEnumType(type)) throw new Error(`${name} is no enum`);
+  return type.getValues().map((v) => v.name);
+};
+
+/** Parses RFC 4180 CSV (quoted cells, doubled quotes, CRLF) into rows of cells. */
+function parseCsv(text: string): string[][] {
+  const rows: string[][] = [];
+  let row: string[] = [];
+  let cell = '';
+  let quoted = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i];
+    if (quoted) {
+      if (c === '"' && text[i + 1] === '"') (cell += '"'), i++;
+      else if (c === '"') quoted = false;
+      else cell += c;
+    } else if (c === '"') quoted = true;
+    else if (c === ',') row.push(cell), (cell = '');
+    else if (c === '\r' && text[i + 1] === '\n') row.push(cell), rows.push(row), (row = []), (cell = ''), i++;
+    else cell += c;
+  }
+  return rows;
+}
+
+describeInBrowser(`the analyst console in Chromium (${process.env.E2E_MODE} mode)`, () => {
+  let browser: Browser;
+  let page: Page;
+  let demo: TestTenant;
+  const problems: string[] = [];
+  jest.setTimeout(90_000);
+
+  beforeAll(async () => {
+    [browser, demo] = await Promise.all([chromium.launch({ executablePath: executablePath!, headless: true, args: ['--no-sandbox'] }), createDemoTenant('Console Demo Clinic')]);
+  }, 90_000);
+  afterAll(() => browser?.close());
+
+  beforeEach(async () => {
+    problems.length = 0;
+    page = await browser.newPage({ viewport: { width: 1366, height: 900 }, reducedMotion: 'reduce', acceptDownloads: true });
+    // A script the CSP blocks, or one that throws, shows up here; so does any failed request but the deliberate 401/403.
+    page.on('pageerror', (error) => problems.push(`page error: ${error.message}`));
+    page.on('console', (message) => {
+      if (message.type() === 'error' && !/status of 40[13]/.test(message.text())) problems.push(`console: ${message.text()} (${message.location().url})`);
+    });
+  });
+  afterEach(() => page?.close());
+
+  it('signs in with the demo tenant and draws every widget of the demo dashboard, one of each chart type, with the API’s figures', async () => {
+    await openConsoleSignedIn(page, demo);
+    await page.getByRole('heading', { name: 'Dashboards', level: 1 }).waitFor();
+    await page.getByRole('link', { name: 'Revenue overview' }).click();
+    const widgets = await widgetStates(page);
+    expect(widgets.filter((w) => w.state !== 'drawn')).toEqual([]);
+    expect(new Set(widgets.map((w) => w.chartType))).toEqual(new Set(enumValues('ChartType')));
+    for (const widget of widgets) {
+      const shown = await widgetContent(page, widget.name);
+      if (widget.chartType === 'table') expect([widget.name, shown.rows]).toEqual([widget.name, expect.any(Number)]), expect(shown.rows).toBeGreaterThan(0);
+      else if (widget.chartType === 'kpi') expect(shown.text).toMatch(/\d/);
+      else {
+        const points = shown.series!.flat().filter((v) => v !== null && v !== undefined);
+        expect([widget.name, points.length > 0]).toEqual([widget.name, true]);
+        expect(shown.marks).toBeGreaterThanOrEqual(widget.chartType === 'line' || widget.chartType === 'area' ? shown.series!.length : points.length);
+      }
+    }
+    // What the line chart plots is what the query engine answers for the same widget.
+    const { body } = await demo.graphql('{ dashboards(name: "Revenue overview") { items { widgets { name query } } } }');
+    const monthly = body.data.dashboards.items[0].widgets.find((w: { name: string }) => w.name === 'Net revenue by month');
+    const answer = await demo.graphql('query($q: JSON!) { executeAnalyticsQuery(query: $q) { data } }', { q: monthly.query });
+    expect((await widgetContent(page, 'Net revenue by month')).series![0]).toEqual(answer.body.data.executeAnalyticsQuery.data.map((row: Record<string, number>) => row['revenue.netAmount']));
+    if (screenshots) await page.screenshot({ path: `${screenshots}/console-dashboard.png` });
+
+    // The location filter narrows every widget: the per-location bar chart keeps one bar.
+    const firstLocation = page.getByLabel('Location', { exact: true }).locator('option').nth(1);
+    await page.getByLabel('Location', { exact: true }).selectOption((await firstLocation.getAttribute('value'))!);
+    expect((await widgetStates(page)).every((w) => w.state === 'drawn')).toBe(true);
+    expect((await widgetContent(page, 'Net revenue by location')).series![0]).toHaveLength(1);
+    // The key is in the tab's memory only.
+    expect(await page.evaluate(() => [localStorage.length, sessionStorage.length, document.cookie, location.href.includes('hpp_')])).toEqual([0, 0, '', false]);
+    expect(problems).toEqual([]);
+  });
+
+  it('creates a widget through the composer, previews it, and finds it drawn after a reload', async () => {
+    const tenant = await createDemoTenant('Console Composer Clinic');
+    await openConsoleSignedIn(page, tenant, '#/dashboards?name=Discounts');
+    await page.getByRole('link', { name: 'Discounts' }).click();
+    await page.getByRole('link', { name: 'Add a widget' }).click();
+    await page.getByRole('textbox', { name: 'Name', exact: true }).fill('Net by item category');
+    await page.getByLabel('Chart type').selectOption('bar');
+    await page.getByRole('checkbox', { name: 'Net Amount' }).check();
+    await page.getByRole('checkbox', { name: 'Item Category' }).check();
+    await page.getByLabel('Sort by').selectOption('revenue.netAmount');
+    await page.getByRole('button', { name: 'Preview' }).click();
+    await page.waitForFunction(() => document.querySelector('.preview .chart') && (window as any).echarts.getInstanceByDom(document.querySelector('.preview .chart')));
+    const previewed = await page.evaluate(() => (window as any).echarts.getInstanceByDom(document.querySelector('.preview .chart')).getOption().series[0].data.length);
+    expect(previewed).toBeGreaterThan(1);
+    if (screenshots) await page.screenshot({ path: `${screenshots}/console-composer.png`, fullPage: true });
+    await page.getByRole('button', { name: 'Save widget' }).click();
+    await page.getByRole('heading', { name: 'Discounts', level: 1, exact: true }).waitFor();
+
+    const saved = await tenant.graphql('{ widgets(perPage: 100) { items { name query position { x y w h } } } }');
+    expect(saved.body.data.widgets.items.filter((w: { name: string }) => w.name === 'Net by item category')).toEqual([
+      { name: 'Net by item category', query: { measures: ['revenue.netAmount'], dimensions: ['revenue.itemCategory'], order: { 'revenue.netAmount': 'desc' }, timezone: 'America/New_York' }, position: { x: 0, y: 0, w: 6, h: 4 } },
+    ]);
+    // A reload forgets the key: sign in again, and the route (in the hash) brings the dashboard back.
+    await page.reload();
+    await signIn(page, tenant.tenantId, tenant.apiKey);
+    const widgets = await widgetStates(page);
+    expect(widgets).toContainEqual({ name: 'Net by item category', chartType: 'bar', state: 'drawn' });
+    expect((await widgetContent(page, 'Net by item category')).series![0]).toHaveLength(previewed);
+    expect(problems).toEqual([]);
+  });
+
+  it('shows the API’s 422 messages next to the fields they name, and saves nothing', async () => {
+    const tenant = await createDemoTenant('Console Validation Clinic');
+    const dashboard = (await tenant.graphql('{ dashboards(name: "Providers") { items { id } } }')).body.data.dashboards.items[0];
+    const before = (await tenant.graphql('{ widgets { total } }')).body.data.widgets.total;
+    await openConsoleSignedIn(page, tenant, `#/dashboards/${dashboard.id}/widgets/new`);
+    await page.getByRole('checkbox', { name: 'Count', exact: true }).check();
+    await page.getByLabel('Row limit').fill('20000');
+    await page.getByLabel('Width (w)').fill('0');
+    await page.getByRole('button', { name: 'Save widget' }).click();
+    await page.locator('.field-error:not([hidden])').first().waitFor();
+    const name = page.getByRole('textbox', { name: 'Name', exact: true });
+    await expectFieldError(name, 'name must not be empty');
+    await expectFieldError(page.getByLabel('Row limit'), 'less than or equal to 10000');
+    await expectFieldError(page.getByLabel('Width (w)'), 'greater than or equal to 1');
+    expect(await name.evaluate((el) => el === document.activeElement)).toBe(true);
+    expect((await tenant.graphql('{ widgets { total } }')).body.data.widgets.total).toBe(before);
+    expect(problems).toEqual([]);
+  });
+
+  async function expectFieldError(control: ReturnType<Page['getByLabel']>, text: string): Promise<void> {
+    await expect(control.getAttribute('aria-invalid')).resolves.toBe('true');
+    // The message is the control's own description (aria-describedby), inside the same field.
+    const described = await control.evaluate((el) => (el.getAttribute('aria-describedby') ?? '').split(' ').map((id: string) => document.getElementById(id)).filter((n: HTMLElement) => n && !n.hidden && el.parentElement!.contains(n)).map((n: HTMLElement) => n!.textContent).join(' '));
+    expect(described).toContain(text);
+  }
+
+  it('exports the revenue lines shown as CSV, row for row what the REST breakdown answers for the same filters', async () => {
+    await openConsoleSignedIn(page, demo, '#/revenue');
+    await page.getByRole('heading', { name: 'Lines', exact: true }).waitFor();
+    // Half a year of the demo's two (its lines end yesterday, wherever today is).
+    const day = (daysAgo: number) => new Date(Date.now() - daysAgo * 86_400_000).toISOString().slice(0, 10);
+    const [from, to] = [day(200), day(20)];
+    await page.getByLabel('From').fill(from);
+    await page.getByLabel('To (inclusive)').fill(to);
+    await page.getByRole('group', { name: 'Locations' }).getByRole('checkbox').first().check();
+    await page.getByRole('group', { name: 'Payment media' }).getByRole('checkbox', { name: 'card', exact: true }).check();
+    await page.getByLabel('Sort lines by').selectOption('net_amount');
+    await page.getByRole('button', { name: 'Apply filters' }).click();
+    await page.waitForFunction(() => document.querySelector('[aria-label="Pages of lines"]')?.textContent?.includes('Page 1') && document.querySelector('section[aria-busy="false"]'));
+    const locationId = await page.getByRole('group', { name: 'Locations' }).getByRole('checkbox').first().getAttribute('value');
+    const timezone = await page.getByLabel('Time zone').inputValue();
+    const download = page.waitForEvent('download');
+    await page.getByRole('button', { name: /Export CSV/ }).click();
+    const file = await (await download).path();
+    const [header, ...rows] = parseCsv(readFileSync(file, 'utf8'));
+
+    const query = new URLSearchParams({ timezone, start_date: from, end_date: to, location_ids: locationId!, payment_mediums: 'card', sort_by: 'net_amount', page: '1', per_page: '20' });
+    const rest = await demo.get(`/analytics/dashboards/product-sales-breakdown/revenue-breakdown?${query}`);
+    expect(rest.status).toBe(200);
+    expect(rest.body.items.length).toBeGreaterThan(1);
+    expect(rows).toEqual(rest.body.items.map((item: Record<string, unknown>) => header.map((column) => (item[column] === null ? '' : String(item[column])))));
+    expect(new Set(rows.map((r) => r[header.indexOf('paymentMedium')]))).toEqual(new Set(['card']));
+    // The summary figure agrees with the REST summary of the same filters.
+    const summary = await demo.get(`/analytics/dashboards/product-sales-breakdown/revenue-breakdown-summary?${new URLSearchParams({ timezone, start_date: from, end_date: to, location_ids: locationId!, payment_mediums: 'card' })}`);
+    await expect(page.locator('.figure').first().locator('.kpi-value').innerText()).resolves.toBe(summary.body.count.toLocaleString('en-US'));
+    expect(problems).toEqual([]);
+  });
+
+  it('a wrong key, or another tenant’s, shows the sign-in error and signs nobody in', async () => {
+    const other = await createTestTenant('Console Other Clinic');
+    await page.goto(`${baseUrl()}/console`);
+    await signIn(page, demo.tenantId, 'hpp_not-a-real-key');
+    await expect(page.getByRole('alert').innerText()).resolves.toMatch(/API key was not accepted/);
+    await signIn(page, demo.tenantId, other.apiKey);
+    await expect(page.getByRole('alert').filter({ hasText: 'another tenant' }).innerText()).resolves.toMatch(/belongs to another tenant/);
+    expect(await page.locator('#session').isHidden()).toBe(true);
+    expect(problems).toEqual([]);
+  });
+
+  it('offers exactly the schema’s enums and the API’s query model in its pickers', async () => {
+    await openConsoleSignedIn(page, demo);
+    // A string, not a function: jest's compiler would turn import() into require().
+    const lists = await page.evaluate(`(async () => {
+      const [charts, revenue] = await Promise.all([import('/console/js/charts.js'), import('/console/js/revenue-filters.js')]);
+      const values = (pairs) => pairs.map(([value]) => value);
+      return { chartTypes: values(charts.CHART_TYPES), groupBy: values(revenue.GROUP_BY), sortFields: values(revenue.SORT_FIELDS) };
+    })()`);
+    expect(lists).toEqual({ chartTypes: enumValues('ChartType'), groupBy: enumValues('RevenueGroupBy'), sortFields: enumValues('RevenueBreakdownSortField') });
+    const dashboard = (await demo.graphql('{ dashboards(name: "Providers") { items { id } } }')).body.data.dashboards.items[0];
+    // Still signed in: a new hash is a navigation inside the page.
+    await page.evaluate((hash) => void (location.hash = hash), `#/dashboards/${dashboard.id}/widgets/new`);
+    await page.getByRole('group', { name: 'Measures' }).waitFor();
+    const model = (await demo.graphql('{ analyticsQueryModel { granularities cubes { measures { name } dimensions { name type } } } }')).body.data.analyticsQueryModel;
+    const measures = await page.getByRole('group', { name: 'Measures' }).getByRole('checkbox').evaluateAll((boxes) => boxes.map((b) => (b as HTMLInputElement).value));
+    expect(measures).toEqual(model.cubes[0].measures.map((m: { name: string }) => m.name));
+    const grains = await page.getByLabel('Time grain').locator('option').evaluateAll((options) => options.map((o) => (o as HTMLOptionElement).value).filter(Boolean));
+    expect(grains).toEqual(model.granularities);
+  });
+});
