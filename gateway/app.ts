@@ -14,7 +14,6 @@ import type { RouteDefinition } from '../rest-bridge/types';
 import type { RequestContext } from '../schema/request-context';
 import { configureSuggestions } from '../subgraphs/notes/providers/configure';
 import { drainOnShutdown, waitUntilIdle } from '../subgraphs/shared/http-drain';
-import { ApiKeyService } from '../subgraphs/tenant/services/api-key.service';
 import { accessLog, routeNamed } from './access-log';
 import { assetsRouter } from './assets';
 import { adminRouter, operatorOnly } from './admin/admin.router';
@@ -70,9 +69,9 @@ export interface AppOptions {
 export async function startApp(config: Config, platform: Platform, log: Logger, options: AppOptions = {}): Promise<RunningApp> {
   const routes = options.routes ?? ROUTES;
   const limits = new RateLimits(config.rateLimit, config.redisUrl, { clustered: options.clustered ?? false, workers: config.workers });
-  const keys = new KeyCache((apiKey) => new ApiKeyService(platform.tenantOrm.em.fork() as never).verify(apiKey));
+  const keys = new KeyCache((apiKey) => platform.tenants.verifyKey(apiKey));
   const revocations = options.clustered ? relayKeyRevocations(() => keys.clear()) : null;
-  const admin = new AdminService(platform.tenantOrm, platform.seeders, async () => {
+  const admin = new AdminService(platform.tenants, platform.seeders, async () => {
     keys.clear();
     if ((await revocations?.announce()) === 'unconfirmed') {
       log.warn('key revocation not confirmed by every worker in time; a worker may accept the key until its cache entry expires (10 s)');
@@ -100,7 +99,7 @@ export async function startApp(config: Config, platform: Platform, log: Logger, 
 
   app.get('/healthz', (_req, res) => void res.json({ status: 'ok' }));
   app.get('/readyz', async (_req, res) => {
-    const ok = await platform.tenantOrm.em.getConnection().execute('select 1').then(() => true, () => false);
+    const ok = await platform.gatewayOrm.em.getConnection().execute('select 1').then(() => true, () => false);
     res.status(ok ? 200 : 503).json(ok ? { status: 'ready' } : { detail: 'Database unavailable' });
   });
   app.get('/openapi.json', (_req, res) => void res.json(openApi));
@@ -109,7 +108,7 @@ export async function startApp(config: Config, platform: Platform, log: Logger, 
   if (config.graphiql) app.use(graphiqlRouter());
   if (config.console) app.use(consoleRouter());
   // Public, before authentication: logos are shown to patients (rest-bridge routes return these URLs).
-  app.use(assetsRouter(platform.tenantOrm));
+  app.use(assetsRouter(platform.tenants));
   if (config.operatorToken) app.use('/admin', json, refuseBadText, adminRouter(admin, config.operatorToken, limits));
   // Prometheus text of every worker (docs/metrics.md); like /admin, absent without an operator token.
   if (config.operatorToken) app.get('/metrics', operatorOnly(config.operatorToken, limits), metricsRoute());

@@ -1,7 +1,6 @@
-import type { MikroORM } from '@mikro-orm/postgresql';
 import { Router, type NextFunction, type Request, type Response } from 'express';
 import { isUuid } from '../subgraphs/shared/ids';
-import { AssetRepository } from '../subgraphs/tenant/repositories/asset.repository';
+import type { TenantAccess } from '../subgraphs/tenant';
 
 /** The OpenAPI path item of `GET /assets/{asset_id}`: not a bridge route, so it is written here by hand. */
 export const ASSET_OPENAPI_PATHS = {
@@ -47,13 +46,13 @@ function matchesEtag(header: string | undefined, sha256: string): boolean {
  * is served as immutable with its SHA-256 as ETag. Unknown or malformed ids fall through to the
  * app's JSON 404, which counts against the client address like any unknown route.
  */
-export function assetsRouter(tenantOrm: MikroORM): Router {
+export function assetsRouter(tenants: TenantAccess): Router {
   const router = Router();
   router.get('/assets/:assetId', async (req: Request, res: Response, next: NextFunction) => {
     res.locals.route = '/assets/{asset_id}';
     const id = req.params.assetId as string;
     if (!isUuid(id)) return next();
-    const asset = await new AssetRepository(tenantOrm.em.fork() as never).findPublic(id.toLowerCase());
+    const asset = await tenants.publicAsset(id.toLowerCase());
     if (!asset) return next();
     res.status(200).set({
       'Content-Type': asset.contentType,

@@ -4,7 +4,7 @@ import { SUBGRAPHS } from '../subgraphs/registry';
 import { IDENTITY_HEADERS } from '../subgraphs/shared/context';
 import { closeWhenIdle, openOrm, runMigrations } from '../subgraphs/shared/orm';
 import { startSubgraph, type RunningSubgraph } from '../subgraphs/shared/subgraph-runtime';
-import { tenantSubgraph } from '../subgraphs/tenant';
+import { TenantAccess, tenantSubgraph } from '../subgraphs/tenant';
 import type { Config } from './config';
 import { GATEWAY_SCHEMA } from './gateway-schema';
 import { readRecordedServer, startEmbeddedPostgres } from './embedded-postgres';
@@ -17,8 +17,10 @@ export interface Platform {
   databaseUrl: string;
   /** The subgraphs running in this process; null in distributed mode. */
   subgraphs: RunningSubgraph[] | null;
-  /** ORM over the tenant schema: API keys for authentication, tenants for the operator. */
+  /** ORM over the tenant schema (its pool is watched by the metrics). */
   tenantOrm: MikroORM;
+  /** The tenant subgraph's public face on that ORM: API keys for authentication, tenants for the operator, public assets. */
+  tenants: TenantAccess;
   /** ORM over the gateway's own schema (idempotency records). */
   gatewayOrm: MikroORM;
   /** One per subgraph, in composition order (the tenant's directory first). */
@@ -51,7 +53,7 @@ export async function bootPlatform(config: Config, log: Logger, options: BootOpt
       const tenantOrm = await openOrm(tenantSubgraph, databaseUrl);
       stops.push(() => closeWhenIdle(tenantOrm, config.shutdownGraceMs));
       const seeders = SUBGRAPHS.map((s) => remoteSeeder(config.subgraphUrls[s.name]!, config.internalSecret!));
-      return { databaseUrl, subgraphs: null, tenantOrm, gatewayOrm, seeders, stop: stopAll };
+      return { databaseUrl, subgraphs: null, tenantOrm, tenants: new TenantAccess(tenantOrm), gatewayOrm, seeders, stop: stopAll };
     }
     const subgraphs: RunningSubgraph[] = [];
     for (const definition of SUBGRAPHS) {
@@ -60,7 +62,7 @@ export async function bootPlatform(config: Config, log: Logger, options: BootOpt
       subgraphs.push(subgraph);
     }
     const tenantOrm = subgraphs.find((s) => s.name === 'tenant')!.orm;
-    return { databaseUrl, subgraphs, tenantOrm, gatewayOrm, seeders: subgraphs.map((s) => (tenantId) => s.seedDemo(tenantId)), stop: stopAll };
+    return { databaseUrl, subgraphs, tenantOrm, tenants: new TenantAccess(tenantOrm), gatewayOrm, seeders: subgraphs.map((s) => (tenantId) => s.seedDemo(tenantId)), stop: stopAll };
   } catch (error) {
     await stopAll();
     throw error;

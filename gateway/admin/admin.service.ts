@@ -1,21 +1,10 @@
-import type { MikroORM } from '@mikro-orm/postgresql';
-import { ApiKeyService, type ApiKeySummary, type IssuedKey } from '../../subgraphs/tenant/services/api-key.service';
-import { Tenant } from '../../subgraphs/tenant/entities/tenant.entity';
-import { TenantService } from '../../subgraphs/tenant/services/tenant.service';
+import type { ApiKeySummary, IssuedKey, TenantAccess, TenantSummary } from '../../subgraphs/tenant';
 import type { DemoSeeder } from '../platform';
-
-/** A tenant as the operator sees it on creation. */
-export interface TenantSummary {
-  id: string;
-  name: string;
-  timezone: string;
-  createdAt: string;
-}
 
 /** The operator's control plane: tenants and their keys (docs/decisions.md, Tenancy), shared by `/admin` and the CLI. */
 export class AdminService {
   constructor(
-    private readonly tenantOrm: MikroORM,
+    private readonly tenants: TenantAccess,
     private readonly seeders: DemoSeeder[],
     /** Called after a revocation, and awaited, so cached verifications end (in every worker) before the answer. */
     private readonly onRevoke: () => void | Promise<void> = () => undefined,
@@ -23,36 +12,29 @@ export class AdminService {
 
   /** Creates a tenant and its first key in one transaction, then fills it with demo data when asked. */
   async createTenant(name: string, demoData: boolean): Promise<{ tenant: TenantSummary; apiKey: string }> {
-    const { tenant, key } = await this.tenantOrm.em.fork().transactional(async (em) => {
-      const created = await new TenantService(em).create(name);
-      return { tenant: created, key: await new ApiKeyService(em).issue(created.id, 'initial') };
-    });
-    if (demoData) for (const seed of this.seeders) await seed(tenant.id);
-    return { tenant: summarize(tenant), apiKey: key.apiKey };
+    const created = await this.tenants.createTenantWithKey(name);
+    if (demoData) for (const seed of this.seeders) await seed(created.tenant.id);
+    return created;
   }
 
   /** Issues another key for a tenant; unknown tenant -> NotFoundError. */
   issueKey(tenantId: string, name: string | null = null): Promise<IssuedKey> {
-    return new ApiKeyService(this.tenantOrm.em.fork()).issue(tenantId, name);
+    return this.tenants.issueKey(tenantId, name);
   }
 
   /** Revokes a key; unknown key -> NotFoundError. */
   async revokeKey(keyId: string): Promise<void> {
-    await new ApiKeyService(this.tenantOrm.em.fork()).revoke(keyId);
+    await this.tenants.revokeKey(keyId);
     await this.onRevoke();
   }
 
   /** The tenant's keys without secrets. */
   listKeys(tenantId: string): Promise<ApiKeySummary[]> {
-    return new ApiKeyService(this.tenantOrm.em.fork()).list(tenantId);
+    return this.tenants.listKeys(tenantId);
   }
 
   /** How many tenants exist (the first start creates a demo tenant only on an empty database). */
   countTenants(): Promise<number> {
-    return this.tenantOrm.em.fork().count(Tenant, {}, { filters: false });
+    return this.tenants.countTenants();
   }
-}
-
-function summarize(tenant: Tenant): TenantSummary {
-  return { id: tenant.id, name: tenant.name, timezone: tenant.timezone, createdAt: tenant.createdAt.toISOString() };
 }

@@ -28,7 +28,7 @@ async function main(argv: string[]): Promise<number> {
   const config = loadConfig({ ...process.env, MODE: 'all-in-one' });
   const platform = await bootPlatform(config, pino({ level: 'warn' }), { migrate: true, reuseRunningEmbedded: true });
   try {
-    const admin = new AdminService(platform.tenantOrm, platform.seeders);
+    const admin = new AdminService(platform.tenants, platform.seeders);
     let output: unknown;
     if (command === 'create-tenant') output = await admin.createTenant(arg, values.demo === true);
     else if (command === 'issue-key') output = await admin.issueKey(arg, values.name ?? null);

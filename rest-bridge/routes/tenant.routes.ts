@@ -1,4 +1,4 @@
-import { LOGO_MAX_BYTES } from '../../subgraphs/tenant/logo-limits';
+import { LOGO_MAX_BYTES } from '../../schema/upload-limits';
 import type { DocumentedRoute } from '../openapi';
 
 // The selections are the contract's shapes: REST and GraphQL answer the same fields.

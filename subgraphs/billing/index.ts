@@ -17,6 +17,7 @@ import { Migration20261203000300_revenue } from './migrations/Migration202612030
 import { Migration20261205000000_revenue_indexes } from './migrations/Migration20261205000000_revenue_indexes';
 import { Migration20261206000000_member_payment_pending } from './migrations/Migration20261206000000_member_payment_pending';
 import { Migration20261207000000_processor_ids_across_tenants } from './migrations/Migration20261207000000_processor_ids_across_tenants';
+import { configureBilling, type BillingDeps } from './billing-deps';
 import { startBillingBackground } from './notifications/background';
 import { resolveLocationReference, resolvePatientReference } from './resolvers/directory.reference';
 import { GiftCardResolver } from './resolvers/gift-card.resolver';
@@ -33,7 +34,7 @@ import { seedBillingDemo } from './seeder';
  * Extends the tenant subgraph's `Patient` and `Location` by federation and reads its directory
  * only through the `tenant.*_directory` views.
  */
-export const billingSubgraph: SubgraphDefinition = {
+export const billingSubgraph: SubgraphDefinition<unknown, BillingDeps> = {
   name: 'billing',
   schema: 'billing',
   entities: [PaymentMethod, MerchantAccount, Member, MemberPayment, GiftCard, GiftCardTransaction, Notification, ChargeItem, SoldPackage, OutboxEvent],
@@ -53,4 +54,10 @@ export const billingSubgraph: SubgraphDefinition = {
   },
   seedDemo: seedBillingDemo,
   startBackground: startBillingBackground,
+  configure: configureBilling,
 };
+
+// The billing subgraph's public face beyond its definition.
+export type { BillingDeps } from './billing-deps';
+export { ProcessorUnreachableError, type ChargeRequest, type ChargeResult, type OpenAccountRequest, type PaymentProcessor } from './processor/payment-processor';
+export { SandboxPaymentProcessor } from './processor/sandbox.processor';

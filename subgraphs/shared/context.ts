@@ -8,10 +8,12 @@ export interface RequestIdentity {
 }
 
 /** Context every resolver receives. `em` is forked for this request with the tenant filter set. */
-export interface SubgraphContext extends RequestIdentity {
+export interface SubgraphContext<Deps = unknown> extends RequestIdentity {
   readonly em: EntityManager;
   /** Absolute base URL of the public API, for links the subgraph hands out (asset URLs). */
   readonly publicUrl: string;
+  /** The subgraph's collaborators, built once by its definition's `configure` (SubgraphDefinition). */
+  readonly deps: Deps;
 }
 
 /** Header names that carry the identity from the gateway to a subgraph over HTTP. */
@@ -25,12 +27,13 @@ export const IDENTITY_HEADERS = {
  * Builds a resolver context whose entity manager is forked lazily: a request that never touches
  * this subgraph's database pays nothing, and one that does gets its own identity map.
  */
-export function createSubgraphContext(rootEm: EntityManager, identity: RequestIdentity, publicUrl: string): SubgraphContext {
+export function createSubgraphContext<Deps>(rootEm: EntityManager, identity: RequestIdentity, publicUrl: string, deps: Deps): SubgraphContext<Deps> {
   let em: EntityManager | undefined;
   return {
     tenantId: identity.tenantId,
     requestId: identity.requestId,
     publicUrl,
+    deps,
     get em() {
       if (!em) {
         em = rootEm.fork();

@@ -1,4 +1,5 @@
 import type { EntityManager, MikroORM } from '@mikro-orm/postgresql';
+import type { Logger } from 'pino';
 import type { NonEmptyArray } from 'type-graphql';
 import type { ReferenceResolvers } from './build-federated-schema';
 import type { OrmDefinition } from './orm';
@@ -9,8 +10,17 @@ export const SUBGRAPH_NAMES = ['tenant', 'billing', 'analytics', 'notes'] as con
 /** One of SUBGRAPH_NAMES. */
 export type SubgraphName = (typeof SUBGRAPH_NAMES)[number];
 
+/** The environment as the config loaders read it. */
+export type Env = Readonly<Record<string, string | undefined>>;
+
+/** A subgraph's own settings as read from the environment: the values, or every problem found. */
+export interface SettingsRead<S> {
+  settings: S;
+  problems: string[];
+}
+
 /** Everything the platform needs to know to run one subgraph, in-process or alone. */
-export interface SubgraphDefinition extends OrmDefinition {
+export interface SubgraphDefinition<Settings = any, Deps = any> extends OrmDefinition {
   name: SubgraphName;
   resolvers: NonEmptyArray<Function>;
   referenceResolvers?: ReferenceResolvers;
@@ -20,6 +30,17 @@ export interface SubgraphDefinition extends OrmDefinition {
   seedDemo?: (em: EntityManager, tenantId: string) => Promise<void>;
   /** Starts the subgraph's background work (pollers) on its ORM; the runtime stops it before closing the ORM. */
   startBackground?: (orm: MikroORM) => BackgroundWork;
+  /**
+   * Reads this subgraph's settings from the environment. Called only by config loaders: the
+   * gateway's (in-process subgraphs), and a subgraph service's own when it runs alone.
+   */
+  readSettings?: (env: Env) => SettingsRead<Settings>;
+  /**
+   * Builds the subgraph's collaborators (a payment processor, a suggestion provider) from its
+   * settings, once per running subgraph. Resolvers reach them as `ctx.deps`: no module variable
+   * holds them, so two running copies (tests, a second app) never share one by accident.
+   */
+  configure?: (settings: Settings, log: Logger) => Deps;
 }
 
 /** Background work a subgraph runs beside its resolvers, e.g. billing's notification sender. */

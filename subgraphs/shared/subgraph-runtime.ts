@@ -1,4 +1,5 @@
 import type { MikroORM } from '@mikro-orm/postgresql';
+import pino, { type Logger } from 'pino';
 import type { GraphQLSchema } from 'graphql';
 import { buildFederatedSchema } from './build-federated-schema';
 import { createSubgraphContext, type RequestIdentity, type SubgraphContext } from './context';
@@ -13,6 +14,8 @@ export interface RunningSubgraph {
   orm: MikroORM;
   /** The resolver context for one request. */
   context(identity: RequestIdentity): SubgraphContext;
+  /** The collaborators its definition's `configure` built (tests may replace one, e.g. the payment processor, on this running copy). */
+  readonly deps: unknown;
   /** Runs the subgraph's demo seeder for one tenant, in one transaction. */
   seedDemo(tenantId: string): Promise<void>;
   /** Stops the background work, then closes the ORM once no query runs (or after `graceMs`). */
@@ -27,6 +30,10 @@ export interface SubgraphOptions {
   publicUrl?: string;
   /** Start the subgraph's background work (default true); tests that drive it by hand pass false. */
   background?: boolean;
+  /** The subgraph's settings as its `readSettings` read them (a config loader's work); without them it reads an empty environment, i.e. its defaults. */
+  settings?: unknown;
+  /** Where its collaborators log (question migration failures); silent by default. */
+  log?: Logger;
 }
 
 /** Opens the ORM, optionally applies migrations, and builds the federated schema. */
@@ -41,11 +48,14 @@ export async function startSubgraph(
     if (options.migrate) await runMigrations(orm, databaseUrl, definition.schema);
     const schema = await buildFederatedSchema(definition.resolvers, definition.referenceResolvers, definition.orphanedTypes);
     const background = options.background === false ? undefined : definition.startBackground?.(orm);
+    const settings = options.settings ?? definition.readSettings?.({}).settings;
+    const deps = definition.configure?.(settings, options.log ?? pino({ level: 'silent' })) ?? {};
     return {
       name: definition.name,
       schema,
       orm,
-      context: (identity) => createSubgraphContext(orm.em as never, identity, publicUrl),
+      deps,
+      context: (identity) => createSubgraphContext(orm.em as never, identity, publicUrl, deps),
       async seedDemo(tenantId) {
         if (!definition.seedDemo) return;
         const em = orm.em.fork();

@@ -59,3 +59,8 @@ export const tenantSubgraph: SubgraphDefinition = {
   },
   seedDemo: seedTenantDemo,
 };
+
+// The tenant subgraph's public face beyond its definition: what the edge and the operator's tools use.
+export { TenantAccess, type TenantSummary } from './tenant-access';
+export { API_KEY_REVOKED_CHANNEL, type ApiKeySummary, type IssuedKey, type KeyPrincipal } from './services/api-key.service';
+export type { AssetContent } from './repositories/asset.repository';

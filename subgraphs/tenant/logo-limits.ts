@@ -1,11 +1,4 @@
 /**
- * Largest logo accepted, in bytes (2 MiB): enough for any sensible logo, small enough to hold in
- * memory and in one row. The REST bridge stops reading a multipart body at this size, and the
- * subgraph enforces it again for GraphQL callers.
- */
-export const LOGO_MAX_BYTES = 2 * 1024 * 1024;
-
-/**
  * Largest logo side, in pixels. A small file can declare a huge canvas (a decompression bomb), so
  * the header's dimensions are checked before any pixel is decoded; 4096 is far beyond any logo.
  */

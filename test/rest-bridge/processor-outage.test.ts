@@ -1,5 +1,5 @@
-import { ProcessorUnreachableError, usePaymentProcessor, type ChargeRequest, type ChargeResult, type OpenAccountRequest, type PaymentProcessor } from '../../subgraphs/billing/processor/payment-processor';
-import { SandboxPaymentProcessor } from '../../subgraphs/billing/processor/sandbox.processor';
+import { ProcessorUnreachableError, type BillingDeps, type ChargeRequest, type ChargeResult, type OpenAccountRequest, type PaymentProcessor } from '../../subgraphs/billing';
+import { SandboxPaymentProcessor } from '../../subgraphs/billing';
 import { createTestTenant, request, type TestTenant } from '../utils/e2e';
 import { startInProcessApp, type InProcessApp } from '../utils/in-process';
 
@@ -39,12 +39,12 @@ describe('POST /inventory/members/manual-payment while the payment processor is 
   const processor = new FlakyProcessor();
 
   beforeAll(async () => {
-    usePaymentProcessor(processor);
     server = await startInProcessApp();
+    // This app's running billing subgraph charges through the flaky processor (its deps, not a module variable).
+    (server.platform.subgraphs!.find((s) => s.name === 'billing')!.deps as BillingDeps).processor = processor;
     tenant = await createTestTenant('Processor outage', server.url);
   });
   afterAll(async () => {
-    usePaymentProcessor(new SandboxPaymentProcessor());
     await server.close();
   });
 

@@ -1,5 +1,4 @@
 import { ServiceUnavailableError } from '../../../schema/errors';
-import { SandboxPaymentProcessor } from './sandbox.processor';
 
 /** What a charge needs: the processor's token and display details of the method, and the amount. */
 export interface ChargeRequest {
@@ -53,23 +52,16 @@ export class ProcessorUnreachableError extends Error {
   override readonly name = 'ProcessorUnreachableError';
 }
 
-// The sandbox unless `usePaymentProcessor` chose another.
-let processor: PaymentProcessor = new SandboxPaymentProcessor();
-
-/** Replaces the processor (an integration at start-up, or a test double). */
-export function usePaymentProcessor(next: PaymentProcessor): void {
-  processor = next;
-}
-
 // Long enough for a blip at the processor to pass, short enough for a front desk to wait out.
 const RETRY_AFTER_SECONDS = 10;
 
 /**
- * Calls the processor of this process. An unreachable processor becomes a 503 with Retry-After,
- * since every call site leaves a retry safe (a member payment stays PENDING and the retry settles
- * it under the same idempotency key); any other error passes through as the bug it is.
+ * Calls the running subgraph's processor (`ctx.deps.processor`). An unreachable processor becomes
+ * a 503 with Retry-After, since every call site leaves a retry safe (a member payment stays
+ * PENDING and the retry settles it under the same idempotency key); any other error passes
+ * through as the bug it is.
  */
-export async function withProcessor<T>(call: (processor: PaymentProcessor) => Promise<T>): Promise<T> {
+export async function withProcessor<T>(processor: PaymentProcessor, call: (processor: PaymentProcessor) => Promise<T>): Promise<T> {
   try {
     return await call(processor);
   } catch (error) {

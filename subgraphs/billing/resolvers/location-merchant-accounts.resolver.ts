@@ -6,6 +6,7 @@ import { requestLoader } from '../../shared/request-loader';
 import { MerchantAccountService } from '../services/merchant-account.service';
 import { LocationRef } from '../types/directory-refs.type';
 import { MerchantAccountView } from '../types/merchant-account.type';
+import type { BillingContext } from '../billing-deps';
 
 /** `Location.merchantAccounts`: billing's field on the tenant subgraph's Location. */
 @Resolver(() => LocationRef)
@@ -13,6 +14,6 @@ export class LocationMerchantAccountsResolver {
   @FieldResolver(() => [MerchantAccountView], { description: 'The merchant accounts serving this location' })
   async merchantAccounts(@Root() location: LocationRef, @Ctx() ctx: SubgraphContext): Promise<MerchantAccountView[]> {
     if (!isUuid(location.id)) return [];
-    return (await requestLoader(ctx, 'merchantAccountsOfLocation', (ids) => new MerchantAccountService(ctx.em, requireTenant(ctx)).ofLocations(ids)).load(location.id.toLowerCase())) ?? [];
+    return (await requestLoader(ctx, 'merchantAccountsOfLocation', (ids) => new MerchantAccountService(ctx.em, requireTenant(ctx), (ctx as BillingContext).deps.processor).ofLocations(ids)).load(location.id.toLowerCase())) ?? [];
   }
 }

@@ -7,6 +7,7 @@ import { MemberPaymentService } from '../services/member-payment.service';
 import { MemberService } from '../services/member.service';
 import { PatientRef, reference } from '../types/directory-refs.type';
 import { MemberListArgs, MemberPage, MemberPaymentView, MemberView } from '../types/member.type';
+import type { BillingContext } from '../billing-deps';
 
 const members = (ctx: SubgraphContext) => new MemberService(ctx.em, requireTenant(ctx));
 
@@ -30,7 +31,7 @@ export class MemberResolver {
 
   @Mutation(() => MemberPaymentView, { description: "Charges the member's balance due; a decline answers status FAILED" })
   makeMemberManualPayment(@Arg('input', () => MemberManualPaymentInput) input: MemberManualPaymentInput, @Ctx() ctx: SubgraphContext): Promise<MemberPaymentView> {
-    return new MemberPaymentService(ctx.em, requireTenant(ctx)).pay(input);
+    return new MemberPaymentService(ctx.em, requireTenant(ctx), (ctx as BillingContext).deps.processor).pay(input);
   }
 
   @FieldResolver(() => PatientRef, { nullable: true, description: 'The patient, resolved by the tenant subgraph' })

@@ -1,28 +1,28 @@
 import { Arg, Ctx, FieldResolver, ID, Mutation, Query, Resolver, Root } from 'type-graphql';
-import type { SubgraphContext } from '../../shared/context';
 import { requireTenant } from '../../shared/require-tenant';
 import { CreateMerchantAccountInput } from '../inputs/merchant-account.input';
 import { MerchantAccountService } from '../services/merchant-account.service';
 import { LocationRef, reference } from '../types/directory-refs.type';
 import { MerchantAccountView } from '../types/merchant-account.type';
+import type { BillingContext } from '../billing-deps';
 
-const service = (ctx: SubgraphContext) => new MerchantAccountService(ctx.em, requireTenant(ctx));
+const service = (ctx: BillingContext) => new MerchantAccountService(ctx.em, requireTenant(ctx), ctx.deps.processor);
 
 /** Merchant accounts (contract part 4.8) and their locations, a federation reference each. */
 @Resolver(() => MerchantAccountView)
 export class MerchantAccountResolver {
   @Query(() => [MerchantAccountView], { description: "Every merchant account of the tenant, the default first" })
-  merchantAccounts(@Ctx() ctx: SubgraphContext): Promise<MerchantAccountView[]> {
+  merchantAccounts(@Ctx() ctx: BillingContext): Promise<MerchantAccountView[]> {
     return service(ctx).list();
   }
 
   @Mutation(() => MerchantAccountView, { description: "Registers a merchant account; the tenant's first becomes the default" })
-  createMerchantAccount(@Arg('input', () => CreateMerchantAccountInput) input: CreateMerchantAccountInput, @Ctx() ctx: SubgraphContext): Promise<MerchantAccountView> {
+  createMerchantAccount(@Arg('input', () => CreateMerchantAccountInput) input: CreateMerchantAccountInput, @Ctx() ctx: BillingContext): Promise<MerchantAccountView> {
     return service(ctx).create(input);
   }
 
   @Mutation(() => MerchantAccountView, { description: 'Makes the account (by its processor id) the default; the previous default is unset' })
-  setDefaultMerchantAccount(@Arg('id', () => ID) id: string, @Ctx() ctx: SubgraphContext): Promise<MerchantAccountView> {
+  setDefaultMerchantAccount(@Arg('id', () => ID) id: string, @Ctx() ctx: BillingContext): Promise<MerchantAccountView> {
     return service(ctx).setDefault(id);
   }
 

@@ -5,7 +5,7 @@ import { Issues } from '../../shared/field-rules';
 import { isUuid } from '../../shared/ids';
 import { recordEvent } from '../../shared/outbox/record-event';
 import type { MemberManualPaymentInput } from '../inputs/member.input';
-import { withProcessor } from '../processor/payment-processor';
+import { withProcessor, type PaymentProcessor } from '../processor/payment-processor';
 import { MemberPaymentRepository, type MemberPaymentRow } from '../repositories/member-payment.repository';
 import { MemberRepository } from '../repositories/member.repository';
 import { PaymentMethodRepository } from '../repositories/payment-method.repository';
@@ -30,7 +30,7 @@ const toView = (payment: MemberPaymentRow): MemberPaymentView => ({
 
 /** Manual payments of members (contract part 4.7). */
 export class MemberPaymentService {
-  constructor(private readonly em: EntityManager, private readonly tenantId: string) {}
+  constructor(private readonly em: EntityManager, private readonly tenantId: string, private readonly processor: PaymentProcessor) {}
 
   /**
    * Charges the member's whole balance due to a payment method of the member's patient through
@@ -88,7 +88,7 @@ export class MemberPaymentService {
   /** Sends a PENDING attempt to the processor and records its answer, the balance and the event in `tx`. */
   private async charge(tx: EntityManager, payment: MemberPaymentRow, planName: string): Promise<MemberPaymentRow> {
     const source = (await new PaymentMethodRepository(tx, this.tenantId).findById(payment.paymentMethodId))!;
-    const outcome = await withProcessor((processor) =>
+    const outcome = await withProcessor(this.processor, (processor) =>
       processor.charge({
         idempotencyKey: payment.id,
         amountCents: payment.amountCents,

@@ -4,7 +4,7 @@ import { ConflictError, NotFoundError } from '../../../schema/errors';
 import { Issues, type IssueLoc } from '../../shared/field-rules';
 import { isUuid } from '../../shared/ids';
 import type { CreateMerchantAccountInput } from '../inputs/merchant-account.input';
-import { withProcessor, type OpenAccountRequest } from '../processor/payment-processor';
+import { withProcessor, type OpenAccountRequest, type PaymentProcessor } from '../processor/payment-processor';
 import { DirectoryRepository } from '../repositories/directory.repository';
 import { MerchantAccountRepository } from '../repositories/merchant-account.repository';
 import type { MerchantAccountView } from '../types/merchant-account.type';
@@ -23,7 +23,7 @@ function percent(issues: Issues, loc: IssueLoc, value: number): number {
 
 /** Merchant accounts (contract part 4.8): all of the tenant's, creation, and the one default. */
 export class MerchantAccountService {
-  constructor(private readonly em: EntityManager, private readonly tenantId: string) {}
+  constructor(private readonly em: EntityManager, private readonly tenantId: string, private readonly processor: PaymentProcessor) {}
 
   /** Every account of the tenant (one statement, locations included). */
   list(): Promise<MerchantAccountView[]> {
@@ -61,7 +61,7 @@ export class MerchantAccountService {
     issues.throwIfAny();
     // Keys are the caller's, so they are scoped to the tenant before they reach the processor.
     const opening: OpenAccountRequest = { name, idempotencyKey: key === null ? null : `${this.tenantId}:${key}` };
-    const accountId = processorAccountId ?? (await withProcessor((processor) => processor.createMerchantAccount(opening))).accountId;
+    const accountId = processorAccountId ?? (await withProcessor(this.processor, (processor) => processor.createMerchantAccount(opening))).accountId;
     const openedByKey = processorAccountId === null && key !== null;
     const locationIds = [...new Set(input.locationIds.map((id) => id.toLowerCase()))];
     await this.em.transactional(async (tx) => {

@@ -2,7 +2,7 @@ import { Arg, Ctx, Mutation, Query, Resolver } from 'type-graphql';
 import type { SubgraphContext } from '../../shared/context';
 import { requireTenant } from '../../shared/require-tenant';
 import { LogoKind, UploadedFileInput } from '../inputs/uploaded-file.input';
-import { LOGO_MAX_BYTES } from '../logo-limits';
+import { LOGO_MAX_BYTES } from '../../../schema/upload-limits';
 import { LogoService } from '../services/logo.service';
 
 /** The tenant's logo and receipt logo. */

@@ -2,7 +2,7 @@ import { createHash, randomUUID } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { valueError } from '../../../schema/errors';
 import { LogoKind, type UploadedFileInput } from '../inputs/uploaded-file.input';
-import { LOGO_MAX_BYTES } from '../logo-limits';
+import { LOGO_MAX_BYTES } from '../../../schema/upload-limits';
 import { AssetRepository } from '../repositories/asset.repository';
 import { assetUrl } from '../tenant-view';
 import { checkLogoImage } from './logo-image';

@@ -1,5 +1,5 @@
-import { ProcessorUnreachableError, usePaymentProcessor, type ChargeRequest, type ChargeResult, type OpenAccountRequest, type PaymentProcessor } from '../../../subgraphs/billing/processor/payment-processor';
-import { SandboxPaymentProcessor } from '../../../subgraphs/billing/processor/sandbox.processor';
+import { ProcessorUnreachableError, type ChargeRequest, type ChargeResult, type OpenAccountRequest, type PaymentProcessor } from '../../../subgraphs/billing';
+import { SandboxPaymentProcessor, type BillingDeps } from '../../../subgraphs/billing';
 import { codeOf, issuesOf, startBillingKit, type BillingKit } from './billing-kit';
 
 /**
@@ -116,9 +116,9 @@ describe('billing subgraph: members and manual payments (real PostgreSQL, sandbo
     beforeEach(() => {
       processor = new KeyedProcessor();
       processor.loseNextAnswer = true;
-      usePaymentProcessor(processor);
+      (kit.billing.deps as BillingDeps).processor = processor;
     });
-    afterEach(() => usePaymentProcessor(new SandboxPaymentProcessor()));
+    afterEach(() => void ((kit.billing.deps as BillingDeps).processor = new SandboxPaymentProcessor()));
 
     it('keeps the attempt PENDING, and a retry settles it with the same key: one charge, its answer', async () => {
       const { methodId, memberId } = await setup(a);

@@ -1,5 +1,5 @@
-import { ProcessorUnreachableError, usePaymentProcessor, type ChargeRequest, type OpenAccountRequest, type PaymentProcessor } from '../../../subgraphs/billing/processor/payment-processor';
-import { SandboxPaymentProcessor } from '../../../subgraphs/billing/processor/sandbox.processor';
+import { ProcessorUnreachableError, type ChargeRequest, type OpenAccountRequest, type PaymentProcessor } from '../../../subgraphs/billing';
+import { SandboxPaymentProcessor, type BillingDeps } from '../../../subgraphs/billing';
 import { codeOf, issuesOf, startBillingKit, type BillingKit } from './billing-kit';
 
 /** A processor that opens accounts as the sandbox does (one per key) and can lose the answer after opening. */
@@ -84,9 +84,9 @@ describe('billing subgraph: merchant accounts (real PostgreSQL)', () => {
     let processor: OpeningProcessor;
     beforeEach(() => {
       processor = new OpeningProcessor();
-      usePaymentProcessor(processor);
+      (kit.billing.deps as BillingDeps).processor = processor;
     });
-    afterEach(() => usePaymentProcessor(new SandboxPaymentProcessor()));
+    afterEach(() => void ((kit.billing.deps as BillingDeps).processor = new SandboxPaymentProcessor()));
 
     it('opens one account when the first answer was lost, and a retry after success answers it unchanged', async () => {
       const [t, other] = [await kit.tenant(), await kit.tenant()];

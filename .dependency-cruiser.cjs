@@ -1,0 +1,66 @@
+/**
+ * The layers of docs/architecture.md, checked on every import (`npm run lint:boundaries`, run in CI).
+ * A rule here is a rule of the house: change the architecture doc when you change one.
+ */
+const SUBGRAPH = '^subgraphs/(tenant|billing|analytics|notes)/';
+
+module.exports = {
+  forbidden: [
+    {
+      name: 'subgraph-to-subgraph',
+      comment: 'A subgraph never imports another: data crosses by federation or a published read-only view.',
+      severity: 'error',
+      from: { path: '^subgraphs/([^/]+)/' },
+      to: { path: SUBGRAPH, pathNot: ['^subgraphs/$1/'] },
+    },
+    {
+      name: 'subgraph-upwards',
+      comment: 'Subgraphs (and their shared kit) know nothing of the gateway, the REST bridge, benchmarks or tests.',
+      severity: 'error',
+      from: { path: '^subgraphs/' },
+      to: { path: '^(gateway|rest-bridge|bench|test|console)/' },
+    },
+    {
+      name: 'shared-kit-to-subgraph',
+      comment: 'subgraphs/shared is the kit every subgraph uses; it names none of them.',
+      severity: 'error',
+      from: { path: '^subgraphs/shared/' },
+      to: { path: SUBGRAPH },
+    },
+    {
+      name: 'subgraph-public-face',
+      comment: "Outside a subgraph only its index.ts is visible: the gateway, the bridge, the schema build and the benchmarks use a subgraph's public face, never its files.",
+      severity: 'error',
+      from: { path: '^(gateway|rest-bridge|schema|bench)/' },
+      to: { path: `${SUBGRAPH}.+`, pathNot: [`${SUBGRAPH}index\\.ts$`] },
+    },
+    {
+      name: 'bridge-stays-a-bridge',
+      comment: 'The REST bridge translates HTTP to GraphQL and back: it imports the schema vocabulary, never the gateway or a subgraph.',
+      severity: 'error',
+      from: { path: '^rest-bridge/' },
+      to: { path: '^(gateway|subgraphs)/' },
+    },
+    {
+      name: 'schema-is-vocabulary',
+      comment: 'schema/ is what every layer speaks; it depends on no layer above it (compose.ts reads the subgraph registry to build the SDL).',
+      severity: 'error',
+      from: { path: '^schema/', pathNot: '^schema/compose\\.ts$' },
+      to: { path: '^(gateway|rest-bridge|subgraphs)/' },
+    },
+    {
+      name: 'no-circular',
+      comment: 'A cycle makes two files one; split what they share into a third.',
+      severity: 'error',
+      from: {},
+      to: { circular: true },
+    },
+  ],
+  options: {
+    doNotFollow: { path: 'node_modules' },
+    exclude: { path: '^(node_modules|dist)/' },
+    tsPreCompilationDeps: true,
+    tsConfig: { fileName: 'tsconfig.json' },
+    enhancedResolveOptions: { extensions: ['.ts', '.js', '.json'] },
+  },
+};

@@ -1,0 +1,70 @@
+import type { EntityManager, MikroORM } from '@mikro-orm/postgresql';
+import { Tenant } from './entities/tenant.entity';
+import { AssetRepository, type AssetContent } from './repositories/asset.repository';
+import { ApiKeyService, type ApiKeySummary, type IssuedKey, type KeyPrincipal } from './services/api-key.service';
+import { TenantService } from './services/tenant.service';
+
+/** A tenant as the operator sees it on creation. */
+export interface TenantSummary {
+  id: string;
+  name: string;
+  timezone: string;
+  createdAt: string;
+}
+
+/**
+ * What the platform outside the tenant subgraph may do with tenants, keys and assets: the edge's
+ * authentication, the operator's control plane (docs/decisions.md, Tenancy) and the public logo
+ * route. One entity manager fork per call; nothing here is scoped to a request's tenant, because
+ * these act before there is one (verifying a key) or for the operator.
+ */
+export class TenantAccess {
+  constructor(private readonly orm: MikroORM) {}
+
+  /** The key's principal; null for unknown, revoked or malformed keys. */
+  verifyKey(apiKey: string): Promise<KeyPrincipal | null> {
+    return new ApiKeyService(this.em()).verify(apiKey);
+  }
+
+  /** Creates a tenant and its first key in one transaction. */
+  createTenantWithKey(name: string): Promise<{ tenant: TenantSummary; apiKey: string }> {
+    return this.em().transactional(async (em) => {
+      const tenant = await new TenantService(em).create(name);
+      const key = await new ApiKeyService(em).issue(tenant.id, 'initial');
+      return { tenant: summarize(tenant), apiKey: key.apiKey };
+    });
+  }
+
+  /** Issues another key for a tenant; unknown tenant -> NotFoundError. */
+  issueKey(tenantId: string, name: string | null = null): Promise<IssuedKey> {
+    return new ApiKeyService(this.em()).issue(tenantId, name);
+  }
+
+  /** Revokes a key and announces it on API_KEY_REVOKED_CHANNEL; unknown key -> NotFoundError. */
+  revokeKey(keyId: string): Promise<void> {
+    return new ApiKeyService(this.em()).revoke(keyId);
+  }
+
+  /** The tenant's keys without secrets. */
+  listKeys(tenantId: string): Promise<ApiKeySummary[]> {
+    return new ApiKeyService(this.em()).list(tenantId);
+  }
+
+  /** How many tenants exist (the first start creates a demo tenant only on an empty database). */
+  countTenants(): Promise<number> {
+    return this.em().count(Tenant, {}, { filters: false });
+  }
+
+  /** An uploaded logo by id, for the public asset route; null when there is none. */
+  publicAsset(id: string): Promise<AssetContent | null> {
+    return new AssetRepository(this.em()).findPublic(id);
+  }
+
+  private em(): EntityManager {
+    return this.orm.em.fork() as EntityManager;
+  }
+}
+
+function summarize(tenant: Tenant): TenantSummary {
+  return { id: tenant.id, name: tenant.name, timezone: tenant.timezone, createdAt: tenant.createdAt.toISOString() };
+}
