@@ -27,15 +27,15 @@ function outgoingUrl(options: RequestOptions): string | undefined {
  *   route template replaces them, http-route.ts: a path may carry an id or the lead webhook's
  *   secret), an outgoing one its query string;
  * - undici (fetch: the SSE proxy to subgraph services, the LLM provider, remote seeding): the same;
- * - pg: one span per statement inside a traced request (none for the pollers' queries outside
- *   one), with the statement's shape only, no values, no connection spans;
+ * - pg, when exporting: one span per statement inside a traced request (none for the pollers'
+ *   queries outside one), with the statement's shape only, no values, no connection spans;
  * - pino: trace_id and span_id on every log line (logs stay on stdout; none are sent).
  * GraphQL execution is traced by Apollo Gateway's own spans and the subgraph span
  * (subgraph-span.ts); graphql-js's instrumentation would add a span per parse, validation and
  * resolver, and record validation messages that quote the client's literals.
  */
-export function platformInstrumentations(): Instrumentation[] {
-  return [
+export function platformInstrumentations(exporting: boolean): Instrumentation[] {
+  const instrumentations: Instrumentation[] = [
     new HttpInstrumentation({
       ignoreIncomingRequestHook: (request) => UNTRACED_PATHS.has(pathOf(request.url)),
       startIncomingSpanHook: () => ({ [ATTR_URL_PATH]: undefined, [ATTR_URL_QUERY]: undefined }),
@@ -44,14 +44,21 @@ export function platformInstrumentations(): Instrumentation[] {
     new UndiciInstrumentation({
       startSpanHook: (request) => ({ [ATTR_URL_FULL]: urlWithoutQuery(new URL(request.path, request.origin)), [ATTR_URL_PATH]: undefined, [ATTR_URL_QUERY]: undefined }),
     }),
-    new PgInstrumentation({
-      requireParentSpan: true,
-      ignoreConnectSpans: true,
-      enhancedDatabaseReporting: false,
-      requestHook: (span, { query }) => {
-        if (span.isRecording()) span.setAttribute(ATTR_DB_QUERY_TEXT, sanitizeSql(query.text));
-      },
-    }),
     new PinoInstrumentation({ disableLogSending: true }),
   ];
+  // Without an exporter no span is recorded, and no log line is written inside a statement: its
+  // span would be made for nobody, on the path every query takes.
+  if (exporting) {
+    instrumentations.push(
+      new PgInstrumentation({
+        requireParentSpan: true,
+        ignoreConnectSpans: true,
+        enhancedDatabaseReporting: false,
+        requestHook: (span, { query }) => {
+          if (span.isRecording()) span.setAttribute(ATTR_DB_QUERY_TEXT, sanitizeSql(query.text));
+        },
+      }),
+    );
+  }
+  return instrumentations;
 }

@@ -15,6 +15,7 @@ import {
   type SpanProcessor,
 } from '@opentelemetry/sdk-trace';
 import { ATTR_SERVICE_NAME } from '@opentelemetry/semantic-conventions';
+import { DatabaseErrorRedaction } from './db-error-redaction';
 import { platformInstrumentations } from './instrumentations';
 import type { SamplerSetting, TracingSettings } from './settings';
 import { TenantAttributeProcessor } from './tenant-attribute';
@@ -53,7 +54,7 @@ function samplerOf({ name, ratio }: SamplerSetting): Sampler {
 export function startTracing(settings: TracingSettings): RunningTracing {
   const processors: SpanProcessor[] = [new TenantAttributeProcessor()];
   if (settings.endpoint) {
-    processors.push(new BatchSpanProcessor({ exporter: new OTLPTraceExporter(), scheduledDelayMillis: settings.exportDelayMs, maxQueueSize: settings.maxQueueSize }));
+    processors.push(new DatabaseErrorRedaction(), new BatchSpanProcessor({ exporter: new OTLPTraceExporter(), scheduledDelayMillis: settings.exportDelayMs, maxQueueSize: settings.maxQueueSize }));
   }
   const provider = new TracerProvider({
     // OTEL_RESOURCE_ATTRIBUTES and OTEL_SERVICE_NAME win over the default name.
@@ -64,6 +65,6 @@ export function startTracing(settings: TracingSettings): RunningTracing {
   context.setGlobalContextManager(new AsyncLocalStorageContextManager().enable());
   propagation.setGlobalPropagator(new W3CTraceContextPropagator());
   trace.setGlobalTracerProvider(provider);
-  registerInstrumentations({ tracerProvider: provider, instrumentations: platformInstrumentations() });
+  registerInstrumentations({ tracerProvider: provider, instrumentations: platformInstrumentations(settings.endpoint !== null) });
   return { flush: () => provider.forceFlush(), shutdown: () => provider.shutdown() };
 }
