@@ -7,6 +7,7 @@ import { Teardown } from './lib/teardown';
 import { benchNotesMigrate } from './notes-migrate';
 import { benchRevenue } from './revenue';
 import { benchTenantPublic, type BenchContext } from './tenant-public';
+import { benchTracing } from './tracing';
 import { benchWebhooks } from './webhooks';
 
 const RESULTS_FILE = path.resolve(__dirname, '..', '..', 'bench', 'RESULTS.md');
@@ -64,7 +65,7 @@ async function main(): Promise<number> {
     };
     // BENCH_ONLY=notes-migrate (comma-separated names) runs a subset; all run by default.
     const only = (process.env.BENCH_ONLY ?? '').split(',').map((name) => name.trim()).filter(Boolean);
-    const benchmarks = { 'tenant-public': benchTenantPublic, 'notes-migrate': benchNotesMigrate, webhooks: benchWebhooks, revenue: benchRevenue };
+    const benchmarks = { 'tenant-public': benchTenantPublic, 'notes-migrate': benchNotesMigrate, webhooks: benchWebhooks, revenue: benchRevenue, tracing: benchTracing };
     const unknown = only.filter((name) => !(name in benchmarks));
     if (unknown.length) throw new Error(`BENCH_ONLY names unknown benchmarks: ${unknown.join(', ')} (known: ${Object.keys(benchmarks).join(', ')})`);
     let valid = true;

@@ -1,4 +1,5 @@
 import type { NextFunction, Request, Response } from 'express';
+import { setHttpRoute } from '../subgraphs/shared/tracing/http-route';
 import { contextOf } from './request-context';
 
 /**
@@ -29,6 +30,8 @@ export function accessLog() {
     res.on('finish', () => {
       const ctx = contextOf(res);
       const route = routeLabel(req, res);
+      // The edge span's name and http.route: the template, never the raw path.
+      setHttpRoute(route);
       const durationMs = Number(process.hrtime.bigint() - started) / 1e6;
       const line = { method: req.method, route, status: res.statusCode, durationMs: Math.round(durationMs * 100) / 100, tenantId: ctx.tenantId };
       if (res.statusCode >= 500) ctx.log.error(line, 'request');

@@ -1,5 +1,6 @@
 import type { NextFunction, Request, Response } from 'express';
 import { ForbiddenError, RateLimitedError, UnauthenticatedError, ValidationError, type ValidationIssue } from '../schema/errors';
+import { tagTenant } from '../subgraphs/shared/tracing/tenant-attribute';
 import { rootFieldCount } from './graphql-cost';
 import type { KeyCache } from './key-cache';
 import { authFailures } from './metrics/instruments';
@@ -33,6 +34,7 @@ export function authenticate(keys: KeyCache, limits: RateLimits) {
       } else {
         ctx.tenantId = principal.tenantId;
         ctx.keyId = principal.keyId;
+        tagTenant(principal.tenantId);
       }
     }
     const decision = failure ? await limits.consumeAnonymous(req.ip ?? 'unknown') : await limits.consumeTenant(ctx.tenantId!);

@@ -3,6 +3,7 @@ import { readMailSettings } from '../subgraphs/billing/notifications/mail-settin
 import { readLlmSettings, type LlmSettings } from '../subgraphs/notes/providers/llm-settings';
 import { readShutdownGraceMs } from '../subgraphs/shared/http-drain';
 import { SUBGRAPH_NAMES, type SubgraphName } from '../subgraphs/shared/subgraph-definition';
+import { readTracingSettings } from '../subgraphs/shared/tracing/settings';
 
 /** How the process runs: everything in one process, or the gateway alone in front of subgraph services. */
 export type RunMode = 'all-in-one' | 'distributed';
@@ -139,6 +140,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   problems.push(...llm.problems);
   // In-process billing sends gift card e-mail with these (SMTP_URL, MAIL_FROM, NOTIFICATION_POLL_MS): checked here so a bad value stops the start.
   problems.push(...readMailSettings(env).problems);
+  // OTEL_*: read (and applied) by the tracing SDK before this loader runs; checked here so a bad value stops the start.
+  problems.push(...readTracingSettings(env).problems);
 
   const nodeEnv = text('NODE_ENV') ?? 'development';
   // Production hides the schema's shape from strangers; development keeps tools (and typos' hints) working.

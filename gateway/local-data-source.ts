@@ -5,6 +5,7 @@ import type { ErrorReporter } from '../subgraphs/shared/format-error';
 import { toClientError } from '../subgraphs/shared/format-error';
 import type { RunningSubgraph } from '../subgraphs/shared/subgraph-runtime';
 import type { RequestContext } from '../schema/request-context';
+import { inSubgraphSpan } from '../subgraphs/shared/tracing/subgraph-span';
 
 /** Upper bound of cached subgraph documents; the gateway sends a small, fixed set of query shapes. */
 const MAX_CACHED_DOCUMENTS = 2_000;
@@ -45,13 +46,16 @@ export class CachedLocalDataSource implements GraphQLDataSource<RequestContext> 
     this.running++;
     let result: ExecutionResult;
     try {
-      result = await execute({
-        schema: this.subgraph.schema,
-        document,
-        variableValues: request.variables,
-        operationName: request.operationName,
-        contextValue: this.subgraph.context({ tenantId: identity.tenantId ?? null, requestId }),
-      });
+      const tenantId = identity.tenantId ?? null;
+      result = await inSubgraphSpan({ subgraph: this.subgraph.name, tenantId, operationName: request.operationName }, async () =>
+        execute({
+          schema: this.subgraph.schema,
+          document,
+          variableValues: request.variables,
+          operationName: request.operationName,
+          contextValue: this.subgraph.context({ tenantId, requestId }),
+        }),
+      );
     } finally {
       this.running--;
     }

@@ -1,3 +1,5 @@
+// First: the tracing SDK patches http, pg and pino before anything below loads them.
+import { flushTracing } from '../subgraphs/shared/tracing/register';
 import 'reflect-metadata';
 import cluster from 'node:cluster';
 import { Pool } from 'pg';
@@ -75,6 +77,7 @@ async function main(): Promise<void> {
       await metrics.close();
       await webhooks?.stop();
       await platform.stop();
+      await flushTracing();
       process.exit(0);
     } catch (error) {
       log.error({ err: error }, 'shutdown failed');

@@ -13,6 +13,9 @@ import { DEFAULT_SHUTDOWN_GRACE_MS, drainOnShutdown } from './http-drain';
 import { isUuid } from './ids';
 import { errorLogOptions } from './loggable-error';
 import type { RunningSubgraph } from './subgraph-runtime';
+import { setHttpRoute } from './tracing/http-route';
+import { inSubgraphSpan } from './tracing/subgraph-span';
+import { tagTenant } from './tracing/tenant-attribute';
 
 const digest = (text: string) => createHash('sha256').update(text).digest();
 
@@ -23,6 +26,25 @@ function identityOf(req: { headers: Record<string, string | string[] | undefined
   return {
     tenantId: typeof tenant === 'string' && isUuid(tenant) ? tenant : null,
     requestId: typeof requestId === 'string' ? requestId.slice(0, 128) : 'internal',
+  };
+}
+
+/**
+ * Runs the rest of a `/graphql` request inside the subgraph span (subgraph-span.ts), a child of
+ * the gateway's fetch through the `traceparent` the gateway sent; the tenant comes from the identity header.
+ */
+function traceOperation(name: string) {
+  return (req: Request, res: Response, next: NextFunction) => {
+    setHttpRoute('/graphql');
+    const { tenantId } = identityOf(req);
+    if (tenantId) tagTenant(tenantId);
+    const operationName = typeof req.body?.operationName === 'string' ? req.body.operationName.slice(0, 200) : null;
+    void inSubgraphSpan({ subgraph: name, tenantId, operationName }, () =>
+      new Promise<void>((resolve) => {
+        res.once('close', resolve);
+        next();
+      }),
+    );
   };
 }
 
@@ -80,6 +102,10 @@ export async function serveSubgraph(subgraph: RunningSubgraph, options: ServeOpt
     await subgraph.seedDemo(tenantId);
     res.status(204).end();
   });
+  app.use('/graphql/stream', (_req, _res, next) => {
+    setHttpRoute('/graphql/stream');
+    next();
+  });
   app.use(
     '/graphql/stream',
     createHandler({
@@ -91,6 +117,7 @@ export async function serveSubgraph(subgraph: RunningSubgraph, options: ServeOpt
         formatResult(result as ExecutionResult, (error, requestId) => log.error({ err: error, requestId }, 'subscription failed'), (ctx as unknown as SubgraphContext).requestId),
     }),
   );
+  app.use('/graphql', traceOperation(subgraph.name));
   app.use('/graphql', expressMiddleware(apollo, { context: async ({ req }) => subgraph.context(identityOf(req)) }));
   app.use((_req, res) => void res.status(404).json({ detail: 'Not Found' }));
   // What the body parser refuses (malformed JSON, a false Content-Encoding) is JSON too, never express's HTML page and stack.
