@@ -14,8 +14,8 @@ const VARIANTS = ['off', 'on', 'export'] as const;
 type Variant = (typeof VARIANTS)[number];
 
 const LABELS: Record<Variant, string> = {
-  off: 'off (`OTEL_SDK_DISABLED=true`)',
-  on: 'on, no exporter (default)',
+  off: 'off (the default: no endpoint)',
+  on: 'on, no exporter (`OTEL_SDK_DISABLED=false`)',
   export: 'exporting (OTLP/HTTP to a local receiver)',
 };
 
@@ -41,7 +41,7 @@ export async function benchTracing(ctx: BenchContext): Promise<Report> {
   ctx.teardown.add('OTLP receiver', () => sink.close());
   const quiet = { OTEL_EXPORTER_OTLP_ENDPOINT: '', OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: '', OTEL_SDK_DISABLED: 'false', WEBHOOK_DISPATCHER: 'off' };
   const env: Record<Variant, Record<string, string>> = {
-    off: { ...quiet, OTEL_SDK_DISABLED: 'true' },
+    off: { ...quiet, OTEL_SDK_DISABLED: '' },
     on: quiet,
     export: { ...quiet, OTEL_EXPORTER_OTLP_ENDPOINT: sink.endpoint },
   };

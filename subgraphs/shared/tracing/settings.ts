@@ -12,7 +12,12 @@ export interface SamplerSetting {
 
 /** How this process traces; read once from the standard OpenTelemetry variables (docs/tracing.md). */
 export interface TracingSettings {
-  /** False with OTEL_SDK_DISABLED=true: nothing is patched, no span is made, no trace id is logged. */
+  /**
+   * Whether the SDK runs at all. By default only with an endpoint: without one nothing would
+   * receive the spans, so nothing is patched and the hot path pays nothing. OTEL_SDK_DISABLED=false
+   * turns it on without an endpoint (trace ids in log lines and in `traceparent` to subgraph
+   * services, nothing recorded); OTEL_SDK_DISABLED=true turns it off even with one.
+   */
   enabled: boolean;
   /** Where spans are sent (OTLP/HTTP, JSON); null: none, and then none is recorded either. */
   endpoint: string | null;
@@ -88,7 +93,7 @@ export function readTracingSettings(env: NodeJS.ProcessEnv, script = process.arg
   };
 
   const settings: TracingSettings = {
-    enabled: disabledRaw !== 'true',
+    enabled: disabledRaw !== 'true' && ((exporter !== 'none' && endpoint !== null) || text('OTEL_SDK_DISABLED') !== null),
     endpoint: exporter === 'none' ? null : endpoint,
     serviceName: text('OTEL_SERVICE_NAME') ?? defaultServiceName(script),
     sampler: { name: SAMPLERS.includes(samplerName) ? samplerName : 'parentbased_always_on', ratio: Number.isFinite(ratio) ? Math.min(1, Math.max(0, ratio)) : 1 },

@@ -1,10 +1,17 @@
 import { defaultServiceName, readTracingSettings } from '../../../../subgraphs/shared/tracing/settings';
 
 describe('readTracingSettings: the OTEL_* variables', () => {
-  it('is on without an exporter by default, named after the script it runs', () => {
+  it('is off by default (no endpoint, nothing to receive spans), named after the script it runs', () => {
     const { settings, problems } = readTracingSettings({}, '/app/dist/subgraphs/billing/main.js');
     expect(problems).toEqual([]);
-    expect(settings).toEqual({ enabled: true, endpoint: null, serviceName: 'hpp-billing-subgraph', sampler: { name: 'parentbased_always_on', ratio: 1 }, exportDelayMs: 5_000, maxQueueSize: 2_048 });
+    expect(settings).toEqual({ enabled: false, endpoint: null, serviceName: 'hpp-billing-subgraph', sampler: { name: 'parentbased_always_on', ratio: 1 }, exportDelayMs: 5_000, maxQueueSize: 2_048 });
+  });
+
+  it('runs with an endpoint, or without one when OTEL_SDK_DISABLED=false asks for trace ids alone', () => {
+    expect(readTracingSettings({ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://collector:4318' }).settings.enabled).toBe(true);
+    expect(readTracingSettings({ OTEL_SDK_DISABLED: 'false' }).settings).toMatchObject({ enabled: true, endpoint: null });
+    expect(readTracingSettings({ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://collector:4318', OTEL_SDK_DISABLED: 'true' }).settings.enabled).toBe(false);
+    expect(readTracingSettings({ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://collector:4318', OTEL_TRACES_EXPORTER: 'none' }).settings.enabled).toBe(false);
   });
 
   it('exports to the traces endpoint before the generic one, unless the exporter is none', () => {
