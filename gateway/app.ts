@@ -12,7 +12,6 @@ import { SUBGRAPH_NAMES } from '../subgraphs/shared/subgraph-definition';
 import { ROUTES } from '../rest-bridge/routes';
 import type { RouteDefinition } from '../rest-bridge/types';
 import type { RequestContext } from '../schema/request-context';
-import { configureSuggestions } from '../subgraphs/notes/providers/configure';
 import { drainOnShutdown, waitUntilIdle } from '../subgraphs/shared/http-drain';
 import { accessLog, routeNamed } from './access-log';
 import { assetsRouter } from './assets';
@@ -118,8 +117,6 @@ export async function startApp(config: Config, platform: Platform, log: Logger, 
   app.use('/graphql', routeNamed('/graphql'), tenantScoped, json, chargeRootFields(limits, config.graphql.maxTokens), expressMiddleware(graph.server, { context: async ({ res }) => contextOf(res) }));
   const idempotency = new PostgresIdempotencyStore(platform.gatewayOrm);
   const pruneTimer = setInterval(() => void idempotency.prune().catch((error) => log.warn({ err: error }, 'idempotency prune failed')), 3_600_000).unref();
-  // In-process, the notes subgraph's suggestion provider follows this process's LLM_* settings.
-  if (platform.subgraphs) configureSuggestions({ llm: config.llm, log: (failure) => log.warn(failure, 'question migration failed') });
   const streams = { subscribe: subscriptions.subscribe.bind(subscriptions), heartbeatMs: options.streamHeartbeatMs };
   const anonymous = limitAnonymous(limits);
   const basicJsonErrors = jsonErrorsInStyle('basic');

@@ -1,6 +1,5 @@
 import { resolve } from 'node:path';
-import { readMailSettings } from '../subgraphs/billing/notifications/mail-settings';
-import { readLlmSettings, type LlmSettings } from '../subgraphs/notes/providers/llm-settings';
+import { SUBGRAPHS } from '../subgraphs/registry';
 import { readShutdownGraceMs } from '../subgraphs/shared/http-drain';
 import { SUBGRAPH_NAMES, type SubgraphName } from '../subgraphs/shared/subgraph-definition';
 import { readTracingSettings } from '../subgraphs/shared/tracing/settings';
@@ -33,8 +32,8 @@ export interface Config {
   graphiql: boolean;
   /** Whether `/console` serves the analyst console (CONSOLE; on by default: it does nothing without a key). */
   console: boolean;
-  /** The OpenAI-compatible endpoint of question migration (LLM_*); null: the built-in provider. */
-  llm: LlmSettings | null;
+  /** Each subgraph's own settings as its `readSettings` read them, for the subgraphs this process runs. */
+  subgraphSettings: Partial<Record<SubgraphName, unknown>>;
   /** HTTP worker processes (WEB_CONCURRENCY); above 1 a primary process forks them (gateway/cluster-primary.ts). */
   workers: number;
   /** How long a shutdown lets in-flight requests and queries finish (SHUTDOWN_GRACE_SECONDS). */
@@ -136,10 +135,16 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const metricsPort = text('METRICS_PORT') === null ? null : int('METRICS_PORT', 0, 0, 65535);
   if (metricsPort !== null && metricsPort !== 0 && metricsPort === port) problems.push('METRICS_PORT must differ from PORT');
 
-  const llm = readLlmSettings(env);
-  problems.push(...llm.problems);
-  // In-process billing sends gift card e-mail with these (SMTP_URL, MAIL_FROM, NOTIFICATION_POLL_MS): checked here so a bad value stops the start.
-  problems.push(...readMailSettings(env).problems);
+  // Each subgraph reads its own settings (notes: LLM_*, billing: SMTP_URL, MAIL_FROM, ...): in-process
+  // they are this process's, and a bad value stops the start with the rest. Distributed, each
+  // subgraph service reads them itself, but checking here still catches a typo shared by all.
+  const subgraphSettings: Partial<Record<SubgraphName, unknown>> = {};
+  for (const definition of SUBGRAPHS) {
+    if (!definition.readSettings) continue;
+    const read = definition.readSettings(env);
+    problems.push(...read.problems);
+    subgraphSettings[definition.name] = read.settings;
+  }
   // OTEL_*: read (and applied) by the tracing SDK before this loader runs; checked here so a bad value stops the start.
   problems.push(...readTracingSettings(env).problems);
 
@@ -170,7 +175,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     demoTenant: text('DEMO_TENANT') !== '0',
     graphiql: bool('GRAPHIQL', true),
     console: bool('CONSOLE', true),
-    llm: llm.settings,
+    subgraphSettings,
     workers: int('WEB_CONCURRENCY', 1, 1, 64),
     shutdownGraceMs: readShutdownGraceMs(env, problems),
     metricsPort,

@@ -57,7 +57,13 @@ export async function bootPlatform(config: Config, log: Logger, options: BootOpt
     }
     const subgraphs: RunningSubgraph[] = [];
     for (const definition of SUBGRAPHS) {
-      const subgraph = await startSubgraph(definition, databaseUrl, { migrate: options.migrate, publicUrl: config.publicUrl, background: options.background });
+      const subgraph = await startSubgraph(definition, databaseUrl, {
+        migrate: options.migrate,
+        publicUrl: config.publicUrl,
+        background: options.background,
+        settings: config.subgraphSettings[definition.name],
+        log: log.child({ subgraph: definition.name }),
+      });
       stops.push(() => subgraph.close(config.shutdownGraceMs));
       subgraphs.push(subgraph);
     }

@@ -19,6 +19,7 @@ import { Migration20261206000000_member_payment_pending } from './migrations/Mig
 import { Migration20261207000000_processor_ids_across_tenants } from './migrations/Migration20261207000000_processor_ids_across_tenants';
 import { configureBilling, type BillingDeps } from './billing-deps';
 import { startBillingBackground } from './notifications/background';
+import { readMailSettings, type MailSettings } from './notifications/mail-settings';
 import { resolveLocationReference, resolvePatientReference } from './resolvers/directory.reference';
 import { GiftCardResolver } from './resolvers/gift-card.resolver';
 import { LocationMerchantAccountsResolver } from './resolvers/location-merchant-accounts.resolver';
@@ -34,7 +35,7 @@ import { seedBillingDemo } from './seeder';
  * Extends the tenant subgraph's `Patient` and `Location` by federation and reads its directory
  * only through the `tenant.*_directory` views.
  */
-export const billingSubgraph: SubgraphDefinition<unknown, BillingDeps> = {
+export const billingSubgraph: SubgraphDefinition<MailSettings | null, BillingDeps> = {
   name: 'billing',
   schema: 'billing',
   entities: [PaymentMethod, MerchantAccount, Member, MemberPayment, GiftCard, GiftCardTransaction, Notification, ChargeItem, SoldPackage, OutboxEvent],
@@ -54,6 +55,8 @@ export const billingSubgraph: SubgraphDefinition<unknown, BillingDeps> = {
   },
   seedDemo: seedBillingDemo,
   startBackground: startBillingBackground,
+  // SMTP_URL, MAIL_FROM, NOTIFICATION_POLL_MS, DATA_DIR: how this process sends gift card e-mail.
+  readSettings: readMailSettings,
   configure: configureBilling,
 };
 

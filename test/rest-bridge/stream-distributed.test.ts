@@ -2,7 +2,6 @@ import { randomUUID } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import { createClient } from 'graphql-sse';
 import { notesSubgraph } from '../../subgraphs/notes';
-import { configureSuggestions } from '../../subgraphs/notes/providers/configure';
 import { serveSubgraph } from '../../subgraphs/shared/serve-subgraph';
 import { startSubgraph, type RunningSubgraph } from '../../subgraphs/shared/subgraph-runtime';
 import { createTestTenant, type TestTenant } from '../utils/e2e';
@@ -31,8 +30,7 @@ describe('question migration across the gateway -> notes subgraph hop (distribut
 
   beforeAll(async () => {
     fake = await startFakeLlmServer();
-    configureSuggestions({ llm: { baseUrl: fake.baseUrl, apiKey: null, model: 'fake-model', timeoutMs: 5_000 } });
-    notes = await startSubgraph(notesSubgraph, process.env.DATABASE_URL!, { migrate: false });
+    notes = await startSubgraph(notesSubgraph, process.env.DATABASE_URL!, { migrate: false, settings: { baseUrl: fake.baseUrl, apiKey: null, model: 'fake-model', timeoutMs: 5_000 } });
     service = await serveSubgraph(notes, { port: 0, host: '127.0.0.1', secret: SECRET });
     const notesUrl = `http://127.0.0.1:${(service.server.address() as AddressInfo).port}`;
     // Only the notes subgraph is called here; the others are never reached.

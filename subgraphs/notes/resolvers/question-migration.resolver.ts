@@ -4,6 +4,7 @@ import { requireTenant } from '../../shared/require-tenant';
 import type { MigrationEvent } from '../services/migration-events';
 import { QuestionMigrationService } from '../services/question-migration.service';
 import { QuestionMigrationEventType } from '../types/migration-event.type';
+import type { NotesContext } from '../notes-deps';
 
 /**
  * The question migration stream (docs/decisions.md, Streaming), served over graphql-sse at /graphql/stream
@@ -17,7 +18,7 @@ export class QuestionMigrationResolver {
       'Streams structured questions suggested to replace a legacy text-area question: `question` events, then `done`, or an `error` that ends the stream. Nothing is stored.',
     subscribe: ({ args, context }) => {
       const ctx = context as SubgraphContext;
-      return new QuestionMigrationService(ctx.em).start(requireTenant(ctx), args.templateId, args.questionId, ctx.requestId);
+      return new QuestionMigrationService(ctx.em, (ctx as NotesContext).deps).start(requireTenant(ctx), args.templateId, args.questionId, ctx.requestId);
     },
   })
   migrateTemplateQuestion(

@@ -1,5 +1,5 @@
 import { MAX_SUGGESTIONS, SuggestionError, type LegacyQuestion, type QuestionSuggestion, type SuggestionProvider } from '../providers/suggestion-provider';
-import type { MigrationFailureLog } from '../providers/configure';
+import type { MigrationFailureLog } from '../notes-deps';
 import { MigrationEventKind } from '../types/migration-event.type';
 
 /** One event of the migration stream (contract part 4.9): suggestions, then `done`, or an `error` that ends it. */

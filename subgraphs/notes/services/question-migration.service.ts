@@ -1,6 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { NotFoundError, valueError } from '../../../schema/errors';
-import { migrationFailureLog, suggestionProvider } from '../providers/configure';
+import type { NotesDeps } from '../notes-deps';
 import { NoteTemplateRepository } from '../repositories/note-template.repository';
 import { QuestionKind } from '../types/question-kind';
 import { migrationEvents, type MigrationEvent } from './migration-events';
@@ -13,7 +13,7 @@ export const NOT_MIGRATABLE = 'only legacy text-area questions can be migrated';
  * as a whole (404, 422) instead of as a stream. Read-only: it loads one question and writes nothing.
  */
 export class QuestionMigrationService {
-  constructor(private readonly em: EntityManager) {}
+  constructor(private readonly em: EntityManager, private readonly deps: NotesDeps) {}
 
   /** The event stream for one legacy text-area question of the caller's template. */
   async start(tenantId: string, templateId: string, questionId: string, requestId: string): Promise<AsyncIterableIterator<MigrationEvent>> {
@@ -24,6 +24,6 @@ export class QuestionMigrationService {
       throw valueError(['questionId'], NOT_MIGRATABLE, questionId);
     }
     const legacy = { label: question.label, helpText: question.helpText, content: question.legacyContent };
-    return migrationEvents(suggestionProvider(), legacy, migrationFailureLog(), requestId);
+    return migrationEvents(this.deps.suggestions, legacy, this.deps.failureLog, requestId);
   }
 }

@@ -4,7 +4,7 @@ import { DEFAULT_LLM_TIMEOUT_MS, readLlmSettings } from '../../../subgraphs/note
 describe('LLM_* settings of question migration', () => {
   it('choose the built-in provider when LLM_BASE_URL is unset', () => {
     expect(readLlmSettings({})).toEqual({ settings: null, problems: [] });
-    expect(loadConfig({}).llm).toBeNull();
+    expect(loadConfig({}).subgraphSettings.notes).toBeNull();
   });
 
   it('read the endpoint, key, model and timeout', () => {
@@ -12,7 +12,7 @@ describe('LLM_* settings of question migration', () => {
       settings: { baseUrl: 'http://127.0.0.1:11434/v1', apiKey: 'sk-1', model: 'llama3.1', timeoutMs: 5_000 },
       problems: [],
     });
-    expect(loadConfig({ LLM_BASE_URL: 'https://api.openai.com/v1', LLM_MODEL: 'gpt-4o-mini' }).llm).toEqual({
+    expect(loadConfig({ LLM_BASE_URL: 'https://api.openai.com/v1', LLM_MODEL: 'gpt-4o-mini' }).subgraphSettings.notes).toEqual({
       baseUrl: 'https://api.openai.com/v1',
       apiKey: null,
       model: 'gpt-4o-mini',

@@ -1,0 +1,42 @@
+import pino, { type Logger } from 'pino';
+import { readShutdownGraceMs } from './http-drain';
+import { loggableError } from './loggable-error';
+import type { Env, SubgraphDefinition } from './subgraph-definition';
+import { readTracingSettings } from './tracing/settings';
+
+/** What a subgraph service needs to run alone, read once from its environment. */
+export interface ServiceConfig {
+  databaseUrl: string;
+  secret: string;
+  port: number;
+  host: string;
+  publicUrl: string | undefined;
+  graceMs: number;
+  /** The subgraph's own settings, as its definition's `readSettings` read them. */
+  settings: unknown;
+  log: Logger;
+}
+
+/**
+ * The config loader of a subgraph service (distributed mode): DATABASE_URL, INTERNAL_SECRET, PORT,
+ * HOST, PUBLIC_URL, SHUTDOWN_GRACE_SECONDS, LOG_LEVEL, OTEL_* (docs/tracing.md) and the subgraph's
+ * own settings. Every problem is collected, so one start lists them all.
+ */
+export function loadServiceConfig(env: Env, definition: SubgraphDefinition, defaultPort: number): { config: ServiceConfig; problems: string[] } {
+  const problems: string[] = [];
+  const databaseUrl = env.DATABASE_URL ?? '';
+  const secret = env.INTERNAL_SECRET ?? '';
+  const port = Number(env.PORT ?? defaultPort);
+  const graceMs = readShutdownGraceMs(env as NodeJS.ProcessEnv, problems);
+  problems.push(...readTracingSettings(env as NodeJS.ProcessEnv).problems);
+  if (!databaseUrl) problems.push('DATABASE_URL is required');
+  if (!secret) problems.push('INTERNAL_SECRET is required (the gateway sends it on every call)');
+  if (!Number.isInteger(port) || port < 0 || port > 65535) problems.push(`PORT must be a port number (got "${env.PORT}")`);
+  const own = definition.readSettings?.(env);
+  if (own) problems.push(...own.problems);
+  const log = pino({ base: { service: definition.name }, level: env.LOG_LEVEL ?? 'info', timestamp: pino.stdTimeFunctions.isoTime, serializers: { err: loggableError } });
+  return {
+    config: { databaseUrl, secret, port, host: env.HOST ?? '0.0.0.0', publicUrl: env.PUBLIC_URL, graceMs, settings: own?.settings, log },
+    problems,
+  };
+}
