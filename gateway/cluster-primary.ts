@@ -44,7 +44,7 @@ export async function runPrimary(config: Config, log: Logger): Promise<void> {
   if (!config.redisUrl) new RateLimiterClusterMaster();
 
   // Four subgraph pools per worker: keep the total near what one process would open.
-  const env = { DATABASE_URL: databaseUrl, DB_POOL_MAX: process.env.DB_POOL_MAX ?? String(Math.max(2, Math.ceil(10 / config.workers))) };
+  const env = { DATABASE_URL: databaseUrl, DB_POOL_MAX: String(config.dbPoolMax ?? Math.max(2, Math.ceil(10 / config.workers))) };
   const roles = new Map<number, WorkerRole>();
   const fork = (role: WorkerRole): Worker => {
     const worker = cluster.fork({ ...env, [WORKER_ROLE_ENV]: role });

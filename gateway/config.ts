@@ -1,5 +1,6 @@
 import { resolve } from 'node:path';
 import { SUBGRAPHS } from '../subgraphs/registry';
+import { WORKER_ROLE_ENV } from './cluster-worker';
 import { readShutdownGraceMs } from '../subgraphs/shared/http-drain';
 import { SUBGRAPH_NAMES, type SubgraphName } from '../subgraphs/shared/subgraph-definition';
 import { readTracingSettings } from '../subgraphs/shared/tracing/settings';
@@ -32,6 +33,10 @@ export interface Config {
   graphiql: boolean;
   /** Whether `/console` serves the analyst console (CONSOLE; on by default: it does nothing without a key). */
   console: boolean;
+  /** DB_POOL_MAX: connections per ORM; null: 10 in one process, shared out among cluster workers. */
+  dbPoolMax: number | null;
+  /** HPP_WORKER_ROLE, set by the cluster primary on the workers it forks (gateway/cluster-worker.ts). */
+  workerRole: 'first' | 'other';
   /** Each subgraph's own settings as its `readSettings` read them, for the subgraphs this process runs. */
   subgraphSettings: Partial<Record<SubgraphName, unknown>>;
   /** HTTP worker processes (WEB_CONCURRENCY); above 1 a primary process forks them (gateway/cluster-primary.ts). */
@@ -176,6 +181,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     graphiql: bool('GRAPHIQL', true),
     console: bool('CONSOLE', true),
     subgraphSettings,
+    dbPoolMax: text('DB_POOL_MAX') === null ? null : int('DB_POOL_MAX', 10, 1, 1_000),
+    workerRole: text(WORKER_ROLE_ENV) === 'other' ? 'other' : 'first',
     workers: int('WEB_CONCURRENCY', 1, 1, 64),
     shutdownGraceMs: readShutdownGraceMs(env, problems),
     metricsPort,

@@ -43,7 +43,7 @@ async function main(): Promise<void> {
   const log = createLogger(config.logLevel);
   if (config.workers > 1 && cluster.isPrimary) return runPrimary(config, log);
   // With WEB_CONCURRENCY > 1 only the first worker migrates, seeds, prints and runs background work.
-  const first = workerRole() === 'first';
+  const first = workerRole(config) === 'first';
   const platform = await bootPlatform(config, log, { migrate: config.mode === 'all-in-one' && first, background: first });
   const app = await startApp(config, platform, log, { clustered: cluster.isWorker }).catch(async (error) => {
     await platform.stop();

@@ -46,11 +46,11 @@ export async function bootPlatform(config: Config, log: Logger, options: BootOpt
   };
   try {
     const databaseUrl = await resolveDatabase(config, log, options, stops);
-    const gatewayOrm = await openOrm(GATEWAY_SCHEMA, databaseUrl);
+    const gatewayOrm = await openOrm(GATEWAY_SCHEMA, databaseUrl, config.dbPoolMax ?? undefined);
     stops.push(() => closeWhenIdle(gatewayOrm, config.shutdownGraceMs));
     if (options.migrate) await runMigrations(gatewayOrm, databaseUrl, GATEWAY_SCHEMA.schema);
     if (config.mode === 'distributed') {
-      const tenantOrm = await openOrm(tenantSubgraph, databaseUrl);
+      const tenantOrm = await openOrm(tenantSubgraph, databaseUrl, config.dbPoolMax ?? undefined);
       stops.push(() => closeWhenIdle(tenantOrm, config.shutdownGraceMs));
       const seeders = SUBGRAPHS.map((s) => remoteSeeder(config.subgraphUrls[s.name]!, config.internalSecret!));
       return { databaseUrl, subgraphs: null, tenantOrm, tenants: new TenantAccess(tenantOrm), gatewayOrm, seeders, stop: stopAll };
@@ -63,6 +63,7 @@ export async function bootPlatform(config: Config, log: Logger, options: BootOpt
         background: options.background,
         settings: config.subgraphSettings[definition.name],
         log: log.child({ subgraph: definition.name }),
+        poolMax: config.dbPoolMax ?? undefined,
       });
       stops.push(() => subgraph.close(config.shutdownGraceMs));
       subgraphs.push(subgraph);

@@ -12,11 +12,11 @@ export interface OrmDefinition {
   migrations: MigrationObject[];
 }
 
-/** Connection pool size per subgraph; four subgraphs share one server in all-in-one mode. */
-const POOL_MAX = Number(process.env.DB_POOL_MAX ?? 10);
+/** Connection pool size per ORM unless DB_POOL_MAX says otherwise; four subgraphs share one server in all-in-one mode. */
+export const DEFAULT_POOL_MAX = 10;
 
 /** Opens the subgraph's ORM on its own PostgreSQL schema. Entities are listed, never discovered by glob. */
-export async function openOrm(definition: OrmDefinition, clientUrl: string): Promise<MikroORM> {
+export async function openOrm(definition: OrmDefinition, clientUrl: string, poolMax = DEFAULT_POOL_MAX): Promise<MikroORM> {
   return MikroORM.init({
     driver: PostgreSqlDriver,
     clientUrl,
@@ -26,7 +26,7 @@ export async function openOrm(definition: OrmDefinition, clientUrl: string): Pro
     extensions: [Migrator],
     forceUtcTimezone: true,
     allowGlobalContext: false,
-    pool: { min: 0, max: POOL_MAX },
+    pool: { min: 0, max: poolMax },
     discovery: { warnWhenNoEntities: false },
     migrations: {
       tableName: `${definition.schema}.mikro_orm_migrations`,

@@ -1,6 +1,7 @@
 import pino, { type Logger } from 'pino';
 import { readShutdownGraceMs } from './http-drain';
 import { loggableError } from './loggable-error';
+import { DEFAULT_POOL_MAX } from './orm';
 import type { Env, SubgraphDefinition } from './subgraph-definition';
 import { readTracingSettings } from './tracing/settings';
 
@@ -12,6 +13,8 @@ export interface ServiceConfig {
   host: string;
   publicUrl: string | undefined;
   graceMs: number;
+  /** DB_POOL_MAX: the subgraph's connection pool. */
+  poolMax: number;
   /** The subgraph's own settings, as its definition's `readSettings` read them. */
   settings: unknown;
   log: Logger;
@@ -32,11 +35,13 @@ export function loadServiceConfig(env: Env, definition: SubgraphDefinition, defa
   if (!databaseUrl) problems.push('DATABASE_URL is required');
   if (!secret) problems.push('INTERNAL_SECRET is required (the gateway sends it on every call)');
   if (!Number.isInteger(port) || port < 0 || port > 65535) problems.push(`PORT must be a port number (got "${env.PORT}")`);
+  const poolMax = Number(env.DB_POOL_MAX ?? DEFAULT_POOL_MAX);
+  if (!Number.isInteger(poolMax) || poolMax < 1 || poolMax > 1_000) problems.push(`DB_POOL_MAX must be a whole number from 1 to 1000 (got "${env.DB_POOL_MAX}")`);
   const own = definition.readSettings?.(env);
   if (own) problems.push(...own.problems);
   const log = pino({ base: { service: definition.name }, level: env.LOG_LEVEL ?? 'info', timestamp: pino.stdTimeFunctions.isoTime, serializers: { err: loggableError } });
   return {
-    config: { databaseUrl, secret, port, host: env.HOST ?? '0.0.0.0', publicUrl: env.PUBLIC_URL, graceMs, settings: own?.settings, log },
+    config: { databaseUrl, secret, port, host: env.HOST ?? '0.0.0.0', publicUrl: env.PUBLIC_URL, graceMs, poolMax, settings: own?.settings, log },
     problems,
   };
 }

@@ -34,6 +34,8 @@ export interface SubgraphOptions {
   settings?: unknown;
   /** Where its collaborators log (question migration failures); silent by default. */
   log?: Logger;
+  /** Its connection pool's size (DB_POOL_MAX); DEFAULT_POOL_MAX when unset. */
+  poolMax?: number;
 }
 
 /** Opens the ORM, optionally applies migrations, and builds the federated schema. */
@@ -42,7 +44,7 @@ export async function startSubgraph(
   databaseUrl: string,
   options: SubgraphOptions,
 ): Promise<RunningSubgraph> {
-  const orm = await openOrm(definition, databaseUrl);
+  const orm = await openOrm(definition, databaseUrl, options.poolMax);
   const publicUrl = (options.publicUrl ?? 'http://localhost:4000').replace(/\/+$/, '');
   try {
     if (options.migrate) await runMigrations(orm, databaseUrl, definition.schema);
