@@ -2,6 +2,7 @@ import { resolve } from 'node:path';
 import { readMailSettings } from '../subgraphs/billing/notifications/mail-settings';
 import { readLlmSettings, type LlmSettings } from '../subgraphs/notes/providers/llm-settings';
 import { readShutdownGraceMs } from '../subgraphs/shared/http-drain';
+import { DEFAULT_SUPERVISE_SECONDS, readJobSettings, type JobSettings } from '../subgraphs/shared/jobs/job-settings';
 import { SUBGRAPH_NAMES, type SubgraphName } from '../subgraphs/shared/subgraph-definition';
 
 /** How the process runs: everything in one process, or the gateway alone in front of subgraph services. */
@@ -42,6 +43,8 @@ export interface Config {
   metricsHost: string;
   /** Operation limits of `/graphql` and `/graphql/stream` (GRAPHQL_*; gateway/graphql-limits.ts applies them). */
   graphql: GraphQLLimits;
+  /** The job queue of webhook deliveries and e-mail (JOB_SUPERVISE_SECONDS). */
+  jobs: JobSettings;
 }
 
 /** What one GraphQL operation may ask for; beyond any of these it is refused before it runs. */
@@ -137,6 +140,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   problems.push(...llm.problems);
   // In-process billing sends gift card e-mail with these (SMTP_URL, MAIL_FROM, NOTIFICATION_POLL_MS): checked here so a bad value stops the start.
   problems.push(...readMailSettings(env).problems);
+  const jobs = readJobSettings(env);
+  problems.push(...jobs.problems);
 
   const nodeEnv = text('NODE_ENV') ?? 'development';
   // Production hides the schema's shape from strangers; development keeps tools (and typos' hints) working.
@@ -178,6 +183,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       introspection: bool('GRAPHQL_INTROSPECTION', development),
       fieldSuggestions: bool('GRAPHQL_FIELD_SUGGESTIONS', development),
     },
+    jobs: jobs.settings ?? { superviseSeconds: DEFAULT_SUPERVISE_SECONDS },
   };
   if (problems.length > 0) throw new ConfigError(problems);
   return config;

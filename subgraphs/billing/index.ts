@@ -1,6 +1,5 @@
 import { createHealthResolver } from '../shared/health.resolver';
 import { migration } from '../shared/orm';
-import { OutboxEvent } from '../shared/outbox/outbox-event.entity';
 import { outboxMigration } from '../shared/outbox/outbox.migration';
 import type { SubgraphDefinition } from '../shared/subgraph-definition';
 import { GiftCardTransaction } from './entities/gift-card-transaction.entity';
@@ -17,7 +16,9 @@ import { Migration20261203000300_revenue } from './migrations/Migration202612030
 import { Migration20261205000000_revenue_indexes } from './migrations/Migration20261205000000_revenue_indexes';
 import { Migration20261206000000_member_payment_pending } from './migrations/Migration20261206000000_member_payment_pending';
 import { Migration20261207000000_processor_ids_across_tenants } from './migrations/Migration20261207000000_processor_ids_across_tenants';
+import { Migration20261210000000_notification_jobs } from './migrations/Migration20261210000000_notification_jobs';
 import { startBillingBackground } from './notifications/background';
+import { BILLING_QUEUES } from './notifications/email-queue';
 import { resolveLocationReference, resolvePatientReference } from './resolvers/directory.reference';
 import { GiftCardResolver } from './resolvers/gift-card.resolver';
 import { LocationMerchantAccountsResolver } from './resolvers/location-merchant-accounts.resolver';
@@ -36,7 +37,7 @@ import { seedBillingDemo } from './seeder';
 export const billingSubgraph: SubgraphDefinition = {
   name: 'billing',
   schema: 'billing',
-  entities: [PaymentMethod, MerchantAccount, Member, MemberPayment, GiftCard, GiftCardTransaction, Notification, ChargeItem, SoldPackage, OutboxEvent],
+  entities: [PaymentMethod, MerchantAccount, Member, MemberPayment, GiftCard, GiftCardTransaction, Notification, ChargeItem, SoldPackage],
   migrations: [
     migration('Migration20261203000000_outbox', outboxMigration('billing')),
     migration('Migration20261203000100_payments', Migration20261203000100_payments),
@@ -45,6 +46,7 @@ export const billingSubgraph: SubgraphDefinition = {
     migration('Migration20261205000000_revenue_indexes', Migration20261205000000_revenue_indexes),
     migration('Migration20261206000000_member_payment_pending', Migration20261206000000_member_payment_pending),
     migration('Migration20261207000000_processor_ids_across_tenants', Migration20261207000000_processor_ids_across_tenants),
+    migration('Migration20261210000000_notification_jobs', Migration20261210000000_notification_jobs),
   ],
   resolvers: [PaymentMethodResolver, GiftCardResolver, MerchantAccountResolver, LocationMerchantAccountsResolver, MemberResolver, RevenueResolver, createHealthResolver('billing')],
   referenceResolvers: {
@@ -53,4 +55,5 @@ export const billingSubgraph: SubgraphDefinition = {
   },
   seedDemo: seedBillingDemo,
   startBackground: startBillingBackground,
+  jobQueues: BILLING_QUEUES,
 };

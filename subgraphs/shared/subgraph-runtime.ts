@@ -2,8 +2,13 @@ import type { MikroORM } from '@mikro-orm/postgresql';
 import type { GraphQLSchema } from 'graphql';
 import { buildFederatedSchema } from './build-federated-schema';
 import { createSubgraphContext, type RequestIdentity, type SubgraphContext } from './context';
+import pino from 'pino';
 import { DEFAULT_SHUTDOWN_GRACE_MS } from './http-drain';
+import { attachJobQueue, openJobQueue, type JobQueue } from './jobs/job-queue';
+import { DEFAULT_SUPERVISE_SECONDS, type JobSettings } from './jobs/job-settings';
+import { errorLogOptions } from './loggable-error';
 import { closeWhenIdle, openOrm, runMigrations } from './orm';
+import { drainLegacyOutbox } from './outbox/drain-legacy-outbox';
 import type { SubgraphDefinition, SubgraphName } from './subgraph-definition';
 
 /** A subgraph with its schema built and its database open, ready to serve in-process or over HTTP. */
@@ -27,6 +32,10 @@ export interface SubgraphOptions {
   publicUrl?: string;
   /** Start the subgraph's background work (default true); tests that drive it by hand pass false. */
   background?: boolean;
+  /** The process's job queue (all-in-one shares one); without it the subgraph opens its own. */
+  jobs?: JobQueue;
+  /** For a queue of its own (JOB_SUPERVISE_SECONDS). */
+  jobSettings?: JobSettings;
 }
 
 /** Opens the ORM, optionally applies migrations, and builds the federated schema. */
@@ -37,10 +46,23 @@ export async function startSubgraph(
 ): Promise<RunningSubgraph> {
   const orm = await openOrm(definition, databaseUrl);
   const publicUrl = (options.publicUrl ?? 'http://localhost:4000').replace(/\/+$/, '');
+  const runsBackground = options.background !== false;
+  let ownQueue: JobQueue | null = null;
   try {
     if (options.migrate) await runMigrations(orm, databaseUrl, definition.schema);
+    const log = pino({ base: { service: definition.name }, level: process.env.LOG_LEVEL ?? 'info', timestamp: pino.stdTimeFunctions.isoTime, ...errorLogOptions });
+    if (!options.jobs) {
+      const settings = options.jobSettings ?? { superviseSeconds: DEFAULT_SUPERVISE_SECONDS };
+      ownQueue = await openJobQueue(databaseUrl, { supervise: runsBackground && !!definition.startBackground, settings, poolMax: 2, onError: (error) => log.error({ err: error }, 'job queue error') });
+    }
+    const jobs = options.jobs ?? ownQueue!;
+    attachJobQueue(orm, jobs);
     const schema = await buildFederatedSchema(definition.resolvers, definition.referenceResolvers, definition.orphanedTypes);
-    const background = options.background === false ? undefined : definition.startBackground?.(orm);
+    if (runsBackground) {
+      const moved = await drainLegacyOutbox(orm, definition.schema);
+      if (moved > 0) log.info({ moved }, 'legacy outbox events moved to the job queue');
+    }
+    const background = runsBackground ? await definition.startBackground?.(orm, jobs) : undefined;
     return {
       name: definition.name,
       schema,
@@ -54,10 +76,12 @@ export async function startSubgraph(
       },
       async close(graceMs = DEFAULT_SHUTDOWN_GRACE_MS) {
         await background?.stop();
+        await ownQueue?.stop(graceMs);
         await closeWhenIdle(orm, graceMs);
       },
     };
   } catch (error) {
+    await ownQueue?.stop(0).catch(() => undefined);
     await orm.close();
     throw error;
   }
