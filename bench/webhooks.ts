@@ -1,4 +1,6 @@
-import { Pool } from 'pg';
+import { randomUUID } from 'node:crypto';
+import { openJobQueue, type JobQueue } from '../subgraphs/shared/jobs/job-queue';
+import { WEBHOOK_EVENT_QUEUE, type WebhookEventJob } from '../subgraphs/shared/jobs/webhook-event';
 import { describeMachine, formatMachine } from './lib/machine';
 import { say } from './lib/progress';
 import { writeSection } from './lib/results-file';
@@ -14,14 +16,12 @@ const TARGET_EVENTS_PER_SECOND = 500;
 
 const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
 
-/** Inserts `count` outbox events for the tenant in one statement (what `recordEvent` writes, minus the domain change). */
-async function insertEvents(pool: Pool, tenantId: string, count: number): Promise<void> {
-  await pool.query(
-    `insert into tenant.outbox_events (id, tenant_id, type, data, occurred_at)
-     select gen_random_uuid(), $1::uuid, 'tenant.updated', jsonb_build_object('id', $1::text, 'changedFields', jsonb_build_array('name'), 'n', g), clock_timestamp()
-       from generate_series(1, $2) g`,
-    [tenantId, count],
-  );
+/** Adds `count` event jobs for the tenant in one statement (what `recordEvent` adds, minus the domain change); remembers when each occurred. */
+async function insertEvents(jobs: JobQueue, tenantId: string, count: number, occurred: Map<string, number>): Promise<void> {
+  const now = new Date();
+  const events: WebhookEventJob[] = Array.from({ length: count }, (_, n) => ({ id: randomUUID(), tenantId, type: 'tenant.updated', data: { id: tenantId, changedFields: ['name'], n }, occurredAt: now.toISOString() }));
+  for (const event of events) occurred.set(event.id, now.getTime());
+  await jobs.boss.insert(WEBHOOK_EVENT_QUEUE, events.map((event) => ({ id: event.id, data: event })));
 }
 
 /** Waits until the sink saw `count` distinct events or the time runs out. */
@@ -34,20 +34,19 @@ async function drained(sink: WebhookSink, count: number, timeoutMs: number): Pro
   return true;
 }
 
-/** Lag (arrival minus the event's occurred_at) of every event received, sorted. */
-async function lags(pool: Pool, tenantId: string, sink: WebhookSink): Promise<number[]> {
-  const { rows } = await pool.query<{ id: string; at: string }>(`select id, extract(epoch from occurred_at) * 1000 as at from tenant.outbox_events where tenant_id = $1`, [tenantId]);
-  return rows.filter((r) => sink.arrivals.has(r.id)).map((r) => sink.arrivals.get(r.id)! - Number(r.at)).sort((a, b) => a - b);
+/** Lag (arrival minus when the event occurred) of every event received, sorted. */
+function lags(occurred: Map<string, number>, sink: WebhookSink): number[] {
+  return [...occurred].filter(([id]) => sink.arrivals.has(id)).map(([id, at]) => sink.arrivals.get(id)! - at).sort((a, b) => a - b);
 }
 
 /**
- * Issue 7's performance check: 10,000 events through the one dispatcher of the all-in-one app
- * (its in-process dispatcher, default settings) to a receiver on 127.0.0.1, first as a backlog
- * (all written at once: drain rate), then at a steady 500 events/s (lag in normal running).
+ * Issue 7's performance check: 10,000 events through the webhook job workers of the all-in-one
+ * app (the first worker's, default settings) to a receiver on 127.0.0.1, first as a backlog (all
+ * added at once: drain rate), then at a steady 500 events/s (lag in normal running).
  */
 export async function benchWebhooks(ctx: BenchContext): Promise<{ markdown: string; valid: boolean }> {
-  const pool = new Pool({ connectionString: ctx.databaseUrl, max: 4 });
-  ctx.teardown.add('webhook pool', () => pool.end());
+  const jobs = await openJobQueue(ctx.databaseUrl, { supervise: false, settings: { superviseSeconds: 5 }, poolMax: 2, onError: (error) => say(`job queue: ${error.message}`) });
+  ctx.teardown.add('webhook job queue', () => jobs.stop(1_000));
   let secret = '';
   const sink = await startWebhookSink(() => secret);
   ctx.teardown.add('webhook sink', () => sink.close());
@@ -62,20 +61,21 @@ export async function benchWebhooks(ctx: BenchContext): Promise<{ markdown: stri
     if (res.status !== 200) throw new Error(`webhook configuration failed: ${res.status} ${await res.text()} (is ALLOW_HTTP_WEBHOOKS=1 set on the app?)`);
     secret = ((await res.json()) as { webhookConfig: { secret: string } }).webhookConfig.secret;
     sink.arrivals.clear();
+    const occurred = new Map<string, number>();
     const count = mode === 'backlog' ? EVENTS : STEADY_RATE * STEADY_SECONDS;
     say(`webhooks: ${count} events, ${mode === 'backlog' ? 'written at once' : `${STEADY_RATE}/s for ${STEADY_SECONDS} s`}`);
     const started = Date.now();
-    if (mode === 'backlog') await insertEvents(pool, tenant.tenantId, count);
+    if (mode === 'backlog') await insertEvents(jobs, tenant.tenantId, count, occurred);
     else {
       for (let second = 0; second < STEADY_SECONDS * 10; second += 1) {
         const tick = started + second * 100;
         await new Promise((r) => setTimeout(r, Math.max(0, tick - Date.now())));
-        await insertEvents(pool, tenant.tenantId, STEADY_RATE / 10);
+        await insertEvents(jobs, tenant.tenantId, STEADY_RATE / 10, occurred);
       }
     }
     const complete = await drained(sink, count, 180_000);
     const seconds = (Math.max(...sink.arrivals.values()) - started) / 1000;
-    runs.push({ name: mode, events: sink.arrivals.size, seconds, lag: await lags(pool, tenant.tenantId, sink) });
+    runs.push({ name: mode, events: sink.arrivals.size, seconds, lag: lags(occurred, sink) });
     if (!complete) say(`webhooks: only ${sink.arrivals.size} of ${count} arrived in time`);
   }
   const backlog = runs[0];
@@ -86,12 +86,12 @@ export async function benchWebhooks(ctx: BenchContext): Promise<{ markdown: stri
     runs.map((r) => [r.name, String(r.events), r.seconds.toFixed(1), (r.events / r.seconds).toFixed(0), String(Math.round(percentile(r.lag, 50))), String(Math.round(percentile(r.lag, 99)))]),
     [false, true, true, true, true, true],
   );
-  const markdown = `## Webhook delivery: outbox -> one dispatcher -> receiver
+  const markdown = `## Webhook delivery: event jobs -> one process's webhook job workers -> receiver
 
 - Date: ${new Date().toISOString()}
 - Machine: ${formatMachine(describeMachine())}
-- Dispatcher: the all-in-one app's in-process one, default settings (concurrency 32, batch 200); database: ${ctx.databaseLabel}; receiver: node http on 127.0.0.1 answering 204, checking every 100th signature with standardwebhooks
-- backlog: ${EVENTS} events written to the outbox at once, time until the last arrived; steady: ${STEADY_RATE} events/s for ${STEADY_SECONDS} s. Lag = arrival minus the event's occurred_at.
+- Workers: the tenant subgraph's webhook job workers (pg-boss) in the all-in-one app's first process, default settings (concurrency 32, batch 200); database: ${ctx.databaseLabel}; receiver: node http on 127.0.0.1 answering 204, checking every 100th signature with standardwebhooks
+- backlog: ${EVENTS} event jobs added at once, time until the last arrived; steady: ${STEADY_RATE} events/s for ${STEADY_SECONDS} s. Lag = arrival minus when the event was added.
 
 ${table}
 

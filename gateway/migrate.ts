@@ -1,12 +1,16 @@
 import 'reflect-metadata';
 import { SUBGRAPHS } from '../subgraphs/registry';
+import { installJobQueues, JOB_SCHEMA } from '../subgraphs/shared/jobs/job-queue';
 import { openOrm, runMigrations } from '../subgraphs/shared/orm';
 import { ConfigError, loadConfig } from './config';
 import { startEmbeddedPostgres } from './embedded-postgres';
 import { GATEWAY_SCHEMA } from './gateway-schema';
 
-/** `npm run migrate`: applies every subgraph's pending migrations to DATABASE_URL (or the embedded database). */
+/** `npm run migrate`: applies every subgraph's pending migrations to DATABASE_URL (or the embedded database), and installs the job queue's schema and queues. */
 export async function migrateAll(databaseUrl: string, report: (line: string) => void = () => undefined): Promise<void> {
+  const queues = SUBGRAPHS.flatMap((s) => s.jobQueues ?? []);
+  await installJobQueues(databaseUrl, queues);
+  report(`${JOB_SCHEMA}: pg-boss installed; queues ${queues.map((q) => q.name).join(', ')}`);
   for (const definition of [GATEWAY_SCHEMA, ...SUBGRAPHS]) {
     const orm = await openOrm(definition, databaseUrl);
     try {

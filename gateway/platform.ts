@@ -2,6 +2,7 @@ import type { MikroORM } from '@mikro-orm/postgresql';
 import type { Logger } from 'pino';
 import { SUBGRAPHS } from '../subgraphs/registry';
 import { IDENTITY_HEADERS } from '../subgraphs/shared/context';
+import { installJobQueues, openJobQueue, type JobQueue } from '../subgraphs/shared/jobs/job-queue';
 import { closeWhenIdle, openOrm, runMigrations } from '../subgraphs/shared/orm';
 import { startSubgraph, type RunningSubgraph } from '../subgraphs/shared/subgraph-runtime';
 import { TenantAccess, tenantSubgraph } from '../subgraphs/tenant';
@@ -25,6 +26,8 @@ export interface Platform {
   gatewayOrm: MikroORM;
   /** One per subgraph, in composition order (the tenant's directory first). */
   seeders: DemoSeeder[];
+  /** This process's job queue, shared by the in-process subgraphs; null in distributed mode. */
+  jobs: JobQueue | null;
   stop(): Promise<void>;
 }
 
@@ -53,8 +56,16 @@ export async function bootPlatform(config: Config, log: Logger, options: BootOpt
       const tenantOrm = await openOrm(tenantSubgraph, databaseUrl, config.dbPoolMax ?? undefined);
       stops.push(() => closeWhenIdle(tenantOrm, config.shutdownGraceMs));
       const seeders = SUBGRAPHS.map((s) => remoteSeeder(config.subgraphUrls[s.name]!, config.internalSecret!));
-      return { databaseUrl, subgraphs: null, tenantOrm, tenants: new TenantAccess(tenantOrm), gatewayOrm, seeders, stop: stopAll };
+      return { databaseUrl, subgraphs: null, tenantOrm, tenants: new TenantAccess(tenantOrm), gatewayOrm, seeders, jobs: null, stop: stopAll };
     }
+    if (options.migrate) await installJobQueues(databaseUrl, SUBGRAPHS.flatMap((s) => s.jobQueues ?? []));
+    // One queue for the process: the workers of the first (or only) process supervise it.
+    const jobs = await openJobQueue(databaseUrl, {
+      supervise: options.background !== false,
+      settings: config.jobs,
+      onError: (error) => log.error({ err: error }, 'job queue error'),
+    });
+    stops.push(() => jobs.stop(config.shutdownGraceMs));
     const subgraphs: RunningSubgraph[] = [];
     for (const definition of SUBGRAPHS) {
       const subgraph = await startSubgraph(definition, databaseUrl, {
@@ -64,12 +75,13 @@ export async function bootPlatform(config: Config, log: Logger, options: BootOpt
         settings: config.subgraphSettings[definition.name],
         log: log.child({ subgraph: definition.name }),
         poolMax: config.dbPoolMax ?? undefined,
+        jobs,
       });
       stops.push(() => subgraph.close(config.shutdownGraceMs));
       subgraphs.push(subgraph);
     }
     const tenantOrm = subgraphs.find((s) => s.name === 'tenant')!.orm;
-    return { databaseUrl, subgraphs, tenantOrm, tenants: new TenantAccess(tenantOrm), gatewayOrm, seeders: subgraphs.map((s) => (tenantId) => s.seedDemo(tenantId)), stop: stopAll };
+    return { databaseUrl, subgraphs, tenantOrm, tenants: new TenantAccess(tenantOrm), gatewayOrm, seeders: subgraphs.map((s) => (tenantId) => s.seedDemo(tenantId)), jobs, stop: stopAll };
   } catch (error) {
     await stopAll();
     throw error;

@@ -4,7 +4,7 @@ import { Gauge } from 'prom-client';
 import type { Logger } from 'pino';
 import { countDueNotifications } from '../../subgraphs/billing/notifications/due-count';
 import { poolCounts } from '../../subgraphs/shared/orm';
-import { readWebhookQueue } from '../webhooks/queue-stats';
+import { readWebhookQueue } from '../../subgraphs/tenant/webhooks/queue-stats';
 
 /** A scrape never waits on a slow database for longer than this; the gauges then read NaN. */
 const STATEMENT_TIMEOUT_MS = 2_000;

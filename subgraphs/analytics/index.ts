@@ -15,14 +15,13 @@ import { DashboardResolver } from './resolvers/dashboard.resolver';
 import { RevenueBreakdownResolver } from './resolvers/revenue-breakdown.resolver';
 import { WidgetResolver } from './resolvers/widget.resolver';
 import { seedAnalyticsDemo } from './seeder';
-import { OutboxEvent } from '../shared/outbox/outbox-event.entity';
 import { outboxMigration } from '../shared/outbox/outbox.migration';
 
 /** The analytics subgraph: dashboards, widgets, the query engine, the revenue breakdown, campaigns and their opportunities (docs/decisions.md, Data ownership). */
 export const analyticsSubgraph: SubgraphDefinition = {
   name: 'analytics',
   schema: 'analytics',
-  entities: [Dashboard, Widget, WidgetPosition, Campaign, Opportunity, OutboxEvent],
+  entities: [Dashboard, Widget, WidgetPosition, Campaign, Opportunity],
   migrations: [
     migration('Migration20261201000000_dashboards', Migration20261201000000_dashboards),
     migration('Migration20261201000100_campaigns', Migration20261201000100_campaigns),

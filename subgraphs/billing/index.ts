@@ -1,6 +1,5 @@
 import { createHealthResolver } from '../shared/health.resolver';
 import { migration } from '../shared/orm';
-import { OutboxEvent } from '../shared/outbox/outbox-event.entity';
 import { outboxMigration } from '../shared/outbox/outbox.migration';
 import type { SubgraphDefinition } from '../shared/subgraph-definition';
 import { GiftCardTransaction } from './entities/gift-card-transaction.entity';
@@ -18,7 +17,9 @@ import { Migration20261205000000_revenue_indexes } from './migrations/Migration2
 import { Migration20261206000000_member_payment_pending } from './migrations/Migration20261206000000_member_payment_pending';
 import { Migration20261207000000_processor_ids_across_tenants } from './migrations/Migration20261207000000_processor_ids_across_tenants';
 import { configureBilling, type BillingDeps } from './billing-deps';
+import { Migration20261210000000_notification_jobs } from './migrations/Migration20261210000000_notification_jobs';
 import { startBillingBackground } from './notifications/background';
+import { BILLING_QUEUES } from './notifications/email-queue';
 import { readMailSettings, type MailSettings } from './notifications/mail-settings';
 import { resolveLocationReference, resolvePatientReference } from './resolvers/directory.reference';
 import { GiftCardResolver } from './resolvers/gift-card.resolver';
@@ -38,7 +39,7 @@ import { seedBillingDemo } from './seeder';
 export const billingSubgraph: SubgraphDefinition<MailSettings | null, BillingDeps> = {
   name: 'billing',
   schema: 'billing',
-  entities: [PaymentMethod, MerchantAccount, Member, MemberPayment, GiftCard, GiftCardTransaction, Notification, ChargeItem, SoldPackage, OutboxEvent],
+  entities: [PaymentMethod, MerchantAccount, Member, MemberPayment, GiftCard, GiftCardTransaction, Notification, ChargeItem, SoldPackage],
   migrations: [
     migration('Migration20261203000000_outbox', outboxMigration('billing')),
     migration('Migration20261203000100_payments', Migration20261203000100_payments),
@@ -47,6 +48,7 @@ export const billingSubgraph: SubgraphDefinition<MailSettings | null, BillingDep
     migration('Migration20261205000000_revenue_indexes', Migration20261205000000_revenue_indexes),
     migration('Migration20261206000000_member_payment_pending', Migration20261206000000_member_payment_pending),
     migration('Migration20261207000000_processor_ids_across_tenants', Migration20261207000000_processor_ids_across_tenants),
+    migration('Migration20261210000000_notification_jobs', Migration20261210000000_notification_jobs),
   ],
   resolvers: [PaymentMethodResolver, GiftCardResolver, MerchantAccountResolver, LocationMerchantAccountsResolver, MemberResolver, RevenueResolver, createHealthResolver('billing')],
   referenceResolvers: {
@@ -55,7 +57,8 @@ export const billingSubgraph: SubgraphDefinition<MailSettings | null, BillingDep
   },
   seedDemo: seedBillingDemo,
   startBackground: startBillingBackground,
-  // SMTP_URL, MAIL_FROM, NOTIFICATION_POLL_MS, DATA_DIR: how this process sends gift card e-mail.
+  jobQueues: BILLING_QUEUES,
+  // SMTP_URL, MAIL_FROM, NOTIFICATION_POLL_MS, NOTIFICATION_SENDER, DATA_DIR: how this process sends gift card e-mail.
   readSettings: readMailSettings,
   configure: configureBilling,
 };

@@ -1,6 +1,7 @@
 import pino, { type Logger } from 'pino';
 import { readShutdownGraceMs } from './http-drain';
 import { loggableError } from './loggable-error';
+import { DEFAULT_SUPERVISE_SECONDS, readJobSettings, type JobSettings } from './jobs/job-settings';
 import { DEFAULT_POOL_MAX } from './orm';
 import type { Env, SubgraphDefinition } from './subgraph-definition';
 import { readTracingSettings } from './tracing/settings';
@@ -15,6 +16,8 @@ export interface ServiceConfig {
   graceMs: number;
   /** DB_POOL_MAX: the subgraph's connection pool. */
   poolMax: number;
+  /** JOB_SUPERVISE_SECONDS: how often its job queue picks up a crashed worker's jobs. */
+  jobs: JobSettings;
   /** The subgraph's own settings, as its definition's `readSettings` read them. */
   settings: unknown;
   log: Logger;
@@ -37,11 +40,13 @@ export function loadServiceConfig(env: Env, definition: SubgraphDefinition, defa
   if (!Number.isInteger(port) || port < 0 || port > 65535) problems.push(`PORT must be a port number (got "${env.PORT}")`);
   const poolMax = Number(env.DB_POOL_MAX ?? DEFAULT_POOL_MAX);
   if (!Number.isInteger(poolMax) || poolMax < 1 || poolMax > 1_000) problems.push(`DB_POOL_MAX must be a whole number from 1 to 1000 (got "${env.DB_POOL_MAX}")`);
+  const jobs = readJobSettings(env as NodeJS.ProcessEnv);
+  problems.push(...jobs.problems);
   const own = definition.readSettings?.(env);
   if (own) problems.push(...own.problems);
   const log = pino({ base: { service: definition.name }, level: env.LOG_LEVEL ?? 'info', timestamp: pino.stdTimeFunctions.isoTime, serializers: { err: loggableError } });
   return {
-    config: { databaseUrl, secret, port, host: env.HOST ?? '0.0.0.0', publicUrl: env.PUBLIC_URL, graceMs, poolMax, settings: own?.settings, log },
+    config: { databaseUrl, secret, port, host: env.HOST ?? '0.0.0.0', publicUrl: env.PUBLIC_URL, graceMs, poolMax, jobs: jobs.settings ?? { superviseSeconds: DEFAULT_SUPERVISE_SECONDS }, settings: own?.settings, log },
     problems,
   };
 }

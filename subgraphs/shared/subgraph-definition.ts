@@ -2,6 +2,7 @@ import type { EntityManager, MikroORM } from '@mikro-orm/postgresql';
 import type { Logger } from 'pino';
 import type { NonEmptyArray } from 'type-graphql';
 import type { ReferenceResolvers } from './build-federated-schema';
+import type { JobQueue, JobQueueDefinition } from './jobs/job-queue';
 import type { OrmDefinition } from './orm';
 
 /** The four subgraphs of docs/decisions.md, Data ownership; each owns the PostgreSQL schema of the same name. */
@@ -28,8 +29,13 @@ export interface SubgraphDefinition<Settings = any, Deps = any> extends OrmDefin
   orphanedTypes?: Function[];
   /** Fills a new tenant with demo data; `em` is already scoped to that tenant. */
   seedDemo?: (em: EntityManager, tenantId: string) => Promise<void>;
-  /** Starts the subgraph's background work (pollers) on its ORM; the runtime stops it before closing the ORM. */
-  startBackground?: (orm: MikroORM) => BackgroundWork;
+  /** The job queues this subgraph owns (`<name>.<job>`), created by the migrations. */
+  jobQueues?: JobQueueDefinition[];
+  /**
+   * Starts the subgraph's background work (job workers) on its ORM and the process's queue, with
+   * its settings; the runtime stops it before closing the ORM.
+   */
+  startBackground?: (orm: MikroORM, jobs: JobQueue, settings: Settings, log: Logger) => Promise<BackgroundWork>;
   /**
    * Reads this subgraph's settings from the environment. Called only by config loaders: the
    * gateway's (in-process subgraphs), and a subgraph service's own when it runs alone.
@@ -43,8 +49,8 @@ export interface SubgraphDefinition<Settings = any, Deps = any> extends OrmDefin
   configure?: (settings: Settings, log: Logger) => Deps;
 }
 
-/** Background work a subgraph runs beside its resolvers, e.g. billing's notification sender. */
+/** Background work a subgraph runs beside its resolvers, e.g. billing's gift card e-mail workers. */
 export interface BackgroundWork {
-  /** Stops scheduling and waits for the run in progress. */
+  /** Stops taking jobs and waits for the ones in hand. */
   stop(): Promise<void>;
 }

@@ -4,7 +4,10 @@ import type { GraphQLSchema } from 'graphql';
 import { buildFederatedSchema } from './build-federated-schema';
 import { createSubgraphContext, type RequestIdentity, type SubgraphContext } from './context';
 import { DEFAULT_SHUTDOWN_GRACE_MS } from './http-drain';
+import { attachJobQueue, openJobQueue, type JobQueue } from './jobs/job-queue';
+import { DEFAULT_SUPERVISE_SECONDS, type JobSettings } from './jobs/job-settings';
 import { closeWhenIdle, openOrm, runMigrations } from './orm';
+import { drainLegacyOutbox } from './outbox/drain-legacy-outbox';
 import type { SubgraphDefinition, SubgraphName } from './subgraph-definition';
 
 /** A subgraph with its schema built and its database open, ready to serve in-process or over HTTP. */
@@ -36,6 +39,10 @@ export interface SubgraphOptions {
   log?: Logger;
   /** Its connection pool's size (DB_POOL_MAX); DEFAULT_POOL_MAX when unset. */
   poolMax?: number;
+  /** The process's job queue (all-in-one shares one); without it the subgraph opens its own. */
+  jobs?: JobQueue;
+  /** For a queue of its own (JOB_SUPERVISE_SECONDS). */
+  jobSettings?: JobSettings;
 }
 
 /** Opens the ORM, optionally applies migrations, and builds the federated schema. */
@@ -46,12 +53,25 @@ export async function startSubgraph(
 ): Promise<RunningSubgraph> {
   const orm = await openOrm(definition, databaseUrl, options.poolMax);
   const publicUrl = (options.publicUrl ?? 'http://localhost:4000').replace(/\/+$/, '');
+  const runsBackground = options.background !== false;
+  let ownQueue: JobQueue | null = null;
   try {
     if (options.migrate) await runMigrations(orm, databaseUrl, definition.schema);
+    const log = options.log ?? pino({ level: 'silent' });
+    if (!options.jobs) {
+      const settings = options.jobSettings ?? { superviseSeconds: DEFAULT_SUPERVISE_SECONDS };
+      ownQueue = await openJobQueue(databaseUrl, { supervise: runsBackground && !!definition.startBackground, settings, poolMax: 2, onError: (error) => log.error({ err: error }, 'job queue error') });
+    }
+    const jobs = options.jobs ?? ownQueue!;
+    attachJobQueue(orm, jobs);
     const schema = await buildFederatedSchema(definition.resolvers, definition.referenceResolvers, definition.orphanedTypes);
-    const background = options.background === false ? undefined : definition.startBackground?.(orm);
     const settings = options.settings ?? definition.readSettings?.({}).settings;
-    const deps = definition.configure?.(settings, options.log ?? pino({ level: 'silent' })) ?? {};
+    const deps = definition.configure?.(settings, log) ?? {};
+    if (runsBackground) {
+      const moved = await drainLegacyOutbox(orm, definition.schema);
+      if (moved > 0) log.info({ moved }, 'legacy outbox events moved to the job queue');
+    }
+    const background = runsBackground ? await definition.startBackground?.(orm, jobs, settings, log) : undefined;
     return {
       name: definition.name,
       schema,
@@ -66,10 +86,12 @@ export async function startSubgraph(
       },
       async close(graceMs = DEFAULT_SHUTDOWN_GRACE_MS) {
         await background?.stop();
+        await ownQueue?.stop(graceMs);
         await closeWhenIdle(orm, graceMs);
       },
     };
   } catch (error) {
+    await ownQueue?.stop(0).catch(() => undefined);
     await orm.close();
     throw error;
   }

@@ -13,7 +13,7 @@ import { Migration20261201000000_profile_assets_webhooks } from './migrations/Mi
 import { Migration20261201000100_directory } from './migrations/Migration20261201000100_directory';
 import { Migration20261203000000_directory_views } from './migrations/Migration20261203000000_directory_views';
 import { Migration20261204000000_webhook_deliveries } from './migrations/Migration20261204000000_webhook_deliveries';
-import { OutboxEvent } from '../shared/outbox/outbox-event.entity';
+import { Migration20261210000000_delivery_jobs } from './migrations/Migration20261210000000_delivery_jobs';
 import { outboxMigration } from '../shared/outbox/outbox.migration';
 import { WebhookDeliveryResolver } from './resolvers/webhook-delivery.resolver';
 import { ApiKeyResolver } from './resolvers/api-key.resolver';
@@ -26,12 +26,13 @@ import { resolveTenantReference } from './resolvers/tenant.reference';
 import { TenantResolver } from './resolvers/tenant.resolver';
 import { WebhookConfigResolver } from './resolvers/webhook-config.resolver';
 import { seedTenantDemo } from './seeder';
+import { WEBHOOK_QUEUES } from './webhooks/queues';
 
 /** The tenant subgraph: tenants, API keys, settings, logos, webhook configuration and the practice directory (docs/decisions.md, Data ownership). */
 export const tenantSubgraph: SubgraphDefinition = {
   name: 'tenant',
   schema: 'tenant',
-  entities: [Tenant, ApiKey, Asset, WebhookConfig, Location, Provider, Patient, OutboxEvent],
+  entities: [Tenant, ApiKey, Asset, WebhookConfig, Location, Provider, Patient],
   migrations: [
     migration('Migration20261122000000_init', Migration20261122000000_init),
     migration('Migration20261201000000_profile_assets_webhooks', Migration20261201000000_profile_assets_webhooks),
@@ -39,6 +40,7 @@ export const tenantSubgraph: SubgraphDefinition = {
     migration('Migration20261203000000_directory_views', Migration20261203000000_directory_views),
     migration('Migration20261204000000_webhook_deliveries', Migration20261204000000_webhook_deliveries),
     migration('Migration20261204000100_outbox', outboxMigration('tenant')),
+    migration('Migration20261210000000_delivery_jobs', Migration20261210000000_delivery_jobs),
   ],
   resolvers: [
     TenantResolver,
@@ -58,6 +60,7 @@ export const tenantSubgraph: SubgraphDefinition = {
     Patient: { __resolveReference: resolvePatientReference },
   },
   seedDemo: seedTenantDemo,
+  jobQueues: WEBHOOK_QUEUES,
 };
 
 // The tenant subgraph's public face beyond its definition: what the edge and the operator's tools use.

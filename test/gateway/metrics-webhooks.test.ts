@@ -9,14 +9,14 @@ import { configureWebhook, dispatchUntil, testDispatcher, touchTenant } from './
 
 describe('webhook metrics: backlog read at scrape time, attempt outcomes and delivery lag counted by the dispatcher', () => {
   let server: InProcessApp;
-  let dispatch: ReturnType<typeof testDispatcher>;
+  let dispatch: Awaited<ReturnType<typeof testDispatcher>>;
   let receiver: WebhookReceiver | null = null;
   let backlogs: { close(): Promise<void> };
 
   beforeAll(async () => {
     process.env.ALLOW_HTTP_WEBHOOKS = '1';
     server = await startInProcessApp();
-    dispatch = testDispatcher();
+    dispatch = await testDispatcher();
     backlogs = watchBacklogs(process.env.DATABASE_URL!, pino({ level: 'silent' }));
   });
   afterAll(async () => {

@@ -5,7 +5,7 @@ import { Opportunity } from '../entities/opportunity.entity';
 import type { CampaignLeadInput } from '../inputs/campaign-lead.input';
 import { isEmail } from '../../shared/field-rules';
 import { checkOptionalText, isJsonObject, Issues, MAX_NAME_LENGTH, typeIssue } from './input-rules';
-import { recordEvent } from '../../shared/outbox/record-event';
+import { recordEvent } from '../../shared/jobs/record-event';
 
 /** What the lead endpoint answers: the new opportunity, and where the form sends the visitor next. */
 export interface CampaignLeadReceipt {
@@ -45,16 +45,18 @@ export class CampaignLeadService {
     const campaign = WEBHOOK_KEY.test(webhookKey) ? await this.em.findOne(Campaign, { webhookKey }, { filters: false }) : null;
     if (!campaign) throw new NotFoundError('Campaign not found');
     if (!campaign.isActive) throw new ConflictError('Campaign is not accepting leads');
-    const opportunity = this.em.create(Opportunity, {
-      tenantId: campaign.tenantId,
-      campaignId: campaign.id,
-      ...contact,
-      // The lead exactly as posted: the platform's own fields are the clinic's record of where it came from.
-      source: { ...input },
-    } as never);
-    // Contact details stay out of the event: the receiver reads them through the API with its key.
-    recordEvent(this.em, campaign.tenantId, 'opportunity.created', { id: opportunity.id, campaignId: campaign.id });
-    await this.em.persistAndFlush(opportunity);
+    const opportunity = await this.em.transactional(async (tx) => {
+      const created = tx.create(Opportunity, {
+        tenantId: campaign.tenantId,
+        campaignId: campaign.id,
+        ...contact,
+        // The lead exactly as posted: the platform's own fields are the clinic's record of where it came from.
+        source: { ...input },
+      } as never);
+      // Contact details stay out of the event: the receiver reads them through the API with its key.
+      await recordEvent(tx, campaign.tenantId, 'opportunity.created', { id: created.id, campaignId: campaign.id });
+      return created;
+    });
     return { opportunityId: opportunity.id, redirectUrl: campaign.redirectUrl };
   }
 }

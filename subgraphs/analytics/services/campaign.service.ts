@@ -11,7 +11,7 @@ import { CampaignRepository, type CampaignListQuery } from '../repositories/camp
 import { toCampaignView, type CampaignView } from './campaign-view';
 import { parseHttpUrl } from '../../shared/field-rules';
 import { checkName, checkOptionalText, Issues, MAX_REFERENCE_LENGTH, MAX_TEXT_LENGTH, typeIssue } from './input-rules';
-import { recordEvent } from '../../shared/outbox/record-event';
+import { recordEvent } from '../../shared/jobs/record-event';
 
 /** Fields a campaign write may carry, once checked. */
 type CampaignChanges = Partial<Pick<Campaign, 'name' | 'locationId' | 'description' | 'platformId' | 'platformAssetId' | 'isActive' | 'startDate' | 'endDate' | 'budgetCents' | 'pipelineId' | 'redirectUrl'>>;
@@ -107,9 +107,8 @@ export class CampaignService {
     const changes = checkCampaign(input, campaign);
     if (!campaign) throw new NotFoundError('Campaign not found');
     Object.assign(campaign, changes);
-    recordEvent(this.em, this.tenantId, 'campaign.updated', { id: campaign.id, changedFields: Object.keys(changes).sort() });
     try {
-      await this.em.flush();
+      await this.em.transactional((tx) => recordEvent(tx, this.tenantId, 'campaign.updated', { id: campaign.id, changedFields: Object.keys(changes).sort() }));
     } catch (error) {
       // Two updates moving each end of the range at once can cross: the database's check catches it.
       if (error instanceof CheckConstraintViolationException) throw new ConflictError('The campaign changed meanwhile; read it and retry');

@@ -7,7 +7,7 @@ import { Dashboard } from '../entities/dashboard.entity';
 import type { CreateDashboardInput, UpdateDashboardInput } from '../inputs/dashboard.input';
 import { DashboardRepository, type DashboardQuery } from '../repositories/dashboard.repository';
 import { checkName, checkOptionalText, isJsonObject, Issues, MAX_REFERENCE_LENGTH, MAX_TEXT_LENGTH, type Loc } from './input-rules';
-import { recordEvent } from '../../shared/outbox/record-event';
+import { recordEvent } from '../../shared/jobs/record-event';
 
 /** A layout is whatever grid the front end keeps, but always a JSON object or array. */
 function checkLayout(issues: Issues, loc: Loc, value: unknown): unknown {
@@ -46,11 +46,12 @@ export class DashboardService {
     const locationId = checkOptionalText(issues, ['input', 'locationId'], input.locationId, MAX_REFERENCE_LENGTH);
     const layout = input.layout === undefined ? {} : checkLayout(issues, ['input', 'layout'], input.layout);
     issues.throwIfAny();
-    const dashboard = this.em.create(Dashboard, { tenantId: this.tenantId, name: name!, description: description ?? null, locationId: locationId ?? null, layout } as never);
-    // The event goes out with the same flush, in the same transaction (issue 7).
-    recordEvent(this.em, this.tenantId, 'dashboard.created', { id: dashboard.id, name: dashboard.name, locationId: dashboard.locationId });
-    await this.em.persistAndFlush(dashboard);
-    return dashboard;
+    // The event goes out in the same transaction as the dashboard (issue 7).
+    return this.em.transactional(async (tx) => {
+      const dashboard = tx.create(Dashboard, { tenantId: this.tenantId, name: name!, description: description ?? null, locationId: locationId ?? null, layout } as never);
+      await recordEvent(tx, this.tenantId, 'dashboard.created', { id: dashboard.id, name: dashboard.name, locationId: dashboard.locationId });
+      return dashboard;
+    });
   }
 
   /** Changes only the fields sent; 422 before 404, as FastAPI validates the body before the handler runs. */
@@ -74,7 +75,7 @@ export class DashboardService {
     if (!isUuid(id)) throw new NotFoundError('Dashboard not found');
     const deleted = await this.em.transactional(async (tx) => {
       if (!(await new DashboardRepository(tx).delete(id))) return false;
-      recordEvent(tx, this.tenantId, 'dashboard.deleted', { id });
+      await recordEvent(tx, this.tenantId, 'dashboard.deleted', { id });
       return true;
     });
     if (!deleted) throw new NotFoundError('Dashboard not found');

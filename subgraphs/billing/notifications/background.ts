@@ -1,22 +1,21 @@
 import type { MikroORM } from '@mikro-orm/postgresql';
-import pino from 'pino';
+import type { Logger } from 'pino';
+import type { JobQueue } from '../../shared/jobs/job-queue';
 import type { BackgroundWork } from '../../shared/subgraph-definition';
-import { readMailSettings } from './mail-settings';
+import { EmailJobs } from './email-jobs';
+import type { MailSettings } from './mail-settings';
 import { createMailTransport } from './mail-transport';
-import { NotificationSender } from './notification-sender';
-import { errorLogOptions } from '../../shared/loggable-error';
 
 /**
  * Billing's background work, started by the subgraph runtime in whichever process runs billing
- * (all-in-one or its own service): the notification sender, configured from this process's
- * environment (SMTP_URL, MAIL_FROM, NOTIFICATION_POLL_MS, NOTIFICATION_SENDER, DATA_DIR), already validated at start.
+ * (all-in-one or its own service): the gift card e-mail worker on the process's job queue,
+ * configured by this process's settings (SMTP_URL, MAIL_FROM, NOTIFICATION_POLL_MS,
+ * NOTIFICATION_SENDER, DATA_DIR) as the config loader read them.
  */
-export function startBillingBackground(orm: MikroORM): BackgroundWork {
-  const { settings, problems } = readMailSettings(process.env);
-  if (!settings) throw new Error(`billing mail settings: ${problems.join('; ')}`);
+export async function startBillingBackground(orm: MikroORM, jobs: JobQueue, settings: MailSettings | null, log: Logger): Promise<BackgroundWork> {
+  if (!settings) throw new Error('billing mail settings were not read (SubgraphDefinition.readSettings)');
   if (!settings.senderEnabled) return { stop: async () => undefined };
-  const log = pino({ base: { service: 'billing' }, level: process.env.LOG_LEVEL ?? 'info', timestamp: pino.stdTimeFunctions.isoTime, ...errorLogOptions });
-  const sender = new NotificationSender(orm, createMailTransport(settings), { pollMs: settings.pollMs, log });
-  sender.start();
+  const sender = new EmailJobs(orm, jobs, createMailTransport(settings), { pollMs: settings.pollMs, log });
+  await sender.start();
   return { stop: () => sender.stop() };
 }

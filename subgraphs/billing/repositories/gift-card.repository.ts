@@ -104,13 +104,14 @@ export class GiftCardRepository {
     return { ...row, createdAt: new Date(row.createdAt) } as GiftCardTransactionView;
   }
 
-  /** Queues the recipient e-mail, due at the scheduled send date or now, whichever is later. */
-  async queueNotification(id: string, giftCardId: string, recipientEmail: string, scheduledSendDate: Date | null): Promise<void> {
-    await this.run(
-      `insert into billing.notifications (id, tenant_id, gift_card_id, kind, recipient_email, due_at, next_attempt_at)
-       select ?, ?, ?, 'gift_card_recipient', ?, d.due, d.due from (select greatest(now(), ?::timestamptz) as due) d`,
-      [id, this.tenantId, giftCardId, recipientEmail, scheduledSendDate],
+  /** Records the recipient e-mail, due at the scheduled send date or now, whichever is later, under the job that will send it; returns when it is due. */
+  async queueNotification(id: string, jobId: string, giftCardId: string, recipientEmail: string, scheduledSendDate: Date | null): Promise<Date> {
+    const [row] = await this.run(
+      `insert into billing.notifications (id, tenant_id, gift_card_id, kind, recipient_email, due_at, next_attempt_at, job_id)
+       select ?, ?, ?, 'gift_card_recipient', ?, d.due, d.due, ? from (select greatest(now(), ?::timestamptz) as due) d returning due_at as "dueAt"`,
+      [id, this.tenantId, giftCardId, recipientEmail, jobId, scheduledSendDate],
     );
+    return new Date(row.dueAt);
   }
 
   /** The card's state, or null when the tenant has no such card (tells 404 from 409). */

@@ -2,11 +2,12 @@ import { randomUUID } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { ConflictError, NotFoundError } from '../../../schema/errors';
 import { isUuid } from '../../shared/ids';
-import { recordEvent } from '../../shared/outbox/record-event';
+import { recordEvent } from '../../shared/jobs/record-event';
 import { toPage, type Page } from '../../shared/pagination';
 import { validatePage } from '../../shared/validate-page';
 import type { IssueGiftCardInput } from '../inputs/gift-card.input';
-import { nudgeNotifications } from '../notifications/notification-sender';
+import { enqueue } from '../../shared/jobs/job-queue';
+import { GIFT_CARD_EMAIL_QUEUE, type GiftCardEmailJob } from '../notifications/email-queue';
 import { DirectoryRepository } from '../repositories/directory.repository';
 import { GiftCardRepository } from '../repositories/gift-card.repository';
 import { GiftCardTransactionType } from '../types/enums';
@@ -35,7 +36,7 @@ export class GiftCardService {
         const issued = await cards.insert({ ...card, code: newGiftCardCode() });
         if (!issued) continue;
         // No code (a bearer secret) and no personal data in events: they leave for the tenant's webhook.
-        recordEvent(tx, this.tenantId, 'gift_card.issued', {
+        await recordEvent(tx, this.tenantId, 'gift_card.issued', {
           giftCardId: issued.id,
           status: issued.status,
           initialValue: issued.initialValue,
@@ -66,12 +67,12 @@ export class GiftCardService {
   /**
    * PENDING -> ACTIVE (contract part 3): one conditional update decides the race, then in the same
    * transaction the ACTIVATION transaction, the recipient e-mail (unless `sendNotification` is
-   * false or the card suppresses it; sent later by the notification sender, not before its
+   * false or the card suppresses it; sent later by its job, not before its
    * scheduled date) and the `gift_card.activated` event. A card that is not PENDING is a 409.
    */
   async activate(id: string, sendNotification: boolean): Promise<IssuedGiftCardView> {
     if (!isUuid(id)) throw new NotFoundError('Gift card not found');
-    const { card, queued } = await this.em.transactional(async (tx) => {
+    return this.em.transactional(async (tx) => {
       const cards = new GiftCardRepository(tx, this.tenantId);
       const activated = await cards.activate(id);
       if (!activated) {
@@ -80,17 +81,20 @@ export class GiftCardService {
       }
       const transaction = await cards.addTransaction(activated.id, randomUUID(), GiftCardTransactionType.ACTIVATION, activated.initialValue, activated.currentBalance);
       const notify = sendNotification && !activated.suppressRecipientNotification && !!activated.recipientPatientEmail;
-      if (notify) await cards.queueNotification(randomUUID(), activated.id, activated.recipientPatientEmail!, activated.scheduledSendDate);
-      recordEvent(tx, this.tenantId, 'gift_card.activated', {
+      if (notify) {
+        const notification: GiftCardEmailJob = { notificationId: randomUUID(), tenantId: this.tenantId };
+        const jobId = randomUUID();
+        const due = await cards.queueNotification(notification.notificationId, jobId, activated.id, activated.recipientPatientEmail!, activated.scheduledSendDate);
+        await enqueue(tx, GIFT_CARD_EMAIL_QUEUE, [{ id: jobId, data: notification, startAfter: due }]);
+      }
+      await recordEvent(tx, this.tenantId, 'gift_card.activated', {
         giftCardId: activated.id,
         activatedAt: activated.activatedAt?.toISOString() ?? null,
         currentBalance: activated.currentBalance,
         notificationQueued: notify,
       });
       // The card had no transactions before: PENDING cards have none, so this is the whole list.
-      return { card: { ...activated, transactions: [transaction] }, queued: notify };
+      return { ...activated, transactions: [transaction] };
     });
-    if (queued) nudgeNotifications();
-    return card;
   }
 }

@@ -3,7 +3,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { ConflictError, NotFoundError, ValidationError } from '../../../schema/errors';
 import { Issues } from '../../shared/field-rules';
 import { isUuid } from '../../shared/ids';
-import { recordEvent } from '../../shared/outbox/record-event';
+import { recordEvent } from '../../shared/jobs/record-event';
 import type { MemberManualPaymentInput } from '../inputs/member.input';
 import { withProcessor, type PaymentProcessor } from '../processor/payment-processor';
 import { MemberPaymentRepository, type MemberPaymentRow } from '../repositories/member-payment.repository';
@@ -100,7 +100,7 @@ export class MemberPaymentService {
     );
     await new MemberPaymentRepository(tx, this.tenantId).settle(payment.id, outcome);
     if (outcome.status === 'SUCCEEDED') await new MemberRepository(tx, this.tenantId).applyPayment(payment.memberId, payment.amountCents);
-    recordEvent(tx, this.tenantId, outcome.status === 'SUCCEEDED' ? 'member.payment_succeeded' : 'member.payment_failed', {
+    await recordEvent(tx, this.tenantId, outcome.status === 'SUCCEEDED' ? 'member.payment_succeeded' : 'member.payment_failed', {
       paymentId: payment.id,
       memberId: payment.memberId,
       amountCents: payment.amountCents,

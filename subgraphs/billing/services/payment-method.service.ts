@@ -2,7 +2,7 @@ import { UniqueConstraintViolationException } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { ConflictError, NotFoundError } from '../../../schema/errors';
 import { isUuid } from '../../shared/ids';
-import { recordEvent } from '../../shared/outbox/record-event';
+import { recordEvent } from '../../shared/jobs/record-event';
 import { PaymentMethod } from '../entities/payment-method.entity';
 import type { CreatePaymentMethodInput } from '../inputs/payment-method.input';
 import { DirectoryRepository } from '../repositories/directory.repository';
@@ -82,7 +82,7 @@ export class PaymentMethodService {
       const isDefault = !(await methods.hasDefault(patientId));
       const method = tx.create(PaymentMethod, { ...data, tenantId: this.tenantId, patientId, isDefault } as never);
       // Ids and display details only: the event goes to the tenant's webhook, which needs no personal data.
-      recordEvent(tx, this.tenantId, 'payment_method.created', {
+      await recordEvent(tx, this.tenantId, 'payment_method.created', {
         paymentMethodId: method.id,
         patientId,
         type: method.type,

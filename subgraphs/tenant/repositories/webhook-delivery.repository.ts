@@ -1,5 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
+import { enqueue } from '../../shared/jobs/job-queue';
+import { WEBHOOK_DELIVERY_QUEUE } from '../webhooks/queues';
 
 /** One delivery of the log, as reads return it. */
 export interface DeliveryRecord {
@@ -39,8 +41,9 @@ const delivery = (row: DeliveryRecord): DeliveryRecord => ({
 });
 
 /**
- * The webhook delivery log (`tenant.webhook_deliveries`, written by the dispatcher). Every
- * statement binds the tenant id: the log is shared by all tenants.
+ * The webhook delivery log (`tenant.webhook_deliveries`, written by the delivery jobs). Every
+ * statement binds the tenant id: the log is shared by all tenants. The writes queue the delivery's
+ * next job with it, so they must run in a transaction.
  */
 export class WebhookDeliveryRepository {
   constructor(private readonly em: EntityManager) {}
@@ -82,23 +85,34 @@ export class WebhookDeliveryRepository {
    * requeue then would send it twice at once); 'missing' when it is not the tenant's.
    */
   async requeue(tenantId: string, id: string): Promise<'queued' | 'busy' | 'missing'> {
+    // A new job: the one still queued for a retry (if any) is no longer the delivery's and does nothing.
+    const jobId = randomUUID();
     const rows = await this.em.getConnection().execute<{ id: string }[]>(
-      `update tenant.webhook_deliveries set status = 'pending', attempt_count = 0, next_attempt_at = now(), locked_until = null, updated_at = now()
+      `update tenant.webhook_deliveries set status = 'pending', attempt_count = 0, next_attempt_at = now(), locked_until = null, job_id = ?, updated_at = now()
         where tenant_id = ? and id = ? and (locked_until is null or locked_until < now()) returning id`,
-      [tenantId, id],
+      [jobId, tenantId, id],
+      'all',
+      this.em.getTransactionContext(),
     );
-    if (rows.length > 0) return 'queued';
+    if (rows.length > 0) {
+      await enqueue(this.em, WEBHOOK_DELIVERY_QUEUE, [{ id: jobId, data: { deliveryId: id } }]);
+      return 'queued';
+    }
     return (await this.find(tenantId, id)) ? 'busy' : 'missing';
   }
 
   /** Queues a `webhook.test` delivery straight into the log: it reports no change, so it needs no outbox. */
   async insertTest(tenantId: string, data: Record<string, unknown>): Promise<string> {
     const id = randomUUID();
+    const jobId = randomUUID();
     const payload = JSON.stringify({ type: 'webhook.test', timestamp: new Date().toISOString(), data });
     await this.em.getConnection().execute(
-      `insert into tenant.webhook_deliveries (id, tenant_id, event_type, payload, status, next_attempt_at) values (?, ?, 'webhook.test', ?, 'pending', now())`,
-      [id, tenantId, payload],
+      `insert into tenant.webhook_deliveries (id, tenant_id, event_type, payload, status, next_attempt_at, job_id) values (?, ?, 'webhook.test', ?, 'pending', now(), ?)`,
+      [id, tenantId, payload, jobId],
+      'run',
+      this.em.getTransactionContext(),
     );
+    await enqueue(this.em, WEBHOOK_DELIVERY_QUEUE, [{ id: jobId, data: { deliveryId: id } }]);
     return id;
   }
 }

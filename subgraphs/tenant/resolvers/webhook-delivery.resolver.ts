@@ -23,11 +23,10 @@ export class WebhookDeliveryResolver {
   @Mutation(() => WebhookDeliveryType, { description: 'Sends a delivered or failed event again, from a fresh retry schedule (same webhook-id)' })
   async redeliverWebhookEvent(@Arg('id', () => ID) id: string, @Ctx() ctx: SubgraphContext): Promise<DeliveryRecord> {
     const tenantId = requireTenant(ctx);
-    const repository = new WebhookDeliveryRepository(ctx.em);
-    const outcome = isUuid(id) ? await repository.requeue(tenantId, id) : 'missing';
+    const outcome = isUuid(id) ? await ctx.em.transactional((tx) => new WebhookDeliveryRepository(tx).requeue(tenantId, id)) : 'missing';
     if (outcome === 'missing') throw new NotFoundError('Webhook delivery not found');
     if (outcome === 'busy') throw new ConflictError('This delivery is being sent right now; retry in a few seconds');
-    return (await repository.find(tenantId, id))!;
+    return (await new WebhookDeliveryRepository(ctx.em).find(tenantId, id))!;
   }
 
   @Mutation(() => WebhookDeliveryType, { description: 'Queues a `webhook.test` event to the configured endpoint, whatever it subscribed to' })
@@ -35,9 +34,8 @@ export class WebhookDeliveryResolver {
     const tenantId = requireTenant(ctx);
     const config = await ctx.em.findOne(WebhookConfig, {});
     if (!config?.url || !config.enabled) throw new ConflictError('No enabled webhook endpoint is configured');
-    const repository = new WebhookDeliveryRepository(ctx.em);
-    const id = await repository.insertTest(tenantId, { message: 'This is a test event from the Healthcare Practice Platform.' });
-    return (await repository.find(tenantId, id))!;
+    const id = await ctx.em.transactional((tx) => new WebhookDeliveryRepository(tx).insertTest(tenantId, { message: 'This is a test event from the Healthcare Practice Platform.' }));
+    return (await new WebhookDeliveryRepository(ctx.em).find(tenantId, id))!;
   }
 
   @FieldResolver(() => [WebhookAttemptType], { description: 'Every attempt, oldest first' })

@@ -4,7 +4,7 @@ import { Tenant } from '../entities/tenant.entity';
 import type { UpdateTenantInput } from '../inputs/update-tenant.input';
 import { TenantRepository, type TenantRecord } from '../repositories/tenant.repository';
 import { validateTenantUpdate } from './tenant-rules';
-import { recordEvent } from '../../shared/outbox/record-event';
+import { recordEvent } from '../../shared/jobs/record-event';
 
 /** Reads and changes the request's own tenant; the tenant filter keeps every other one out of reach. */
 export class TenantService {
@@ -29,9 +29,8 @@ export class TenantService {
     const tenant = await this.load(tenantId);
     const changes = validateTenantUpdate(input, tenant.settings);
     Object.assign(tenant, changes);
-    // Same flush, same transaction as the change: no event without its change (issue 7).
-    recordEvent(this.em, tenantId, 'tenant.updated', { id: tenantId, changedFields: Object.keys(changes).sort() });
-    await this.em.flush();
+    // Same transaction as the change: no event without its change (issue 7).
+    await this.em.transactional((tx) => recordEvent(tx, tenantId, 'tenant.updated', { id: tenantId, changedFields: Object.keys(changes).sort() }));
     return this.current(tenantId);
   }
 

@@ -8,7 +8,7 @@ import type { WebhookConfigInput } from '../inputs/webhook-config.input';
 import { toWebhookConfigView, type WebhookConfigView } from '../webhook-config-view';
 import { isWebhookEvent, WEBHOOK_EVENTS } from '../webhook-events';
 import { allowInsecureWebhooks, webhookUrlProblem } from './webhook-url';
-import { recordEvent } from '../../shared/outbox/record-event';
+import { recordEvent } from '../../shared/jobs/record-event';
 
 /** A Standard Webhooks signing secret: `whsec_` and the base64 of 24 random bytes (192 bits, Svix's size). */
 export const newWebhookSecret = (): string => `whsec_${randomBytes(24).toString('base64')}`;
@@ -44,9 +44,8 @@ export class WebhookConfigService {
     const revealed = !existing || patch.rotateSecret;
     if (existing && patch.rotateSecret) config.secret = newWebhookSecret();
     // The event tells what changed, never the secret itself.
-    recordEvent(this.em, tenantId, 'webhook_config.updated', { url: config.url, enabled: config.enabled, events: [...config.events], secretRotated: revealed });
     try {
-      await this.em.flush();
+      await this.em.transactional((tx) => recordEvent(tx, tenantId, 'webhook_config.updated', { url: config.url, enabled: config.enabled, events: [...config.events], secretRotated: revealed }));
     } catch (error) {
       // Two first saves raced on the one-per-tenant constraint: the loser retries against the winner's row.
       if (error instanceof UniqueConstraintViolationException) throw new ConflictError('The webhook configuration was changed concurrently; retry');

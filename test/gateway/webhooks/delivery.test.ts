@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { recordEvent } from '../../../subgraphs/shared/outbox/record-event';
+import { recordEvent } from '../../../subgraphs/shared/jobs/record-event';
+import { WEBHOOK_EVENT_QUEUE } from '../../../subgraphs/shared/jobs/webhook-event';
 import { createTestTenant, request } from '../../utils/e2e';
 import { startInProcessApp, type InProcessApp } from '../../utils/in-process';
 import { startWebhookReceiver, type WebhookReceiver } from '../../utils/webhook-receiver';
@@ -7,13 +8,13 @@ import { configureWebhook, dispatchUntil, testDispatcher, touchTenant } from './
 
 describe('webhook delivery (outbox -> dispatcher -> Standard Webhooks receiver on 127.0.0.1)', () => {
   let server: InProcessApp;
-  let dispatch: ReturnType<typeof testDispatcher>;
+  let dispatch: Awaited<ReturnType<typeof testDispatcher>>;
   const receivers: WebhookReceiver[] = [];
 
   beforeAll(async () => {
     process.env.ALLOW_HTTP_WEBHOOKS = '1';
     server = await startInProcessApp();
-    dispatch = testDispatcher();
+    dispatch = await testDispatcher();
   });
   afterAll(async () => {
     await Promise.all(receivers.map((r) => r.close()));
@@ -31,6 +32,9 @@ describe('webhook delivery (outbox -> dispatcher -> Standard Webhooks receiver o
     secret = await configureWebhook(server.url, tenant, receiver.url, events);
     return { tenant, receiver, secret };
   }
+
+  /** The tenant's events of a type on the job queue (`queued`: not yet relayed). */
+  const events = async (tenantId: string, type: string, queued?: boolean) => dispatch.jobs.boss.findJobs(WEBHOOK_EVENT_QUEUE, { data: { tenantId, type }, queued });
 
   const deliveries = async (tenant: Awaited<ReturnType<typeof createTestTenant>>) =>
     (await tenant.graphql('{ webhookDeliveries { total items { id eventType status attemptCount lastStatus payload attempts { attemptNumber statusCode error } } } }')).body.data.webhookDeliveries;
@@ -116,12 +120,8 @@ describe('webhook delivery (outbox -> dispatcher -> Standard Webhooks receiver o
   it('does not send event types the tenant did not subscribe to', async () => {
     const { tenant, receiver } = await subscribed(['gift_card.activated']);
     await touchTenant(server.url, tenant, 'Quiet Clinic');
-    const { rows } = await dispatch.pool.query(`select relayed_at from tenant.outbox_events where tenant_id = $1 and type = 'tenant.updated'`, [tenant.tenantId]);
-    expect(rows).toHaveLength(1);
-    await dispatchUntil(dispatch.dispatcher, async () => {
-      const { rows: relayed } = await dispatch.pool.query(`select 1 from tenant.outbox_events where tenant_id = $1 and relayed_at is null`, [tenant.tenantId]);
-      return relayed.length === 0;
-    });
+    expect(await events(tenant.tenantId, 'tenant.updated')).toHaveLength(1);
+    await dispatchUntil(dispatch.dispatcher, async () => (await events(tenant.tenantId, 'tenant.updated', true)).length === 0);
     await dispatch.dispatcher.runOnce();
     expect(receiver.received).toHaveLength(0);
     expect((await deliveries(tenant)).total).toBe(0);
@@ -132,13 +132,12 @@ describe('webhook delivery (outbox -> dispatcher -> Standard Webhooks receiver o
     const tenantOrm = server.platform.tenantOrm;
     await expect(
       tenantOrm.em.fork().transactional(async (em) => {
-        recordEvent(em as never, tenant.tenantId, 'tenant.updated', { id: tenant.tenantId, changedFields: ['name'] });
+        await recordEvent(em as never, tenant.tenantId, 'tenant.updated', { id: tenant.tenantId, changedFields: ['name'] });
         await em.flush();
         throw new Error('the change failed after the event was written');
       }),
     ).rejects.toThrow('the change failed');
-    const { rows } = await dispatch.pool.query(`select 1 from tenant.outbox_events where tenant_id = $1 and type = 'tenant.updated'`, [tenant.tenantId]);
-    expect(rows).toHaveLength(0);
+    expect(await events(tenant.tenantId, 'tenant.updated')).toHaveLength(0);
     await dispatch.dispatcher.runOnce();
     expect(receiver.received).toHaveLength(0);
   });

@@ -1,5 +1,5 @@
-import { publicOnlyLookup } from '../../../gateway/webhooks/safe-lookup';
-import { postWebhook } from '../../../gateway/webhooks/http-post';
+import { publicOnlyLookup } from '../../../subgraphs/tenant/webhooks/safe-lookup';
+import { postWebhook } from '../../../subgraphs/tenant/webhooks/http-post';
 
 const lookup = (host: string) =>
   new Promise<{ error: (Error & { code?: string }) | null; address: string }>((resolve) =>

@@ -1,4 +1,4 @@
-import { DEFAULT_RETRY_SCHEDULE_SECONDS, nextAttemptDelayMs, parseRetryAfter, parseSchedule } from '../../../gateway/webhooks/schedule';
+import { DEFAULT_RETRY_SCHEDULE_SECONDS, nextAttemptDelayMs, parseRetryAfter, parseSchedule } from '../../../subgraphs/tenant/webhooks/schedule';
 
 describe('webhook retry schedule', () => {
   it('follows the retry schedule of docs/webhooks.md: 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 24 h, then gives up', () => {

@@ -1,27 +1,39 @@
 import { Pool } from 'pg';
 import pino from 'pino';
-import { WebhookDispatcher, type DispatcherOptions } from '../../../gateway/webhooks/dispatcher';
+import { openJobQueue, type JobQueue } from '../../../subgraphs/shared/jobs/job-queue';
+import type { WebhookSettings } from '../../../subgraphs/tenant/webhooks/settings';
+import { WebhookJobs } from '../../../subgraphs/tenant/webhooks/webhook-jobs';
+import { webhookMetricsHooks } from '../../../gateway/metrics/webhook-hooks';
 import { request, type TestTenant } from '../../utils/e2e';
 
 /** Fast settings for tests: one-second retries, short timeout and lease. */
-export const TEST_DISPATCH: DispatcherOptions = { schedule: [1, 1, 1], timeoutMs: 1_000, leaseSeconds: 3, batchSize: 100, concurrency: 8, pollMs: 50, retentionDays: 30 };
+export const TEST_DISPATCH: WebhookSettings = { schedule: [1, 1, 1], timeoutMs: 1_000, leaseSeconds: 3, batchSize: 100, concurrency: 8, pollMs: 50, retentionDays: 30 };
 
-/** A dispatcher over its own pool, as a separate process would have. */
-export function testDispatcher(options: Partial<DispatcherOptions> = {}): { dispatcher: WebhookDispatcher; pool: Pool; close(): Promise<void> } {
+/** The tenant subgraph's webhook jobs on a job queue and pool of their own, as a separate process would have; tests drive rounds by hand. */
+export interface TestDispatcher {
+  dispatcher: WebhookJobs;
+  jobs: JobQueue;
+  pool: Pool;
+  close(): Promise<void>;
+}
+
+/** Opens a test dispatcher: `runOnce()` relays and delivers one batch. */
+export async function testDispatcher(options: Partial<WebhookSettings> = {}): Promise<TestDispatcher> {
   const pool = new Pool({ connectionString: process.env.DATABASE_URL, max: 10 });
-  const dispatcher = new WebhookDispatcher(pool, { ...TEST_DISPATCH, ...options }, pino({ level: 'silent' }));
+  const jobs = await openJobQueue(process.env.DATABASE_URL!, { supervise: false, settings: { superviseSeconds: 5 }, onError: () => undefined });
   return {
-    dispatcher,
+    dispatcher: new WebhookJobs(jobs, { ...TEST_DISPATCH, ...options }, pino({ level: 'silent' }), webhookMetricsHooks),
+    jobs,
     pool,
     async close() {
-      await dispatcher.stop();
+      await jobs.stop(1_000);
       await pool.end();
     },
   };
 }
 
 /** Runs dispatch rounds until `done()` holds (or fails after `timeoutMs`). */
-export async function dispatchUntil(dispatcher: WebhookDispatcher, done: () => boolean | Promise<boolean>, timeoutMs = 15_000): Promise<void> {
+export async function dispatchUntil(dispatcher: Pick<WebhookJobs, 'runOnce'>, done: () => boolean | Promise<boolean>, timeoutMs = 15_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (!(await done())) {
     if (Date.now() > deadline) throw new Error('dispatch did not reach the expected state in time');

@@ -1,9 +1,10 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { join } from 'node:path';
+import { Pool } from 'pg';
 import { createTestTenant } from '../../utils/e2e';
 import { startInProcessApp, type InProcessApp } from '../../utils/in-process';
 import { startWebhookReceiver, type WebhookReceiver } from '../../utils/webhook-receiver';
-import { configureWebhook, testDispatcher, touchTenant } from './support';
+import { configureWebhook, touchTenant } from './support';
 
 const WORKER = join(__dirname, '../../../dist/gateway/worker.js');
 
@@ -27,7 +28,7 @@ describe('webhook dispatcher processes: at-least-once across crashes, never twic
   let server: InProcessApp;
   const receivers: WebhookReceiver[] = [];
   const workers: ChildProcess[] = [];
-  const db = testDispatcher();
+  const db = { pool: new Pool({ connectionString: process.env.DATABASE_URL, max: 2 }), close() { return this.pool.end(); } };
 
   beforeAll(async () => {
     process.env.ALLOW_HTTP_WEBHOOKS = '1';

@@ -1,9 +1,5 @@
-import { existsSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import pino from 'pino';
-import { createMailTransport } from '../../../subgraphs/billing/notifications/mail-transport';
-import { NotificationSender } from '../../../subgraphs/billing/notifications/notification-sender';
 import { codeOf, issuesOf, startBillingKit, type BillingKit } from './billing-kit';
 import { eventually } from '../../utils/eventually';
 
@@ -16,21 +12,14 @@ const READ = `query($id: ID!) { issuedGiftCard(id: $id) { ${CARD} } }`;
 
 describe('billing subgraph: issued gift cards and their notifications (real PostgreSQL)', () => {
   let kit: BillingKit;
-  let sender: NotificationSender;
-  let mailDir: string;
   let a: string;
   let b: string;
 
   beforeAll(async () => {
     kit = await startBillingKit();
-    mailDir = mkdtempSync(join(tmpdir(), 'billing-mail-'));
     [a, b] = await Promise.all([kit.tenant('Gift A'), kit.tenant('Gift B')]);
-    // Scoped to this file's tenants: the end-to-end tests' mail must stay where they look for it.
-    const transport = createMailTransport({ smtpUrl: null, from: 'Clinic <front@example.com>', mailDir, pollMs: 60_000, senderEnabled: true });
-    sender = new NotificationSender(kit.billing.orm, transport, { pollMs: 60_000, log: pino({ level: 'silent' }), tenantIds: [a, b] });
   });
   afterAll(async () => {
-    await sender.stop();
     await kit.close();
   });
 
@@ -39,18 +28,16 @@ describe('billing subgraph: issued gift cards and their notifications (real Post
     expect(result.errors).toBeUndefined();
     return result.data.issueGiftCard;
   };
-  // The end-to-end server of this jest run sends from the same queue (every sender claims rows with
-  // SKIP LOCKED): a mail may come from this test's sender or from that one, never from both.
+  // The activation queues its e-mail job on the shared job queue; the end-to-end server of this jest
+  // run is the sender (billing's e-mail worker), and writes the mail under its data directory.
+  const mailDir = join(process.env.E2E_DATA_DIR!, 'mail');
   const mailsFor = (cardCode: string) =>
-    [mailDir, join(process.env.E2E_DATA_DIR ?? mailDir, 'mail')]
-      .flatMap((dir) => (existsSync(dir) ? readdirSync(dir).map((f) => readFileSync(join(dir, f), 'utf8')) : []))
-      .filter((m) => m.includes(cardCode));
+    (existsSync(mailDir) ? readdirSync(mailDir).map((f) => readFileSync(join(mailDir, f), 'utf8')) : []).filter((m) => m.includes(cardCode));
   /** When the card's notification was recorded as sent (ms), waiting for the sender's commit, which follows the file. */
   const sentAt = async (id: string) => new Date(await eventually(async () => (await kit.run(a, READ, { id })).data.issuedGiftCard.notificationSentAt as string | null)).getTime();
-  /** Runs this test's sender until the card's mail exists anywhere (or a few seconds pass). */
+  /** Waits until the card's mail exists. */
   const delivered = (cardCode: string) =>
-    eventually(async () => {
-      await sender.runOnce();
+    eventually(() => {
       const mails = mailsFor(cardCode);
       return mails.length ? mails : null;
     });
@@ -130,7 +117,6 @@ describe('billing subgraph: issued gift cards and their notifications (real Post
     const at = new Date(Date.now() + 1500);
     const card = await issue(a, { initialValue: 1000, recipientPatientEmail: 'later@example.com', scheduledSendDate: at.toISOString() });
     await kit.run(a, ACTIVATE, { id: card.id, send: true });
-    await sender.runOnce();
     expect(mailsFor(card.code)).toEqual([]);
     expect(await delivered(card.code)).toHaveLength(1);
     expect(await sentAt(card.id)).toBeGreaterThanOrEqual(at.getTime());

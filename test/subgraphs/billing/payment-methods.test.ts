@@ -1,4 +1,5 @@
-import { Client } from 'pg';
+import { jobQueueOf } from '../../../subgraphs/shared/jobs/job-queue';
+import { WEBHOOK_EVENT_QUEUE } from '../../../subgraphs/shared/jobs/webhook-event';
 import { PaymentMethodRepository } from '../../../subgraphs/billing/repositories/payment-method.repository';
 import { codeOf, issuesOf, startBillingKit, type BillingKit } from './billing-kit';
 
@@ -37,14 +38,11 @@ describe('billing subgraph: payment methods (real PostgreSQL)', () => {
     const one = await kit.run(a, CREATE, { p: patient, i: card({ fingerprint: 'same' }) });
     const again = await kit.run(a, CREATE, { p: patient, i: card({ fingerprint: 'same' }) });
     expect(again.data.createPatientPaymentMethod.id).toBe(one.data.createPatientPaymentMethod.id);
-    const client = new Client({ connectionString: process.env.DATABASE_URL });
-    await client.connect();
-    try {
-      const { rows } = await client.query(`select type, data from billing.outbox_events where tenant_id = $1 and data->>'patientId' = $2`, [a, patient]);
-      expect(rows).toEqual([{ type: 'payment_method.created', data: expect.objectContaining({ paymentMethodId: one.data.createPatientPaymentMethod.id, isDefault: true, last4: '4242' }) }]);
-    } finally {
-      await client.end();
-    }
+    // The events sent to the tenant subgraph's webhook queue (whether relayed yet or not).
+    const events = await jobQueueOf(kit.billing.orm.em as never).boss.findJobs<{ type: string; data: unknown }>(WEBHOOK_EVENT_QUEUE, { data: { tenantId: a, data: { patientId: patient } } });
+    expect(events.map((e) => ({ type: e.data.type, data: e.data.data }))).toEqual([
+      { type: 'payment_method.created', data: expect.objectContaining({ paymentMethodId: one.data.createPatientPaymentMethod.id, isDefault: true, last4: '4242' }) },
+    ]);
   });
 
   it('keeps ACH digits as text in GraphQL (leading zeros survive)', async () => {

@@ -1,6 +1,6 @@
 import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
 import type { LookupFunction } from 'node:net';
-import { isInternalHost } from '../../subgraphs/tenant/services/webhook-url';
+import { isInternalHost } from '../services/webhook-url';
 
 /** True when the address is internal and internal endpoints are not allowed (`ALLOW_HTTP_WEBHOOKS=1`). */
 export const refusedAddress = (address: string): boolean => process.env.ALLOW_HTTP_WEBHOOKS !== '1' && isInternalHost(address);

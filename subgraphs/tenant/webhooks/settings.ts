@@ -1,0 +1,53 @@
+import { parseSchedule } from './schedule';
+
+/** How this process delivers webhooks (docs/webhooks.md lists the variables). */
+export interface WebhookSettings {
+  /** Seconds before each retry. */
+  schedule: number[];
+  /** Per attempt. */
+  timeoutMs: number;
+  /** How long a claimed delivery (and its job) stays ours; longer than timeoutMs, so a live attempt is never doubled. */
+  leaseSeconds: number;
+  /** Events turned into deliveries per transaction. */
+  batchSize: number;
+  /** Deliveries attempted at once by this process. */
+  concurrency: number;
+  /** Backstop poll while idle; a new job wakes the workers at once. */
+  pollMs: number;
+  /** Delivered events are kept this long for `webhookDeliveries`, then pruned. */
+  retentionDays: number;
+}
+
+/**
+ * Reads WEBHOOK_RETRY_SCHEDULE, WEBHOOK_TIMEOUT_MS, WEBHOOK_BATCH_SIZE, WEBHOOK_CONCURRENCY,
+ * WEBHOOK_POLL_MS and WEBHOOK_RETENTION_DAYS, reporting every problem at once.
+ */
+export function readWebhookSettings(env: NodeJS.ProcessEnv): { settings: WebhookSettings | null; problems: string[] } {
+  const problems: string[] = [];
+  const int = (name: string, fallback: number, min: number, max: number): number => {
+    const raw = env[name];
+    if (raw === undefined || raw === '') return fallback;
+    const value = Number(raw);
+    if (Number.isInteger(value) && value >= min && value <= max) return value;
+    problems.push(`${name} must be a whole number from ${min} to ${max} (got "${raw}")`);
+    return fallback;
+  };
+  let schedule: number[] = [];
+  try {
+    schedule = parseSchedule(env.WEBHOOK_RETRY_SCHEDULE);
+  } catch (error) {
+    problems.push((error as Error).message);
+  }
+  const timeoutMs = int('WEBHOOK_TIMEOUT_MS', 10_000, 100, 120_000);
+  const settings: WebhookSettings = {
+    schedule,
+    timeoutMs,
+    // The lease only has to outlast one attempt (the timeout) and its bookkeeping.
+    leaseSeconds: Math.ceil(timeoutMs / 1000) + 5,
+    batchSize: int('WEBHOOK_BATCH_SIZE', 200, 1, 5_000),
+    concurrency: int('WEBHOOK_CONCURRENCY', 32, 1, 1_000),
+    pollMs: int('WEBHOOK_POLL_MS', 500, 10, 60_000),
+    retentionDays: int('WEBHOOK_RETENTION_DAYS', 30, 1, 3_650),
+  };
+  return { settings: problems.length ? null : settings, problems };
+}
