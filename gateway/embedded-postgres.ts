@@ -37,8 +37,10 @@ export async function startEmbeddedPostgres(options: {
   dataDir: string;
   port?: number;
   persistent?: boolean;
-  /** PostgreSQL's own log (with EMBEDDED_PG_DEBUG set). */
+  /** PostgreSQL's own log, when `debug` asks for it (EMBEDDED_PG_DEBUG). */
   log?: (msg: string) => void;
+  /** EMBEDDED_PG_DEBUG: pass PostgreSQL's own log to `log`. */
+  debug?: boolean;
   /** What an operator should know: an orphaned PostgreSQL was stopped. */
   warn?: (msg: string) => void;
 }): Promise<EmbeddedPostgresHandle> {
@@ -59,7 +61,7 @@ export async function startEmbeddedPostgres(options: {
   const { default: Server } = await importEsm<{ default: typeof EmbeddedPostgres }>(entry);
   await releaseIpcChannel(entry);
   const recent: string[] = [];
-  const debug = process.env.EMBEDDED_PG_DEBUG ? options.log : undefined;
+  const debug = options.debug ? options.log : undefined;
   const capture = (msg: unknown) => {
     const text = msg instanceof Error ? msg.message : String(msg);
     recent.push(...text.split('\n').filter((line) => line.trim()));

@@ -32,6 +32,7 @@ export async function startGraphQL(config: Config, local: RunningSubgraph[] | nu
   const report = (error: unknown, requestId: string | undefined) => log.error({ err: error, requestId }, 'subgraph resolver failed');
   // Apollo Gateway otherwise exports usage metrics to Apollo's servers every hour; a platform
   // holding patients' and payment data sends nothing anywhere unasked.
+  // (Written, not read: Apollo's own switch, set before the gateway is built.)
   process.env.APOLLO_TELEMETRY_DISABLED ??= 'true';
   const localSources: CachedLocalDataSource[] = [];
   const gateway = new ApolloGateway({

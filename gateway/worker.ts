@@ -1,24 +1,20 @@
+// First: the tracing SDK patches http and pg before anything below loads them.
+import '../subgraphs/shared/tracing/register';
 import { createLogger } from './logger';
-import { ConfigError } from './config';
 import { webhookMetricsHooks } from './metrics/webhook-hooks';
 import { openJobQueue } from '../subgraphs/shared/jobs/job-queue';
-import { readJobSettings } from '../subgraphs/shared/jobs/job-settings';
-import { startWebhookWorkers } from '../subgraphs/tenant/webhooks/start';
-import { readWebhookSettings } from '../subgraphs/tenant/webhooks/settings';
+import { startWebhookWorkers } from '../subgraphs/tenant';
+import { loadWorkerConfig } from './worker-config';
 
 /**
  * `npm run worker`: the tenant subgraph's webhook workers as their own process (distributed mode),
  * on the shared job queue; several may run at once.
  */
 async function main(): Promise<void> {
-  const databaseUrl = process.env.DATABASE_URL;
-  const jobSettings = readJobSettings(process.env);
-  const problems = [...jobSettings.problems, ...readWebhookSettings(process.env).problems];
-  if (!databaseUrl) problems.unshift('DATABASE_URL is required: the worker delivers from the shared database');
-  if (problems.length) throw new ConfigError(problems);
-  const log = createLogger(process.env.LOG_LEVEL ?? 'info').child({ service: 'webhook-worker' });
-  const jobs = await openJobQueue(databaseUrl!, { supervise: true, settings: jobSettings.settings!, onError: (error) => log.error({ err: error }, 'job queue error') });
-  const workers = await startWebhookWorkers(jobs, process.env, log, webhookMetricsHooks);
+  const config = loadWorkerConfig();
+  const log = createLogger(config.logLevel).child({ component: 'webhook-worker' });
+  const jobs = await openJobQueue(config.databaseUrl, { supervise: true, settings: config.jobs, onError: (error) => log.error({ err: error }, 'job queue error') });
+  const workers = await startWebhookWorkers(jobs, config.webhooks, log, webhookMetricsHooks);
   log.info({ pid: process.pid }, 'webhook worker started');
   const shutdown = async () => {
     await workers.stop();

@@ -2,9 +2,9 @@ import type { MikroORM } from '@mikro-orm/postgresql';
 import { Pool } from 'pg';
 import { Gauge } from 'prom-client';
 import type { Logger } from 'pino';
-import { countDueNotifications } from '../../subgraphs/billing/notifications/due-count';
+import { countDueNotifications } from '../../subgraphs/billing';
 import { poolCounts } from '../../subgraphs/shared/orm';
-import { readWebhookQueue } from '../../subgraphs/tenant/webhooks/queue-stats';
+import { readWebhookQueue } from '../../subgraphs/tenant';
 
 /** A scrape never waits on a slow database for longer than this; the gauges then read NaN. */
 const STATEMENT_TIMEOUT_MS = 2_000;

@@ -1,4 +1,4 @@
-import type { DeliveryHooks } from '../../subgraphs/tenant/webhooks/deliver';
+import type { DeliveryHooks } from '../../subgraphs/tenant';
 import { webhookAttempts, webhookDeliveryLag } from './instruments';
 
 /** Counts the delivery attempts of the webhook workers this process runs (docs/metrics.md). */

@@ -67,3 +67,4 @@ export const billingSubgraph: SubgraphDefinition<MailSettings | null, BillingDep
 export type { BillingDeps } from './billing-deps';
 export { ProcessorUnreachableError, type ChargeRequest, type ChargeResult, type OpenAccountRequest, type PaymentProcessor } from './processor/payment-processor';
 export { SandboxPaymentProcessor } from './processor/sandbox.processor';
+export { countDueNotifications } from './notifications/due-count';

@@ -27,9 +27,11 @@ import { TenantResolver } from './resolvers/tenant.resolver';
 import { WebhookConfigResolver } from './resolvers/webhook-config.resolver';
 import { seedTenantDemo } from './seeder';
 import { WEBHOOK_QUEUES } from './webhooks/queues';
+import { configureTenant, type TenantDeps } from './tenant-deps';
+import { readWebhookSettings, type WebhookSettings } from './webhooks/settings';
 
 /** The tenant subgraph: tenants, API keys, settings, logos, webhook configuration and the practice directory (docs/decisions.md, Data ownership). */
-export const tenantSubgraph: SubgraphDefinition = {
+export const tenantSubgraph: SubgraphDefinition<WebhookSettings | null, TenantDeps> = {
   name: 'tenant',
   schema: 'tenant',
   entities: [Tenant, ApiKey, Asset, WebhookConfig, Location, Provider, Patient],
@@ -61,9 +63,17 @@ export const tenantSubgraph: SubgraphDefinition = {
   },
   seedDemo: seedTenantDemo,
   jobQueues: WEBHOOK_QUEUES,
+  // WEBHOOK_* and ALLOW_HTTP_WEBHOOKS: how this subgraph validates endpoints and its workers deliver.
+  readSettings: readWebhookSettings,
+  configure: configureTenant,
 };
 
 // The tenant subgraph's public face beyond its definition: what the edge and the operator's tools use.
 export { TenantAccess, type TenantSummary } from './tenant-access';
 export { API_KEY_REVOKED_CHANNEL, type ApiKeySummary, type IssuedKey, type KeyPrincipal } from './services/api-key.service';
 export type { AssetContent } from './repositories/asset.repository';
+export { startWebhookWorkers } from './webhooks/start';
+export { readWebhookQueue } from './webhooks/queue-stats';
+export type { DeliveryHooks } from './webhooks/deliver';
+export type { WebhookSettings } from './webhooks/settings';
+export type { TenantDeps } from './tenant-deps';

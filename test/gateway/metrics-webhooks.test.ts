@@ -14,8 +14,8 @@ describe('webhook metrics: backlog read at scrape time, attempt outcomes and del
   let backlogs: { close(): Promise<void> };
 
   beforeAll(async () => {
-    process.env.ALLOW_HTTP_WEBHOOKS = '1';
-    server = await startInProcessApp();
+    // The app's tenant subgraph takes endpoints on 127.0.0.1 (its settings, read once at start).
+    server = await startInProcessApp({ ALLOW_HTTP_WEBHOOKS: '1' });
     dispatch = await testDispatcher();
     backlogs = watchBacklogs(process.env.DATABASE_URL!, pino({ level: 'silent' }));
   });
@@ -24,7 +24,6 @@ describe('webhook metrics: backlog read at scrape time, attempt outcomes and del
     await backlogs.close();
     await dispatch.close();
     await server.close();
-    delete process.env.ALLOW_HTTP_WEBHOOKS;
   });
 
   const scrape = async () => parseMetrics(await register.metrics());

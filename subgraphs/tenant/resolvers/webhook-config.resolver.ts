@@ -8,6 +8,7 @@ import { toTenantView, type TenantView } from '../tenant-view';
 import { TenantType } from '../types/tenant.type';
 import { WebhookConfigType } from '../types/webhook-config.type';
 import type { WebhookConfigView } from '../webhook-config-view';
+import type { TenantContext } from '../tenant-deps';
 
 /** The webhook configuration: its own query, its mutation, and `Tenant.webhookConfig`. */
 @Resolver(() => TenantType)
@@ -23,7 +24,7 @@ export class WebhookConfigResolver {
   })
   async updateWebhookConfig(@Arg('input', () => WebhookConfigInput) input: WebhookConfigInput, @Ctx() ctx: SubgraphContext): Promise<TenantView> {
     const tenantId = requireTenant(ctx);
-    const webhookConfig = await new WebhookConfigService(ctx.em).update(tenantId, input);
+    const webhookConfig = await new WebhookConfigService(ctx.em, (ctx as TenantContext).deps.allowInsecureWebhooks).update(tenantId, input);
     return { ...toTenantView(await new TenantService(ctx.em).current(tenantId), ctx.publicUrl), webhookConfig };
   }
 

@@ -7,7 +7,7 @@ import { WebhookConfig } from '../entities/webhook-config.entity';
 import type { WebhookConfigInput } from '../inputs/webhook-config.input';
 import { toWebhookConfigView, type WebhookConfigView } from '../webhook-config-view';
 import { isWebhookEvent, WEBHOOK_EVENTS } from '../webhook-events';
-import { allowInsecureWebhooks, webhookUrlProblem } from './webhook-url';
+import { webhookUrlProblem } from './webhook-url';
 import { recordEvent } from '../../shared/jobs/record-event';
 
 /** A Standard Webhooks signing secret: `whsec_` and the base64 of 24 random bytes (192 bits, Svix's size). */
@@ -23,7 +23,8 @@ interface WebhookPatch {
 
 /** Reads and changes the calling tenant's webhook configuration (at most one per tenant). */
 export class WebhookConfigService {
-  constructor(private readonly em: EntityManager) {}
+  /** `allowInsecure`: ALLOW_HTTP_WEBHOOKS=1 in the subgraph's settings (plain-http and internal endpoints, development only). */
+  constructor(private readonly em: EntityManager, private readonly allowInsecure = false) {}
 
   /** The configuration, or the unconfigured answer; never the secret. */
   async get(): Promise<WebhookConfigView> {
@@ -36,7 +37,7 @@ export class WebhookConfigService {
    */
   async update(tenantId: string, input: WebhookConfigInput): Promise<WebhookConfigView> {
     const existing = await this.em.findOne(WebhookConfig, {});
-    const patch = validateWebhookUpdate(input, existing);
+    const patch = validateWebhookUpdate(input, existing, this.allowInsecure);
     const config = existing ?? this.em.create(WebhookConfig, { tenantId, enabled: true, events: [...WEBHOOK_EVENTS], secret: newWebhookSecret() } as never);
     if (patch.url !== undefined) config.url = patch.url;
     if (patch.enabled !== undefined) config.enabled = patch.enabled;
@@ -56,12 +57,12 @@ export class WebhookConfigService {
 }
 
 /** Every rule of the update at once: URL safety, the event catalogue, and an enabled endpoint needing a URL. */
-function validateWebhookUpdate(input: WebhookConfigInput, existing: WebhookConfig | null, at: IssueLoc = ['input']): WebhookPatch {
+function validateWebhookUpdate(input: WebhookConfigInput, existing: WebhookConfig | null, allowInsecure: boolean, at: IssueLoc = ['input']): WebhookPatch {
   const issues = new Issues();
   const patch: WebhookPatch = { rotateSecret: input.rotateSecret === true };
   const url = optionalText(input.url);
   if (url !== undefined) {
-    const problem = url === null ? null : webhookUrlProblem(url, allowInsecureWebhooks());
+    const problem = url === null ? null : webhookUrlProblem(url, allowInsecure);
     if (problem) issues.value([...at, 'url'], problem, input.url);
     else patch.url = url;
   }

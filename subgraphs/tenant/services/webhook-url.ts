@@ -2,13 +2,6 @@ import { isIP } from 'node:net';
 import { parseHttpUrl } from '../../shared/field-rules';
 
 /**
- * Whether plain-http and internal webhook endpoints are allowed (`ALLOW_HTTP_WEBHOOKS=1`), for
- * local development and tests only. Read per call, so the tenant subgraph's own environment
- * decides in distributed mode.
- */
-export const allowInsecureWebhooks = (): boolean => process.env.ALLOW_HTTP_WEBHOOKS === '1';
-
-/**
  * Why the text cannot be a webhook endpoint, or null when it can. Only the URL itself is judged:
  * no DNS lookup happens here (a name may resolve anywhere later), so the delivery side must
  * check the address it actually connects to.

@@ -14,6 +14,8 @@ export interface DeliveryOptions {
   /** How long a claimed delivery stays ours; longer than timeoutMs, so a live attempt is never doubled. */
   leaseSeconds: number;
   schedule: number[];
+  /** ALLOW_HTTP_WEBHOOKS=1: internal addresses may be connected to (development, tests). */
+  allowInternal: boolean;
 }
 
 /** What the process running the deliveries counts (the gateway's Prometheus metrics). */
@@ -87,7 +89,7 @@ export async function deliverJobs(db: Db, boss: PgBoss, jobIds: string[], option
   const worker = async () => {
     while (next < rows.length) {
       const index = next++;
-      results[index] = await attempt(rows[index], options.timeoutMs);
+      results[index] = await attempt(rows[index], options);
     }
   };
   await Promise.all(Array.from({ length: Math.min(options.concurrency, rows.length) }, worker));
@@ -98,12 +100,12 @@ export async function deliverJobs(db: Db, boss: PgBoss, jobIds: string[], option
 const ENDPOINT_OFF: Outcome = { status: null, error: 'endpoint disabled or removed', retryAfter: null, durationMs: 0 };
 
 /** One delivery attempt in its own span: tenant, event type and attempt number, never the URL or the body. */
-function attempt(delivery: Claimed, timeoutMs: number): Promise<Outcome> {
+function attempt(delivery: Claimed, options: DeliveryOptions): Promise<Outcome> {
   if (!delivery.url || !delivery.secret || !delivery.enabled) return Promise.resolve(ENDPOINT_OFF);
   const attributes = { 'tenant.id': delivery.tenant_id, 'webhook.event_type': delivery.event_type, 'webhook.attempt': delivery.attempt_count };
   return tracer.startActiveSpan('webhook.delivery', { attributes }, async (span) => {
     try {
-      const outcome = await post(delivery, timeoutMs);
+      const outcome = await post(delivery, options);
       if (outcome.status !== null) span.setAttribute('http.response.status_code', outcome.status);
       const succeeded = outcome.status !== null && outcome.status >= 200 && outcome.status < 300;
       // The error text is the dispatcher's own (a status or an error code), never the receiver's body.
@@ -173,7 +175,8 @@ async function record(db: Db, boss: PgBoss, rows: Claimed[], outcomes: Outcome[]
 }
 
 /** One signed POST; the id is stable across retries, the timestamp is the attempt's. */
-async function post(delivery: Claimed, timeoutMs: number): Promise<Outcome> {
+async function post(delivery: Claimed, options: DeliveryOptions): Promise<Outcome> {
+  const { timeoutMs } = options;
   const timestamp = new Date();
   const started = performance.now();
   try {
@@ -185,7 +188,7 @@ async function post(delivery: Claimed, timeoutMs: number): Promise<Outcome> {
       'webhook-timestamp': String(Math.floor(timestamp.getTime() / 1000)),
       'webhook-signature': signature,
     };
-    const response = await postWebhook(delivery.url!, headers, delivery.payload, timeoutMs);
+    const response = await postWebhook(delivery.url!, headers, delivery.payload, options);
     return { status: response.status, error: null, retryAfter: parseRetryAfter(response.retryAfter), durationMs: Math.round(performance.now() - started) };
   } catch (error) {
     const failure = error as Error & { code?: string };

@@ -3,11 +3,12 @@ import https from 'node:https';
 import { isIP } from 'node:net';
 import { internalAddressError, publicOnlyLookup, refusedAddress } from './safe-lookup';
 
-// Keep-alive agents whose connections resolve through the public-only lookup.
-const agents = {
+// Keep-alive agents whose connections resolve through the public-only lookup, and (ALLOW_HTTP_WEBHOOKS=1) ones that do not.
+const publicAgents = {
   'http:': new http.Agent({ keepAlive: true, lookup: publicOnlyLookup }),
   'https:': new https.Agent({ keepAlive: true, lookup: publicOnlyLookup }),
 };
+const anyAgents = { 'http:': new http.Agent({ keepAlive: true }), 'https:': new https.Agent({ keepAlive: true }) };
 
 /** The part of a receiver's answer the dispatcher acts on. */
 export interface PostResult {
@@ -19,12 +20,13 @@ export interface PostResult {
  * POSTs one webhook body. Redirects are not followed (a 3xx is retried like any failure), the
  * response body is discarded, and the whole exchange is bounded by `timeoutMs`.
  */
-export function postWebhook(url: string, headers: Record<string, string>, body: string, timeoutMs: number): Promise<PostResult> {
+export function postWebhook(url: string, headers: Record<string, string>, body: string, options: { timeoutMs: number; allowInternal: boolean }): Promise<PostResult> {
+  const { timeoutMs, allowInternal } = options;
   const target = new URL(url);
-  const agent = agents[target.protocol as keyof typeof agents];
+  const agent = (allowInternal ? anyAgents : publicAgents)[target.protocol as keyof typeof publicAgents];
   if (!agent) return Promise.reject(new Error(`unsupported protocol ${target.protocol}`));
   // An IP literal is connected to without any lookup, so it is checked here.
-  if (isIP(target.hostname.replace(/^\[|\]$/g, '')) && refusedAddress(target.hostname)) return Promise.reject(internalAddressError());
+  if (!allowInternal && isIP(target.hostname.replace(/^\[|\]$/g, '')) && refusedAddress(target.hostname)) return Promise.reject(internalAddressError());
   const send = target.protocol === 'https:' ? https.request : http.request;
   return new Promise<PostResult>((resolve, reject) => {
     const request = send(

@@ -2,8 +2,8 @@ import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
 import type { LookupFunction } from 'node:net';
 import { isInternalHost } from '../services/webhook-url';
 
-/** True when the address is internal and internal endpoints are not allowed (`ALLOW_HTTP_WEBHOOKS=1`). */
-export const refusedAddress = (address: string): boolean => process.env.ALLOW_HTTP_WEBHOOKS !== '1' && isInternalHost(address);
+/** True when the address is internal: a webhook may not connect there (unless ALLOW_HTTP_WEBHOOKS=1, whose connections skip this lookup). */
+export const refusedAddress = (address: string): boolean => isInternalHost(address);
 
 /** The error a refused connection fails with. */
 export const internalAddressError = (): Error => Object.assign(new Error('webhook host resolves to a non-public address'), { code: 'EREFUSED_INTERNAL' });
@@ -12,7 +12,8 @@ export const internalAddressError = (): Error => Object.assign(new Error('webhoo
  * A `lookup` for outgoing webhook connections that refuses internal addresses. The URL was
  * checked as text when saved, but a public name may resolve (or be re-pointed) inside the
  * network: the address actually connected to is what must be public, or the dispatcher becomes a
- * probe of the internal network. `ALLOW_HTTP_WEBHOOKS=1` (development, tests) lifts the check.
+ * probe of the internal network. With `ALLOW_HTTP_WEBHOOKS=1` (development, tests) http-post.ts
+ * connects through the ordinary lookup instead.
  */
 export const publicOnlyLookup: LookupFunction = (hostname, options, callback) => {
   dnsLookup(hostname, { ...options, all: true }, (error, addresses: LookupAddress[]) => {

@@ -16,13 +16,19 @@ export interface WebhookSettings {
   pollMs: number;
   /** Delivered events are kept this long for `webhookDeliveries`, then pruned. */
   retentionDays: number;
+  /**
+   * ALLOW_HTTP_WEBHOOKS=1, for local development and tests only: plain-http and internal
+   * endpoints are accepted when saved and connected to when delivered.
+   */
+  allowInternal: boolean;
 }
 
 /**
  * Reads WEBHOOK_RETRY_SCHEDULE, WEBHOOK_TIMEOUT_MS, WEBHOOK_BATCH_SIZE, WEBHOOK_CONCURRENCY,
- * WEBHOOK_POLL_MS and WEBHOOK_RETENTION_DAYS, reporting every problem at once.
+ * WEBHOOK_POLL_MS, WEBHOOK_RETENTION_DAYS and ALLOW_HTTP_WEBHOOKS, reporting every problem at once:
+ * the tenant subgraph's settings (its definition's `readSettings`).
  */
-export function readWebhookSettings(env: NodeJS.ProcessEnv): { settings: WebhookSettings | null; problems: string[] } {
+export function readWebhookSettings(env: Readonly<Record<string, string | undefined>>): { settings: WebhookSettings | null; problems: string[] } {
   const problems: string[] = [];
   const int = (name: string, fallback: number, min: number, max: number): number => {
     const raw = env[name];
@@ -48,6 +54,7 @@ export function readWebhookSettings(env: NodeJS.ProcessEnv): { settings: Webhook
     concurrency: int('WEBHOOK_CONCURRENCY', 32, 1, 1_000),
     pollMs: int('WEBHOOK_POLL_MS', 500, 10, 60_000),
     retentionDays: int('WEBHOOK_RETENTION_DAYS', 30, 1, 3_650),
+    allowInternal: env.ALLOW_HTTP_WEBHOOKS === '1',
   };
   return { settings: problems.length ? null : settings, problems };
 }

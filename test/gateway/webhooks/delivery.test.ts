@@ -12,15 +12,14 @@ describe('webhook delivery (outbox -> dispatcher -> Standard Webhooks receiver o
   const receivers: WebhookReceiver[] = [];
 
   beforeAll(async () => {
-    process.env.ALLOW_HTTP_WEBHOOKS = '1';
-    server = await startInProcessApp();
+    // The app's tenant subgraph takes endpoints on 127.0.0.1 (its settings, read once at start).
+    server = await startInProcessApp({ ALLOW_HTTP_WEBHOOKS: '1' });
     dispatch = await testDispatcher();
   });
   afterAll(async () => {
     await Promise.all(receivers.map((r) => r.close()));
     await dispatch.close();
     await server.close();
-    delete process.env.ALLOW_HTTP_WEBHOOKS;
   });
 
   /** A tenant whose webhook points at a fresh receiver, subscribed to `events`. */
@@ -86,12 +85,12 @@ describe('webhook delivery (outbox -> dispatcher -> Standard Webhooks receiver o
   it('refuses at send time a host that resolves to an internal address', async () => {
     const { tenant, receiver } = await subscribed();
     await touchTenant(server.url, tenant, 'Internal Clinic');
-    // Saved while allowed; delivered while not: the address connected to is what is checked.
-    delete process.env.ALLOW_HTTP_WEBHOOKS;
+    // Saved while allowed; delivered by workers without ALLOW_HTTP_WEBHOOKS: the address connected to is what is checked.
+    const strict = await testDispatcher({ allowInternal: false });
     try {
-      await dispatchUntil(dispatch.dispatcher, async () => (await deliveries(tenant)).items[0]?.attemptCount >= 1);
+      await dispatchUntil(strict.dispatcher, async () => (await deliveries(tenant)).items[0]?.attemptCount >= 1);
     } finally {
-      process.env.ALLOW_HTTP_WEBHOOKS = '1';
+      await strict.close();
     }
     expect(receiver.received).toHaveLength(0);
     expect((await deliveries(tenant)).items[0].attempts[0]).toMatchObject({ statusCode: null, error: 'refused: the host resolves to a non-public address' });

@@ -50,15 +50,14 @@ describe('spans of one webhook delivery and one e-mail send: tenant, type, attem
 
   beforeAll(async () => {
     trace.setGlobalTracerProvider(provider);
-    process.env.ALLOW_HTTP_WEBHOOKS = '1';
-    server = await startInProcessApp();
+    // The app's tenant subgraph takes endpoints on 127.0.0.1 (its settings, read once at start).
+    server = await startInProcessApp({ ALLOW_HTTP_WEBHOOKS: '1' });
     dispatch = await testDispatcher();
   });
   afterAll(async () => {
     await receiver?.close();
     await dispatch.close();
     await server.close();
-    delete process.env.ALLOW_HTTP_WEBHOOKS;
     trace.disable();
   });
 

@@ -11,7 +11,7 @@ const WORKER = join(__dirname, '../../../dist/gateway/worker.js');
 /** `npm run worker`'s entry point as a real process, with test timings. */
 function startWorker(): ChildProcess {
   return spawn(process.execPath, [WORKER], {
-    env: { ...process.env, LOG_LEVEL: 'warn', WEBHOOK_TIMEOUT_MS: '1000', WEBHOOK_POLL_MS: '50', WEBHOOK_RETRY_SCHEDULE: '1,1,1' },
+    env: { ...process.env, LOG_LEVEL: 'warn', WEBHOOK_TIMEOUT_MS: '1000', WEBHOOK_POLL_MS: '50', WEBHOOK_RETRY_SCHEDULE: '1,1,1', ALLOW_HTTP_WEBHOOKS: '1' },
     stdio: 'ignore',
   });
 }
@@ -31,15 +31,14 @@ describe('webhook dispatcher processes: at-least-once across crashes, never twic
   const db = { pool: new Pool({ connectionString: process.env.DATABASE_URL, max: 2 }), close() { return this.pool.end(); } };
 
   beforeAll(async () => {
-    process.env.ALLOW_HTTP_WEBHOOKS = '1';
-    server = await startInProcessApp();
+    // The app's tenant subgraph takes endpoints on 127.0.0.1 (its settings, read once at start).
+    server = await startInProcessApp({ ALLOW_HTTP_WEBHOOKS: '1' });
   });
   afterAll(async () => {
     for (const worker of workers) if (worker.exitCode === null) worker.kill('SIGKILL');
     await Promise.all(receivers.map((r) => r.close()));
     await db.close();
     await server.close();
-    delete process.env.ALLOW_HTTP_WEBHOOKS;
   });
 
   const status = async (tenantId: string) =>

@@ -1,4 +1,5 @@
 import { WEBHOOK_EVENTS } from '../../../subgraphs/tenant/webhook-events';
+import type { TenantDeps } from '../../../subgraphs/tenant';
 import { issuesOf, startTenantKit, type TenantSubgraphKit } from './subgraph-kit';
 
 const UPDATE = `mutation($i: WebhookConfigInput!) { updateWebhookConfig(input: $i) { id webhookConfig { url enabled events secret secretHint createdAt updatedAt } } }`;
@@ -9,10 +10,7 @@ describe('webhook configuration in the subgraph (real PostgreSQL)', () => {
   beforeAll(async () => {
     kit = await startTenantKit();
   });
-  afterAll(() => {
-    delete process.env.ALLOW_HTTP_WEBHOOKS;
-    return kit.close();
-  });
+  afterAll(() => kit.close());
 
   it('answers an unconfigured webhook before the first save', async () => {
     const tenant = await kit.tenant();
@@ -70,13 +68,15 @@ describe('webhook configuration in the subgraph (real PostgreSQL)', () => {
 
   it('takes http and internal hosts when ALLOW_HTTP_WEBHOOKS=1', async () => {
     const tenant = await kit.tenant();
-    process.env.ALLOW_HTTP_WEBHOOKS = '1';
+    // The running subgraph's switch, as configure() built it from ALLOW_HTTP_WEBHOOKS=1.
+    const deps = kit.subgraph.deps as TenantDeps;
+    deps.allowInsecureWebhooks = true;
     try {
       const result = await kit.run(tenant, UPDATE, { i: { url: 'http://127.0.0.1:9000/hook' } });
       expect(result.errors).toBeUndefined();
       expect(result.data.updateWebhookConfig.webhookConfig.url).toBe('http://127.0.0.1:9000/hook');
     } finally {
-      delete process.env.ALLOW_HTTP_WEBHOOKS;
+      deps.allowInsecureWebhooks = false;
     }
   });
 
