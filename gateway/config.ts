@@ -1,6 +1,6 @@
 import { resolve } from 'node:path';
 import { SUBGRAPHS } from '../subgraphs/registry';
-import { WORKER_ROLE_ENV } from './cluster-worker';
+import { WORKER_ROLE_ENV } from './cluster/cluster-worker';
 import { readShutdownGraceMs } from '../subgraphs/shared/http-drain';
 import { DEFAULT_SUPERVISE_SECONDS, readJobSettings, type JobSettings } from '../subgraphs/shared/jobs/job-settings';
 import { SUBGRAPH_NAMES, type SubgraphName } from '../subgraphs/shared/subgraph-definition';
@@ -40,11 +40,11 @@ export interface Config {
   embeddedPgDebug: boolean;
   /** WEBHOOK_DISPATCHER (on by default; `off` in tests that run their own): whether an all-in-one process runs the webhook workers. */
   webhookWorkers: boolean;
-  /** HPP_WORKER_ROLE, set by the cluster primary on the workers it forks (gateway/cluster-worker.ts). */
+  /** HPP_WORKER_ROLE, set by the cluster primary on the workers it forks (gateway/cluster/cluster-worker.ts). */
   workerRole: 'first' | 'other';
   /** Each subgraph's own settings as its `readSettings` read them, for the subgraphs this process runs. */
   subgraphSettings: Partial<Record<SubgraphName, unknown>>;
-  /** HTTP worker processes (WEB_CONCURRENCY); above 1 a primary process forks them (gateway/cluster-primary.ts). */
+  /** HTTP worker processes (WEB_CONCURRENCY); above 1 a primary process forks them (gateway/cluster/cluster-primary.ts). */
   workers: number;
   /** How long a shutdown lets in-flight requests and queries finish (SHUTDOWN_GRACE_SECONDS). */
   shutdownGraceMs: number;
@@ -52,7 +52,7 @@ export interface Config {
   metricsPort: number | null;
   /** Interface the metrics server binds (METRICS_HOST, HOST by default). */
   metricsHost: string;
-  /** Operation limits of `/graphql` and `/graphql/stream` (GRAPHQL_*; gateway/graphql-limits.ts applies them). */
+  /** Operation limits of `/graphql` and `/graphql/stream` (GRAPHQL_*; gateway/graphql/graphql-limits.ts applies them). */
   graphql: GraphQLLimits;
   /** The job queue of webhook deliveries and e-mail (JOB_SUPERVISE_SECONDS). */
   jobs: JobSettings;
@@ -180,7 +180,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       points: int('RATE_LIMIT_PER_WINDOW', 600, 1, 10_000_000),
       windowSeconds: int('RATE_LIMIT_WINDOW_SECONDS', 60, 1, 86_400),
       authFailurePoints: int('RATE_LIMIT_AUTH_FAILURES_PER_WINDOW', 60, 1, 10_000_000),
-      // Unset: 2% of the limit shared among this replica's workers (gateway/rate-lease.ts); 1 asks the store for every request.
+      // Unset: 2% of the limit shared among this replica's workers (gateway/http/rate-lease.ts); 1 asks the store for every request.
       leasePoints: env.RATE_LIMIT_LEASE === undefined || env.RATE_LIMIT_LEASE === '' ? null : int('RATE_LIMIT_LEASE', 1, 1, 10_000_000),
     },
     redisUrl: text('REDIS_URL'),

@@ -2,15 +2,15 @@
 import { flushTracing } from '../subgraphs/shared/tracing/register';
 import 'reflect-metadata';
 import cluster from 'node:cluster';
-import { startApp } from './app';
-import { runPrimary } from './cluster-primary';
-import { workerRole } from './cluster-worker';
+import { startApp } from './http/app';
+import { runPrimary } from './cluster/cluster-primary';
+import { workerRole } from './cluster/cluster-worker';
 import { ConfigError, loadConfig } from './config';
-import { createDemoTenantOnFirstStart } from './demo-tenant';
+import { createDemoTenantOnFirstStart } from './admin/demo-tenant';
 import { createLogger } from './logger';
 import { startProcessMetrics } from './metrics/start';
 import { webhookMetricsHooks } from './metrics/webhook-hooks';
-import { bootPlatform } from './platform';
+import { bootPlatform } from './database/platform';
 import { startWebhookWorkers, type WebhookSettings } from '../subgraphs/tenant';
 
 /** `npm start`: the gateway, and in all-in-one mode the subgraphs and embedded database too. */

@@ -3,8 +3,8 @@ import { SUBGRAPHS } from '../subgraphs/registry';
 import { installJobQueues, JOB_SCHEMA } from '../subgraphs/shared/jobs/job-queue';
 import { openOrm, runMigrations } from '../subgraphs/shared/orm';
 import { ConfigError, loadConfig } from './config';
-import { startEmbeddedPostgres } from './embedded-postgres';
-import { GATEWAY_SCHEMA } from './gateway-schema';
+import { startEmbeddedPostgres } from './database/embedded-postgres';
+import { GATEWAY_SCHEMA } from './database/gateway-schema';
 
 /** `npm run migrate`: applies every subgraph's pending migrations to DATABASE_URL (or the embedded database), and installs the job queue's schema and queues. */
 export async function migrateAll(databaseUrl: string, report: (line: string) => void = () => undefined): Promise<void> {

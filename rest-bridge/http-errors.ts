@@ -34,7 +34,7 @@ const HTTP_DETAIL: Record<number, string> = {
 /** Log sink for unexpected errors: the cause stays on the server, with the request's id. */
 export type ErrorLog = (ctx: RequestContext, error: unknown) => void;
 
-/** Finds the context the edge created for a response (gateway/request-context.ts). */
+/** Finds the context the edge created for a response (gateway/http/request-context.ts). */
 export type ContextOf = (res: Response) => RequestContext;
 
 interface BodyParserError extends Error {

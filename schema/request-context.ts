@@ -2,7 +2,7 @@ import type { GraphQLFormattedError } from 'graphql';
 import type { Logger } from 'pino';
 
 /**
- * The request's identity, created once at the edge (gateway/request-context.ts) and handed down as
+ * The request's identity, created once at the edge (gateway/http/request-context.ts) and handed down as
  * a value to the REST bridge, the operation runner and the subscription router (docs/architecture.md,
  * Rules of the house). It lives here, beside the error vocabulary, because every layer speaks it.
  */

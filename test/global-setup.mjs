@@ -43,12 +43,12 @@ export default async function globalSetup() {
   globalThis.__HPP_TEST__ = state;
 
   if (!process.env.DATABASE_URL) {
-    const { startEmbeddedPostgres } = require(join(root, 'dist/gateway/embedded-postgres.js'));
+    const { startEmbeddedPostgres } = require(join(root, 'dist/gateway/database/embedded-postgres.js'));
     state.pg = await startEmbeddedPostgres({ dataDir: join(work, 'data'), persistent: false });
     process.env.DATABASE_URL = state.pg.url;
   }
   const { migrateAll } = require(join(root, 'dist/gateway/migrate.js'));
-  const { freePort } = require(join(root, 'dist/gateway/free-port.js'));
+  const { freePort } = require(join(root, 'dist/gateway/database/free-port.js'));
   await migrateAll(process.env.DATABASE_URL);
 
   const mode = process.env.E2E_MODE === 'distributed' ? 'distributed' : 'all-in-one';

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import { startChild, type Child } from './child';
-import { freePort } from '../../gateway/free-port';
+import { freePort } from '../../gateway/database/free-port';
 import { waitForUrl } from './readiness';
 import { SERVER_NODE_FLAGS } from './server-flags';
 

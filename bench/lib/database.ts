@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { startEmbeddedPostgres } from '../../gateway/embedded-postgres';
+import { startEmbeddedPostgres } from '../../gateway/database/embedded-postgres';
 
 /** The PostgreSQL the benchmarked servers share, and how to let go of it. */
 export interface BenchDatabase {

@@ -1,7 +1,7 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { Router, type NextFunction, type Request, type Response } from 'express';
 import { RateLimitedError, UnauthenticatedError, ValidationError, type ValidationIssue } from '../../schema/errors';
-import { setRateLimitHeaders, type RateLimits } from '../rate-limit';
+import { setRateLimitHeaders, type RateLimits } from '../http/rate-limit';
 import type { AdminService } from './admin.service';
 
 const digest = (text: string) => createHash('sha256').update(text).digest();

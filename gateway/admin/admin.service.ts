@@ -1,5 +1,5 @@
 import type { ApiKeySummary, IssuedKey, TenantAccess, TenantSummary } from '../../subgraphs/tenant';
-import type { DemoSeeder } from '../platform';
+import type { DemoSeeder } from '../database/platform';
 
 /** The operator's control plane: tenants and their keys (docs/decisions.md, Tenancy), shared by `/admin` and the CLI. */
 export class AdminService {

@@ -3,7 +3,7 @@ import { parseArgs } from 'node:util';
 import pino from 'pino';
 import { DomainError } from '../../schema/errors';
 import { loadConfig } from '../config';
-import { bootPlatform } from '../platform';
+import { bootPlatform } from '../database/platform';
 import { AdminService } from './admin.service';
 
 const USAGE = `Usage: npm run admin -- <command>

@@ -1,6 +1,6 @@
 import { METHODS } from 'node:http';
 import type { NextFunction, Request, Response } from 'express';
-import { routeLabel } from '../access-log';
+import { routeLabel } from '../http/access-log';
 import { httpDuration, httpRequests } from './instruments';
 
 const KNOWN_METHODS = new Set(METHODS);

@@ -3,7 +3,7 @@ import type { MikroORM } from '@mikro-orm/postgresql';
 import type { Logger } from 'pino';
 import { collectDefaultMetrics } from 'prom-client';
 import type { Config } from '../config';
-import type { Platform } from '../platform';
+import type { Platform } from '../database/platform';
 import { joinClusterScrapes, scrapeAll, servePrimaryScrapes } from './cluster-scrape';
 import { watchBacklogs, watchPools } from './database-gauges';
 import { serveMetrics } from './metrics-server';

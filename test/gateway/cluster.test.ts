@@ -3,7 +3,7 @@ import http from 'node:http';
 import { join } from 'node:path';
 import { suiteWorkDir } from '../utils/work-dir';
 import { watchOutput } from '../utils/watch-output';
-import { readRecordedServer } from '../../gateway/embedded-postgres';
+import { readRecordedServer } from '../../gateway/database/embedded-postgres';
 import { eventually } from '../utils/eventually';
 
 const MAIN = join(__dirname, '../../dist/gateway/main.js');

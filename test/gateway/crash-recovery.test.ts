@@ -3,8 +3,8 @@ import { copyFileSync, readFileSync, symlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { promisify } from 'node:util';
-import { readRecordedServer } from '../../gateway/embedded-postgres';
-import { clusterHolder, isAlive, readPostmasterPid } from '../../gateway/embedded-postgres-orphan';
+import { readRecordedServer } from '../../gateway/database/embedded-postgres';
+import { clusterHolder, isAlive, readPostmasterPid } from '../../gateway/database/embedded-postgres-orphan';
 import { suiteWorkDir } from '../utils/work-dir';
 import { eventually } from '../utils/eventually';
 

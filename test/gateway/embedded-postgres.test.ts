@@ -4,12 +4,12 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { Client } from 'pg';
-import { clusterHolder, isAlive } from '../../gateway/embedded-postgres-orphan';
+import { clusterHolder, isAlive } from '../../gateway/database/embedded-postgres-orphan';
 import {
   readRecordedServer,
   startEmbeddedPostgres,
   type EmbeddedPostgresHandle,
-} from '../../gateway/embedded-postgres';
+} from '../../gateway/database/embedded-postgres';
 
 jest.setTimeout(60_000);
 

@@ -1,5 +1,5 @@
 import type { KeyPrincipal } from '../../subgraphs/tenant/services/api-key.service';
-import { KeyCache } from '../../gateway/key-cache';
+import { KeyCache } from '../../gateway/http/key-cache';
 
 const principal: KeyPrincipal = { keyId: 'key-1', tenantId: 'tenant-1' };
 

@@ -1,6 +1,6 @@
 import type { MikroORM } from '@mikro-orm/postgresql';
 import pino from 'pino';
-import { listenForKeyRevocations, type KeyRevocationListener } from '../../gateway/key-revocation-listener';
+import { listenForKeyRevocations, type KeyRevocationListener } from '../../gateway/http/key-revocation-listener';
 import { openOrm } from '../../subgraphs/shared/orm';
 import { tenantSubgraph } from '../../subgraphs/tenant';
 import { ApiKeyService } from '../../subgraphs/tenant/services/api-key.service';

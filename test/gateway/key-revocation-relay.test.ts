@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 
 const FIXTURE = join(__dirname, 'fixtures/relay-cluster.cjs');
-const RELAY_MODULE = join(__dirname, '../../dist/gateway/key-revocation-relay.js');
+const RELAY_MODULE = join(__dirname, '../../dist/gateway/cluster/key-revocation-relay.js');
 // CONFIRM_TIMEOUT_MS of the relay: an announce that took this long gave up instead of being confirmed.
 const CONFIRM_TIMEOUT_MS = 2_000;
 

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Client } from 'pg';
 import { suiteWorkDir } from '../utils/work-dir';
-import { readRecordedServer } from '../../gateway/embedded-postgres';
+import { readRecordedServer } from '../../gateway/database/embedded-postgres';
 import { startFakeLlmServer } from '../utils/fake-llm-server';
 import { eventually } from '../utils/eventually';
 

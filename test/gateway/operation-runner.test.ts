@@ -1,14 +1,14 @@
 import { randomUUID } from 'node:crypto';
 import pino from 'pino';
 import { loadConfig } from '../../gateway/config';
-import { startGraphQL, type GraphQLLayer } from '../../gateway/graphql';
+import { startGraphQL, type GraphQLLayer } from '../../gateway/graphql/graphql';
 import type { OperationResult, RequestContext } from '../../schema/request-context';
 import { createTestTenant, type TestTenant } from '../utils/e2e';
 import { startInProcessApp, type InProcessApp } from '../utils/in-process';
 
 /**
  * The operation runner hands Apollo Gateway's executor a request context it builds itself,
- * skipping Apollo Server's pipeline (gateway/operation-runner.ts). This is the seam's test: for
+ * skipping Apollo Server's pipeline (gateway/graphql/operation-runner.ts). This is the seam's test: for
  * operations like the REST bridge's (one and two subgraphs, lists, mutations, domain errors at
  * the root and below it) the runner answers exactly what Apollo Server answers for the same
  * operation and context. An Apollo release that reads another field of the request context

@@ -38,5 +38,6 @@ describe('WEB_CONCURRENCY=2 with a limit large enough to lease (1,000 a window, 
       child.kill('SIGTERM');
       await exited;
     }
-  });
+    // A cluster start (primary, two workers, migrations) and 1,100 requests: more than jest's default on a loaded machine.
+  }, 120_000);
 });

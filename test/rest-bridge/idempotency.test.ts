@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import express from 'express';
 import { testContext } from '../utils/request-context';
-import { GATEWAY_SCHEMA } from '../../gateway/gateway-schema';
-import { PostgresIdempotencyStore } from '../../gateway/idempotency-store';
+import { GATEWAY_SCHEMA } from '../../gateway/database/gateway-schema';
+import { PostgresIdempotencyStore } from '../../gateway/database/idempotency-store';
 import { errorHandler, sendAnswer } from '../../rest-bridge/http-errors';
 import { runIdempotently } from '../../rest-bridge/idempotency';
 import type { RouteDefinition } from '../../rest-bridge/types';

@@ -1,7 +1,7 @@
 import pino from 'pino';
-import { startApp, type AppOptions, type RunningApp } from '../../gateway/app';
+import { startApp, type AppOptions, type RunningApp } from '../../gateway/http/app';
 import { loadConfig } from '../../gateway/config';
-import { bootPlatform, type Platform } from '../../gateway/platform';
+import { bootPlatform, type Platform } from '../../gateway/database/platform';
 
 /** An all-in-one app started inside the test process, for tests that need their own configuration. */
 export interface InProcessApp {

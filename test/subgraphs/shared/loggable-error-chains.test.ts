@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { Writable } from 'node:stream';
 import { GraphQLError, locatedError } from 'graphql';
 import pino from 'pino';
-import { GATEWAY_SCHEMA } from '../../../gateway/gateway-schema';
+import { GATEWAY_SCHEMA } from '../../../gateway/database/gateway-schema';
 import { createLogger } from '../../../gateway/logger';
 import { errorLogOptions, loggableError } from '../../../subgraphs/shared/loggable-error';
 import { openOrm } from '../../../subgraphs/shared/orm';

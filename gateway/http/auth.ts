@@ -1,9 +1,9 @@
 import type { NextFunction, Request, Response } from 'express';
-import { ForbiddenError, RateLimitedError, UnauthenticatedError, ValidationError, type ValidationIssue } from '../schema/errors';
-import { tagTenant } from '../subgraphs/shared/tracing/tenant-attribute';
-import { rootFieldCount } from './graphql-cost';
+import { ForbiddenError, RateLimitedError, UnauthenticatedError, ValidationError, type ValidationIssue } from '../../schema/errors';
+import { tagTenant } from '../../subgraphs/shared/tracing/tenant-attribute';
+import { rootFieldCount } from '../graphql/graphql-cost';
 import type { KeyCache } from './key-cache';
-import { authFailures } from './metrics/instruments';
+import { authFailures } from '../metrics/instruments';
 import { setRateLimitHeaders, type RateLimits } from './rate-limit';
 import { contextOf } from './request-context';
 

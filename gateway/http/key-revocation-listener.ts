@@ -1,6 +1,6 @@
 import createSubscriber from 'pg-listen';
 import type { Logger } from 'pino';
-import { API_KEY_REVOKED_CHANNEL } from '../subgraphs/tenant';
+import { API_KEY_REVOKED_CHANNEL } from '../../subgraphs/tenant';
 
 /** Longest pause between attempts to get the listening connection back. */
 const MAX_RETRY_MS = 5_000;

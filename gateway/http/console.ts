@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import express from 'express';
-import { repoRoot } from '../schema/paths';
+import { repoRoot } from '../../schema/paths';
 
 /** The analyst console's own files (HTML, CSS, ES modules), checked in under `console/` and served as they are. */
 const CONSOLE_DIR = path.join(repoRoot(), 'console');

@@ -1,8 +1,8 @@
 import type { ApolloServerPlugin } from '@apollo/server';
 import { HeaderMap } from '@apollo/server';
 import { GraphQLError, Kind, visit, type ArgumentNode, type DocumentNode, type GraphQLFormattedError, type ValueNode } from 'graphql';
-import { ValidationError, type ValidationIssue } from '../schema/errors';
-import { textIssues, textProblem } from '../schema/text-rule';
+import { ValidationError, type ValidationIssue } from '../../schema/errors';
+import { textIssues, textProblem } from '../../schema/text-rule';
 
 /** Most issues reported for one operation; the first few say enough. */
 const MAX_ISSUES = 10;

@@ -1,6 +1,6 @@
 import type { Logger } from 'pino';
-import type { AdminService } from './admin/admin.service';
-import type { Config } from './config';
+import type { AdminService } from './admin.service';
+import type { Config } from '../config';
 
 /**
  * On a newcomer's first start (empty database, not production, DEMO_TENANT not 0) creates a demo

@@ -1,11 +1,11 @@
 import { STATUS_CODES } from 'node:http';
 import { parse, specifiedRules, validate, type DocumentNode, type ExecutionResult, type GraphQLSchema } from 'graphql';
 import { createHandler } from 'graphql-sse/lib/use/express';
-import { ServiceUnavailableError } from '../schema/errors';
-import type { GraphQLLimits } from './config';
+import { ServiceUnavailableError } from '../../schema/errors';
+import type { GraphQLLimits } from '../config';
 import { armorProtection, parseTokenLimit, withoutSuggestions } from './graphql-limits';
 import { operationTextIssues, surrogateLiteralError, textRuleError } from './graphql-text-rule';
-import { contextOf } from './request-context';
+import { contextOf } from '../http/request-context';
 import { subscriptionField, type SubscriptionRouter } from './subscription-router';
 
 /** graphql-sse's response tuple for a refused subscription. */

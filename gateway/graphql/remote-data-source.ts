@@ -1,6 +1,6 @@
 import { RemoteGraphQLDataSource, type GraphQLDataSourceProcessOptions } from '@apollo/gateway';
-import { IDENTITY_HEADERS } from '../subgraphs/shared/context';
-import type { RequestContext } from '../schema/request-context';
+import { IDENTITY_HEADERS } from '../../subgraphs/shared/context';
+import type { RequestContext } from '../../schema/request-context';
 
 /** Calls a subgraph over HTTP, carrying the request's identity and the gateway's shared secret. */
 export class IdentityForwardingDataSource extends RemoteGraphQLDataSource<RequestContext> {

@@ -2,8 +2,8 @@ import { createHash } from 'node:crypto';
 import type { ApolloGateway } from '@apollo/gateway';
 import type { GatewayGraphQLRequestContext } from '@apollo/server-gateway-interface';
 import { GraphQLError, type DocumentNode, type GraphQLFormattedError, type GraphQLSchema, type OperationDefinitionNode } from 'graphql';
-import { parseSingleOperation } from '../schema/single-operation';
-import type { OperationExecutor, RequestContext } from '../schema/request-context';
+import { parseSingleOperation } from '../../schema/single-operation';
+import type { OperationExecutor, RequestContext } from '../../schema/request-context';
 
 
 /** Formats an error for clients, as Apollo Server's `formatError` option. */

@@ -3,18 +3,18 @@ import { ApolloServer } from '@apollo/server';
 import { ApolloServerPluginCacheControlDisabled, ApolloServerPluginLandingPageDisabled } from '@apollo/server/plugin/disabled';
 import type { GraphQLFormattedError, GraphQLSchema } from 'graphql';
 import type { Logger } from 'pino';
-import { readSupergraph } from '../schema/compose';
-import type { RunningSubgraph } from '../subgraphs/shared/subgraph-runtime';
-import type { SubgraphName } from '../subgraphs/shared/subgraph-definition';
-import type { Config } from './config';
+import { readSupergraph } from '../../schema/compose';
+import type { RunningSubgraph } from '../../subgraphs/shared/subgraph-runtime';
+import type { SubgraphName } from '../../subgraphs/shared/subgraph-definition';
+import type { Config } from '../config';
 import { armorProtection, cappedStringify, parseTokenLimit } from './graphql-limits';
 import { operationResolutionPlugin } from './graphql-operation-check';
 import { surrogateLiteralError, textRulePlugin } from './graphql-text-rule';
 import { CachedLocalDataSource } from './local-data-source';
-import { graphqlMetricsPlugin } from './metrics/graphql-metrics';
+import { graphqlMetricsPlugin } from '../metrics/graphql-metrics';
 import { createOperationRunner } from './operation-runner';
 import { IdentityForwardingDataSource } from './remote-data-source';
-import type { OperationExecutor, RequestContext } from '../schema/request-context';
+import type { OperationExecutor, RequestContext } from '../../schema/request-context';
 
 /** The federated graph: Apollo Gateway over the checked-in supergraph, behind Apollo Server. */
 export interface GraphQLLayer {

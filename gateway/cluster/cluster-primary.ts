@@ -1,11 +1,11 @@
 import cluster, { type Worker } from 'node:cluster';
 import type { Logger } from 'pino';
 import { RateLimiterClusterMaster } from 'rate-limiter-flexible';
-import type { Config } from './config';
+import type { Config } from '../config';
 import { WORKER_ROLE_ENV, type WorkerRole } from './cluster-worker';
 import { serveKeyRevocationRelay } from './key-revocation-relay';
-import { startPrimaryMetrics } from './metrics/start';
-import { startEmbeddedPostgres, type EmbeddedPostgresHandle } from './embedded-postgres';
+import { startPrimaryMetrics } from '../metrics/start';
+import { startEmbeddedPostgres, type EmbeddedPostgresHandle } from '../database/embedded-postgres';
 
 /** How long workers get to drain before the primary kills them: requests, then queries, each within the grace period. */
 const drainMs = (config: Config) => Math.max(30_000, 2 * config.shutdownGraceMs + 10_000);

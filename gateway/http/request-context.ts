@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { NextFunction, Request, Response } from 'express';
 import type { Logger } from 'pino';
-import type { RequestContext } from '../schema/request-context';
+import type { RequestContext } from '../../schema/request-context';
 
 /** An incoming X-Request-Id is echoed only when it is short and plain, so logs cannot be forged through it. */
 const VALID_REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;

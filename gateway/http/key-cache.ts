@@ -1,4 +1,4 @@
-import type { KeyPrincipal } from '../subgraphs/tenant';
+import type { KeyPrincipal } from '../../subgraphs/tenant';
 
 /** Verifies an API key against the store; null for unknown, revoked or malformed keys. */
 export type VerifyKey = (apiKey: string) => Promise<KeyPrincipal | null>;

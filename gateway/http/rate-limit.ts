@@ -1,8 +1,8 @@
 import type { Response } from 'express';
 import { Redis } from 'ioredis';
 import { RateLimiterCluster, RateLimiterMemory, RateLimiterRedis, RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
-import type { Config } from './config';
-import { rateLimitRefusals } from './metrics/instruments';
+import type { Config } from '../config';
+import { rateLimitRefusals } from '../metrics/instruments';
 import { LeasedBudget, leaseSlice } from './rate-lease';
 
 /** Outcome of counting one request against a budget. */

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { MikroORM } from '@mikro-orm/postgresql';
-import type { IdempotencyStore, StoredResponse } from '../rest-bridge/idempotency';
+import type { IdempotencyStore, StoredResponse } from '../../rest-bridge/idempotency';
 
 /** How long a stored response is replayed (payment APIs keep them a day). */
 const RETENTION_HOURS = 24;

@@ -1,7 +1,7 @@
 import type { GraphQLSchema } from 'graphql';
-import { buildOpenApiDocument } from '../rest-bridge/openapi';
-import { webhooksSection } from '../rest-bridge/openapi-webhooks';
-import type { RouteDefinition } from '../rest-bridge/types';
+import { buildOpenApiDocument } from '../../rest-bridge/openapi';
+import { webhooksSection } from '../../rest-bridge/openapi-webhooks';
+import type { RouteDefinition } from '../../rest-bridge/types';
 import { ASSET_OPENAPI_PATHS } from './assets';
 
 /** The served `/openapi.json`: the route table's document, plus the public asset path and the webhooks the platform sends. */
