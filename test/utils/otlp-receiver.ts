@@ -1,5 +1,6 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { eventually } from './eventually';
 
 /** One span as an OTLP/HTTP JSON export carries it, with its resource's service name and its attributes flattened. */
 export interface ReceivedSpan {
@@ -76,9 +77,9 @@ export async function startOtlpReceiver(): Promise<OtlpReceiver> {
     endpoint: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
     spans,
     async waitFor(found) {
-      for (const deadline = Date.now() + 30_000; !found(spans); await new Promise((r) => setTimeout(r, 100))) {
-        if (Date.now() > deadline) throw new Error(`the expected spans did not arrive; received:\n${spans.map((s) => `${s.service} ${s.traceId} ${s.name}`).join('\n')}`);
-      }
+      await eventually(() => found(spans), { timeoutMs: 30_000, intervalMs: 100 }).catch(() => {
+        throw new Error(`the expected spans did not arrive; received:\n${spans.map((s) => `${s.service} ${s.traceId} ${s.name}`).join('\n')}`);
+      });
     },
     close: () =>
       new Promise<void>((resolve) => {

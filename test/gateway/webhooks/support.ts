@@ -5,6 +5,7 @@ import type { WebhookSettings } from '../../../subgraphs/tenant/webhooks/setting
 import { WebhookJobs } from '../../../subgraphs/tenant/webhooks/webhook-jobs';
 import { webhookMetricsHooks } from '../../../gateway/metrics/webhook-hooks';
 import { request, type TestTenant } from '../../utils/e2e';
+import { eventually } from '../../utils/eventually';
 
 /** Fast settings for tests: one-second retries, short timeout and lease; receivers on 127.0.0.1 allowed (ALLOW_HTTP_WEBHOOKS=1). */
 export const TEST_DISPATCH: WebhookSettings = { schedule: [1, 1, 1], timeoutMs: 1_000, leaseSeconds: 3, batchSize: 100, concurrency: 8, pollMs: 50, retentionDays: 30, allowInternal: true };
@@ -34,12 +35,14 @@ export async function testDispatcher(options: Partial<WebhookSettings> = {}): Pr
 
 /** Runs dispatch rounds until `done()` holds (or fails after `timeoutMs`). */
 export async function dispatchUntil(dispatcher: Pick<WebhookJobs, 'runOnce'>, done: () => boolean | Promise<boolean>, timeoutMs = 15_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await done())) {
-    if (Date.now() > deadline) throw new Error('dispatch did not reach the expected state in time');
-    await dispatcher.runOnce();
-    await new Promise((r) => setTimeout(r, 50));
-  }
+  await eventually(
+    async () => {
+      if (await done()) return true;
+      await dispatcher.runOnce();
+      return false;
+    },
+    { what: 'the dispatch reaching the expected state', timeoutMs, intervalMs: 50 },
+  );
 }
 
 /** Points the tenant's webhook at `url` for `events`; returns the signing secret shown once. */

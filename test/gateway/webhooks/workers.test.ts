@@ -5,6 +5,7 @@ import { createTestTenant } from '../../utils/e2e';
 import { startInProcessApp, type InProcessApp } from '../../utils/in-process';
 import { startWebhookReceiver, type WebhookReceiver } from '../../utils/webhook-receiver';
 import { configureWebhook, touchTenant } from './support';
+import { eventually } from '../../utils/eventually';
 
 const WORKER = join(__dirname, '../../../dist/gateway/worker.js');
 
@@ -16,13 +17,7 @@ function startWorker(): ChildProcess {
   });
 }
 
-async function until(condition: () => boolean | Promise<boolean>, timeoutMs = 20_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await condition())) {
-    if (Date.now() > deadline) throw new Error('condition not reached in time');
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
+const until = (condition: () => boolean | Promise<boolean>, timeoutMs = 20_000) => eventually(condition, { timeoutMs, intervalMs: 50 });
 
 describe('webhook dispatcher processes: at-least-once across crashes, never twice at once', () => {
   let server: InProcessApp;
