@@ -11,9 +11,14 @@ export class PatientRepository {
 
   /** Stores a new patient of the scope's tenant (its tenantId is the scope's, whatever `fields` hold). */
   async create(fields: Record<string, unknown>): Promise<Patient> {
-    const row = this.em.create(Patient, { ...fields, tenantId: this.scope.tenantId } as never);
+    const row = this.add(fields);
     await this.em.persistAndFlush(row);
     return row;
+  }
+
+  /** A new patient of the scope's tenant, added to the unit of work: the caller's transaction writes it. */
+  add(fields: Record<string, unknown>): Patient {
+    return this.em.create(Patient, { ...fields, tenantId: this.scope.tenantId } as never);
   }
 
   /** The patient, or null for unknown ids of any shape and for other tenants' ids alike. */

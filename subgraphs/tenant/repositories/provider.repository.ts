@@ -12,9 +12,15 @@ export class ProviderRepository {
 
   /** Stores a new provider of the scope's tenant working at `locations` (already read through this scope). */
   async create(fields: Record<string, unknown>, locations: Location[]): Promise<Provider> {
+    const row = this.add(fields, locations);
+    await this.em.persistAndFlush(row);
+    return row;
+  }
+
+  /** A new provider of the scope's tenant, added to the unit of work: the caller's transaction writes it. */
+  add(fields: Record<string, unknown>, locations: Location[]): Provider {
     const row = this.em.create(Provider, { ...fields, tenantId: this.scope.tenantId } as never);
     row.locations.set(locations);
-    await this.em.persistAndFlush(row);
     return row;
   }
 
