@@ -1,5 +1,4 @@
 import { UnauthenticatedError } from '../../schema/errors';
-import type { RequestIdentity } from './context';
 
 /**
  * The tenant a repository's queries are limited to (docs/architecture.md, Rules of the house: the
@@ -15,7 +14,7 @@ export class TenantScope {
   private constructor(readonly tenantId: string) {}
 
   /** The scope of a request: the tenant the edge authenticated. Throws UNAUTHENTICATED without one. */
-  static ofRequest(identity: Pick<RequestIdentity, 'tenantId'>): TenantScope {
+  static ofRequest(identity: { tenantId: string | null }): TenantScope {
     if (!identity.tenantId) throw new UnauthenticatedError('A tenant is required');
     return new TenantScope(identity.tenantId);
   }
