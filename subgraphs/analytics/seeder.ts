@@ -1,8 +1,9 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { Campaign } from './entities/campaign.entity';
-import { Dashboard } from './entities/dashboard.entity';
-import { Opportunity, type OpportunityStatus } from './entities/opportunity.entity';
-import { Widget } from './entities/widget.entity';
+import type { TenantScope } from '../shared/tenant-scope';
+import type { OpportunityStatus } from './entities/opportunity.entity';
+import { CampaignRepository } from './repositories/campaign.repository';
+import { DashboardRepository } from './repositories/dashboard.repository';
+import { WidgetRepository } from './repositories/widget.repository';
 import { newWebhookKey } from './services/campaign.service';
 import { ChartType } from './types/enums';
 
@@ -48,13 +49,15 @@ const CAMPAIGNS: { name: string; description: string; platformId: string; isActi
 ];
 
 /** Demo data for a new tenant: dashboards with widgets, and campaigns with leads (some converted). */
-export async function seedAnalyticsDemo(em: EntityManager, tenantId: string): Promise<void> {
+export async function seedAnalyticsDemo(em: EntityManager, scope: TenantScope): Promise<void> {
   const now = Date.now();
-  const dashboards = DASHBOARDS.map((spec) => ({ spec, dashboard: em.create(Dashboard, { tenantId, name: spec.name, description: spec.description, layout: { columns: 12, rowHeight: 80 } } as never) }));
+  const dashboardRepository = new DashboardRepository(em, scope);
+  const campaignRepository = new CampaignRepository(em, scope);
+  const widgets = new WidgetRepository(em, scope);
+  const dashboards = DASHBOARDS.map((spec) => ({ spec, dashboard: dashboardRepository.add({ name: spec.name, description: spec.description, layout: { columns: 12, rowHeight: 80 } }) }));
   const campaigns = CAMPAIGNS.map((spec) => ({
     spec,
-    campaign: em.create(Campaign, {
-      tenantId,
+    campaign: campaignRepository.add({
       name: spec.name,
       description: spec.description,
       platformId: spec.platformId,
@@ -64,18 +67,18 @@ export async function seedAnalyticsDemo(em: EntityManager, tenantId: string): Pr
       budgetCents: spec.budgetCents,
       webhookKey: newWebhookKey(),
       redirectUrl: 'https://clinic.example.com/thank-you',
-    } as never),
+    }),
   }));
   // Parents first: the ORM knows no relation between these entities (plain id columns), so it
-  // cannot order the inserts for the foreign keys itself. Both flushes share the seeding transaction.
-  await em.flush();
+  // cannot order the inserts for the foreign keys itself. Both saves share the seeding transaction.
+  await campaignRepository.save();
   for (const { spec, dashboard } of dashboards) {
-    for (const widget of spec.widgets) em.create(Widget, { tenantId, dashboardId: dashboard.id, ...widget } as never);
+    for (const widget of spec.widgets) widgets.add({ dashboardId: dashboard.id, ...widget });
   }
   for (const { spec, campaign } of campaigns) {
     spec.leads.forEach((status, i) =>
-      em.create(Opportunity, { tenantId, campaignId: campaign.id, name: `Demo lead ${i + 1}`, email: `lead${i + 1}@example.com`, status, source: { form: 'demo' } } as never),
+      campaignRepository.addOpportunity({ campaignId: campaign.id, name: `Demo lead ${i + 1}`, email: `lead${i + 1}@example.com`, status, source: { form: 'demo' } }),
     );
   }
-  await em.flush();
+  await campaignRepository.save();
 }

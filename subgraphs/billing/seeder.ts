@@ -1,10 +1,11 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { Member } from './entities/member.entity';
-import { PaymentMethod } from './entities/payment-method.entity';
+import type { TenantScope } from '../shared/tenant-scope';
 import { DirectoryRepository, patientName, type DirectoryLocation, type DirectoryName, type DirectoryPatient } from './repositories/directory.repository';
 import { GiftCardRepository } from './repositories/gift-card.repository';
+import { MemberRepository } from './repositories/member.repository';
 import { MerchantAccountRepository } from './repositories/merchant-account.repository';
+import { PaymentMethodRepository } from './repositories/payment-method.repository';
 import { RevenueRepository, type RevenueLineRow } from './repositories/revenue.repository';
 import { CATALOGUE, PACKAGES, PAYMENT_MEDIUMS, PLANS, prng, weighted } from './seed-data';
 import { newGiftCardCode } from './services/gift-card-code';
@@ -66,19 +67,19 @@ function revenueLines(now: number, locations: DirectoryLocation[], providers: Di
  * methods with the sandbox's test values, gift cards, a default merchant account and members.
  * Runs in the caller's transaction; writes no outbox events (this is history, not news).
  */
-export async function seedBillingDemo(em: EntityManager, tenantId: string): Promise<void> {
-  const { locations, providers, patients } = await new DirectoryRepository(em, tenantId).everything();
+export async function seedBillingDemo(em: EntityManager, scope: TenantScope): Promise<void> {
+  const { locations, providers, patients } = await new DirectoryRepository(em, scope).everything();
   if (!locations.length || !patients.length) return;
   const random = prng(0x5eed);
   const { charges, packages } = revenueLines(Date.now(), locations, providers, patients, random);
-  const revenue = new RevenueRepository(em, tenantId);
+  const revenue = new RevenueRepository(em, scope);
   await revenue.insertMany('charge_items', charges);
   await revenue.insertMany('sold_packages', packages);
 
   // Cards ending 4242 succeed in the sandbox; 0002 declines (docs/api.md: sandbox test values).
+  const methods = new PaymentMethodRepository(em, scope);
   patients.slice(0, 6).forEach((patient, i) =>
-    em.create(PaymentMethod, {
-      tenantId,
+    methods.add({
       patientId: patient.id,
       isDefault: true,
       processorPaymentMethodId: `pm_demo_${i}_${randomUUID().slice(0, 8)}`,
@@ -88,13 +89,15 @@ export async function seedBillingDemo(em: EntityManager, tenantId: string): Prom
         : i === 4
           ? { type: 'WALLET_PAY', walletType: 'apple_pay', brand: 'visa', last4: '4242', expMonth: 8, expYear: new Date().getUTCFullYear() + 3, description: 'Apple Pay (visa ending in 4242)' }
           : { type: 'CARD', brand: i === 1 ? 'mastercard' : 'visa', last4: i === 2 ? '0002' : '4242', expMonth: 12, expYear: new Date().getUTCFullYear() + 2, description: `${i === 1 ? 'mastercard' : 'visa'} ending in ${i === 2 ? '0002' : '4242'}` }),
-    } as never),
+    }),
   );
-  PLANS.forEach((plan, i) => em.create(Member, { tenantId, patientId: patients[i].id, ...plan, status: i === 0 ? 'PAST_DUE' : 'ACTIVE', balanceDueCents: i === 0 ? plan.priceCents : 0 } as never));
-  em.create(Member, { tenantId, patientId: patients[6 % patients.length].id, ...PLANS[0], status: 'CANCELLED', balanceDueCents: 0 } as never);
-  await em.flush();
+  await methods.save();
+  await new MemberRepository(em, scope).create([
+    ...PLANS.map((plan, i) => ({ patientId: patients[i].id, ...plan, status: i === 0 ? 'PAST_DUE' : 'ACTIVE', balanceDueCents: i === 0 ? plan.priceCents : 0 })),
+    { patientId: patients[6 % patients.length].id, ...PLANS[0], status: 'CANCELLED', balanceDueCents: 0 },
+  ]);
 
-  const accounts = new MerchantAccountRepository(em, tenantId);
+  const accounts = new MerchantAccountRepository(em, scope);
   const physical = locations.filter((l) => !l.isVirtual).map((l) => l.id);
   const fees = { cardProcessingFee: 2.9, perTransactionFee: 30, inPersonCardProcessingFee: 2.6, inPersonPerTransactionFee: 10 };
   // Random like the sandbox's own: a processor id is one tenant's, and a derived one could be taken first.
@@ -103,7 +106,7 @@ export async function seedBillingDemo(em: EntityManager, tenantId: string): Prom
   const virtual = locations.filter((l) => l.isVirtual).map((l) => l.id);
   if (virtual.length) await accounts.insert({ id: randomUUID(), processorAccountId: sandboxId(), name: 'Telehealth payments', isDefault: false, ...fees, locationIds: virtual });
 
-  const cards = new GiftCardRepository(em, tenantId);
+  const cards = new GiftCardRepository(em, scope);
   const gifts = [5_000, 10_000, 2_500, 15_000];
   for (const [i, value] of gifts.entries()) {
     const buyer = patients[(i + 7) % patients.length];

@@ -1,4 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
+import type { TenantScope } from '../shared/tenant-scope';
 import type { CreateNoteTemplateInput } from './inputs/create-note-template.input';
 import { NoteTemplateService } from './services/note-template.service';
 import { QuestionKind } from './types/question-kind';
@@ -82,7 +83,7 @@ const TEMPLATES: CreateNoteTemplateInput[] = [
 ];
 
 /** Demo data for a new tenant: note templates whose legacy questions the migration stream can work on. */
-export async function seedNotesDemo(em: EntityManager, tenantId: string): Promise<void> {
-  const service = new NoteTemplateService(em);
-  for (const template of TEMPLATES) await service.create(tenantId, template);
+export async function seedNotesDemo(em: EntityManager, scope: TenantScope): Promise<void> {
+  const service = new NoteTemplateService(em, scope);
+  for (const template of TEMPLATES) await service.create(template);
 }

@@ -1,4 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
+import { TenantScope } from './tenant-scope';
 
 /** What the gateway tells a subgraph about the request: created once at the edge (docs/architecture.md, Rules of the house). */
 export interface RequestIdentity {
@@ -7,9 +8,11 @@ export interface RequestIdentity {
   requestId: string;
 }
 
-/** Context every resolver receives. `em` is forked for this request with the tenant filter set. */
+/** Context every resolver receives. `em` is forked for this request with the tenant filter set (a guard only: repositories scope every query themselves). */
 export interface SubgraphContext<Deps = unknown> extends RequestIdentity {
   readonly em: EntityManager;
+  /** The request's tenant scope, made once from `tenantId`; null for internal calls that act on no tenant. Resolvers use `requireScope(ctx)`. */
+  readonly scope: TenantScope | null;
   /** Absolute base URL of the public API, for links the subgraph hands out (asset URLs). */
   readonly publicUrl: string;
   /** The subgraph's collaborators, built once by its definition's `configure` (SubgraphDefinition). */
@@ -29,16 +32,19 @@ export const IDENTITY_HEADERS = {
  */
 export function createSubgraphContext<Deps>(rootEm: EntityManager, identity: RequestIdentity, publicUrl: string, deps: Deps): SubgraphContext<Deps> {
   let em: EntityManager | undefined;
+  const scope = identity.tenantId ? TenantScope.ofRequest(identity) : null;
   return {
     tenantId: identity.tenantId,
     requestId: identity.requestId,
+    scope,
     publicUrl,
     deps,
     get em() {
       if (!em) {
         em = rootEm.fork();
-        // The default `tenant` filter throws when its parameter is unset (docs/architecture.md, Stack notes): a request
-        // without a tenant can only reach queries that disable the filter on purpose.
+        // The tenancy rule is the repositories' explicit scope; the default `tenant` filter is a second guard that throws
+        // when its parameter is unset (docs/architecture.md, Stack notes): a request without a tenant can only reach
+        // queries that disable the filter on purpose.
         if (identity.tenantId) em.setFilterParams('tenant', { tenantId: identity.tenantId });
       }
       return em;

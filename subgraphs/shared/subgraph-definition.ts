@@ -3,6 +3,7 @@ import type { Logger } from 'pino';
 import type { NonEmptyArray } from 'type-graphql';
 import type { ReferenceResolvers } from './build-federated-schema';
 import type { JobQueue, JobQueueDefinition } from './jobs/job-queue';
+import type { TenantScope } from './tenant-scope';
 import type { OrmDefinition } from './orm';
 
 /** The four subgraphs of docs/decisions.md, Data ownership; each owns the PostgreSQL schema of the same name. */
@@ -27,8 +28,8 @@ export interface SubgraphDefinition<Settings = any, Deps = any> extends OrmDefin
   referenceResolvers?: ReferenceResolvers;
   /** Types reachable only through federation (entities with no root field of their own). */
   orphanedTypes?: Function[];
-  /** Fills a new tenant with demo data; `em` is already scoped to that tenant. */
-  seedDemo?: (em: EntityManager, tenantId: string) => Promise<void>;
+  /** Fills a new tenant with demo data through the subgraph's repositories, bound to `scope` (the tenant just created). */
+  seedDemo?: (em: EntityManager, scope: TenantScope) => Promise<void>;
   /** The job queues this subgraph owns (`<name>.<job>`), created by the migrations. */
   jobQueues?: JobQueueDefinition[];
   /**

@@ -8,6 +8,7 @@ import { attachJobQueue, openJobQueue, type JobQueue } from './jobs/job-queue';
 import { DEFAULT_SUPERVISE_SECONDS, type JobSettings } from './jobs/job-settings';
 import { closeWhenIdle, openOrm, runMigrations } from './orm';
 import { drainLegacyOutbox } from './outbox/drain-legacy-outbox';
+import { TenantScope } from './tenant-scope';
 import type { SubgraphDefinition, SubgraphName } from './subgraph-definition';
 
 /** A subgraph with its schema built and its database open, ready to serve in-process or over HTTP. */
@@ -82,7 +83,7 @@ export async function startSubgraph(
         if (!definition.seedDemo) return;
         const em = orm.em.fork();
         em.setFilterParams('tenant', { tenantId });
-        await em.transactional((tx) => definition.seedDemo!(tx, tenantId));
+        await em.transactional((tx) => definition.seedDemo!(tx, TenantScope.ofStoredRow(tenantId)));
       },
       async close(graceMs = DEFAULT_SHUTDOWN_GRACE_MS) {
         await background?.stop();

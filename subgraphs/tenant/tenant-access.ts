@@ -1,6 +1,7 @@
 import type { EntityManager, MikroORM } from '@mikro-orm/postgresql';
-import { Tenant } from './entities/tenant.entity';
+import type { Tenant } from './entities/tenant.entity';
 import { AssetRepository, type AssetContent } from './repositories/asset.repository';
+import { TenantRepository } from './repositories/tenant.repository';
 import { ApiKeyService, type ApiKeySummary, type IssuedKey, type KeyPrincipal } from './services/api-key.service';
 import { TenantService } from './services/tenant.service';
 
@@ -52,12 +53,12 @@ export class TenantAccess {
 
   /** How many tenants exist (the first start creates a demo tenant only on an empty database). */
   countTenants(): Promise<number> {
-    return this.em().count(Tenant, {}, { filters: false });
+    return TenantRepository.countUnscoped(this.em());
   }
 
   /** An uploaded logo by id, for the public asset route; null when there is none. */
   publicAsset(id: string): Promise<AssetContent | null> {
-    return new AssetRepository(this.em()).findPublic(id);
+    return AssetRepository.findPublicUnscoped(this.em(), id);
   }
 
   private em(): EntityManager {

@@ -1,5 +1,6 @@
 import type { SubgraphContext } from '../../shared/context';
 import { requestLoader } from '../../shared/request-loader';
+import { requireScope } from '../../shared/require-tenant';
 import type { Widget } from '../entities/widget.entity';
 import { WidgetRepository } from '../repositories/widget.repository';
 
@@ -10,7 +11,7 @@ import { WidgetRepository } from '../repositories/widget.repository';
 export async function loadWidgetsOfDashboard(ctx: SubgraphContext, dashboardId: string): Promise<Widget[]> {
   const loader = requestLoader(ctx, 'widgetsOfDashboard', async (ids) => {
     const byDashboard = new Map<string, Widget[]>(ids.map((id) => [id, []]));
-    for (const widget of await new WidgetRepository(ctx.em).ofDashboards(ids)) byDashboard.get(widget.dashboardId)?.push(widget);
+    for (const widget of await new WidgetRepository(ctx.em, requireScope(ctx)).ofDashboards(ids)) byDashboard.get(widget.dashboardId)?.push(widget);
     return byDashboard;
   });
   return (await loader.load(dashboardId)) ?? [];

@@ -1,4 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
+import type { TenantScope } from '../../shared/tenant-scope';
+import { Campaign } from '../entities/campaign.entity';
+import { Opportunity } from '../entities/opportunity.entity';
 import { SortDirection } from '../../shared/pagination';
 import { CampaignSortField } from '../types/enums';
 import { escapeLike } from '../../shared/field-rules';
@@ -69,13 +72,49 @@ const SORT_COLUMNS: Record<CampaignSortField, string> = {
 const DATE_FIELDS = ['externalLastSeenAt', 'externalLastSyncedAt', 'externalStaleAt', 'startDate', 'endDate', 'createdAt', 'updatedAt'] as const;
 
 /**
- * Reads of campaigns with their opportunity counts. Raw SQL because the counts come from one
- * grouped count over the page's campaigns inside the same statement (no N+1, no second trip),
- * which the entity API cannot express; every statement binds the tenant id itself, since the
- * ORM's `tenant` filter does not reach raw SQL. Writes go through the Campaign entity.
+ * Campaigns and their opportunities. Reads with counts are raw SQL because the counts come from
+ * one grouped count over the page's campaigns inside the same statement (no N+1, no second trip),
+ * which the entity API cannot express; every statement binds the scope's tenant id. Writes go
+ * through the Campaign and Opportunity entities. The lead endpoint's lookup by webhook key is the
+ * one unscoped read.
  */
 export class CampaignRepository {
-  constructor(private readonly em: EntityManager, private readonly tenantId: string) {}
+  constructor(private readonly em: EntityManager, private readonly scope: TenantScope) {}
+
+  /** Stores a new campaign of the scope's tenant. */
+  async create(fields: Record<string, unknown>): Promise<Campaign> {
+    const campaign = this.add(fields);
+    await this.em.persistAndFlush(campaign);
+    return campaign;
+  }
+
+  /** A new campaign of the scope's tenant, added to the unit of work: the caller's transaction (or `save`) writes it. */
+  add(fields: Record<string, unknown>): Campaign {
+    return this.em.create(Campaign, { ...fields, tenantId: this.scope.tenantId } as never);
+  }
+
+  /** A new opportunity (lead) of the scope's tenant, added to the unit of work like `add`. */
+  addOpportunity(fields: Record<string, unknown>): Opportunity {
+    return this.em.create(Opportunity, { ...fields, tenantId: this.scope.tenantId } as never);
+  }
+
+  /** Writes what was added or changed through this entity manager (in the caller's transaction). */
+  async save(): Promise<void> {
+    await this.em.flush();
+  }
+
+  /** The campaign entity for a write, in this entity manager's unit of work (callers pass UUIDs only), or null. */
+  loadForUpdate(id: string): Promise<Campaign | null> {
+    return this.em.findOne(Campaign, { id, tenantId: this.scope.tenantId });
+  }
+
+  /**
+   * The campaign holding this webhook key, of any tenant: the lead endpoint has no API key, the key
+   * in its URL is the secret (contract part 6.1), and the lead is then written in the campaign's tenant.
+   */
+  static findByWebhookKeyUnscoped(em: EntityManager, webhookKey: string): Promise<Campaign | null> {
+    return em.findOne(Campaign, { webhookKey }, { filters: false });
+  }
 
   /** The tenant's campaign with counts (callers pass UUIDs only), or null. */
   async findById(id: string): Promise<CampaignRecord | null> {
@@ -99,7 +138,7 @@ export class CampaignRepository {
     // Past the last page the window count has no row to ride on: count on its own.
     const [counted] = await this.em.getConnection().execute<{ total: string }[]>(
       `select count(*) as total from analytics.campaigns c where c.tenant_id = ? and ${conditions.join(' and ') || 'true'}`,
-      [this.tenantId, ...params],
+      [this.scope.tenantId, ...params],
     );
     return [[], Number(counted.total)];
   }
@@ -121,7 +160,7 @@ export class CampaignRepository {
       select page.*, coalesce(counts.opportunities, 0) as "opportunityCount", coalesce(counts.converted, 0) as "convertedCount"
       from page left join counts on counts.campaign_id = page.id
       order by ${order}`;
-    const rows = await this.em.getConnection().execute<Record<string, any>[]>(sql, [this.tenantId, ...params, limit, offset, this.tenantId]);
+    const rows = await this.em.getConnection().execute<Record<string, any>[]>(sql, [this.scope.tenantId, ...params, limit, offset, this.scope.tenantId]);
     return rows.map((row) => {
       // The driver hands timestamptz and bigint back as text; records carry Dates and numbers like the entity.
       for (const field of DATE_FIELDS) if (row[field] != null) row[field] = new Date(row[field]);

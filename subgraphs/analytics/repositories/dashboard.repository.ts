@@ -1,6 +1,7 @@
 import type { FilterQuery } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { SortDirection } from '../../shared/pagination';
+import type { TenantScope } from '../../shared/tenant-scope';
 import { Dashboard } from '../entities/dashboard.entity';
 import { DashboardSortField } from '../types/enums';
 import { escapeLike } from '../../shared/field-rules';
@@ -22,23 +23,28 @@ export interface DashboardQuery {
   name?: string | null;
 }
 
-/** Queries of the dashboards table; the `tenant` filter scopes every one of them. */
+/** Queries of the dashboards table; each bound to the scope's tenant. */
 export class DashboardRepository {
-  constructor(private readonly em: EntityManager) {}
+  constructor(private readonly em: EntityManager, private readonly scope: TenantScope) {}
+
+  /** A new dashboard of the scope's tenant, added to the unit of work: the caller's transaction (or `save`) writes it. */
+  add(fields: Record<string, unknown>): Dashboard {
+    return this.em.create(Dashboard, { ...fields, tenantId: this.scope.tenantId } as never);
+  }
 
   /** The tenant's dashboard with this id (callers pass UUIDs only), or null. */
   findById(id: string): Promise<Dashboard | null> {
-    return this.em.findOne(Dashboard, { id });
+    return this.em.findOne(Dashboard, { id, tenantId: this.scope.tenantId });
   }
 
   /** True when the tenant has this dashboard. */
   async exists(id: string): Promise<boolean> {
-    return (await this.em.count(Dashboard, { id })) > 0;
+    return (await this.em.count(Dashboard, { id, tenantId: this.scope.tenantId })) > 0;
   }
 
   /** One page and the total: two statements (rows, count). */
   list(query: DashboardQuery): Promise<[Dashboard[], number]> {
-    const where: FilterQuery<Dashboard> = {};
+    const where: FilterQuery<Dashboard> = { tenantId: this.scope.tenantId };
     if (query.locationId != null) where.locationId = query.locationId;
     if (query.name) where.name = { $ilike: `%${escapeLike(query.name)}%` };
     return this.em.findAndCount(Dashboard, where, {
@@ -51,12 +57,17 @@ export class DashboardRepository {
 
   /** Ids of the tenant's dashboards of one location. */
   async idsOfLocation(locationId: string): Promise<string[]> {
-    const rows = await this.em.find(Dashboard, { locationId }, { fields: ['id'] });
+    const rows = await this.em.find(Dashboard, { locationId, tenantId: this.scope.tenantId }, { fields: ['id'] });
     return rows.map((d) => d.id);
+  }
+
+  /** Writes what was added or changed through this entity manager. */
+  async save(): Promise<void> {
+    await this.em.flush();
   }
 
   /** Deletes the dashboard (its widgets go with it, by the foreign key); false when there was none. */
   async delete(id: string): Promise<boolean> {
-    return (await this.em.nativeDelete(Dashboard, { id })) > 0;
+    return (await this.em.nativeDelete(Dashboard, { id, tenantId: this.scope.tenantId })) > 0;
   }
 }

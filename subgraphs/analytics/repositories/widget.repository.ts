@@ -1,6 +1,7 @@
 import type { FilterQuery } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { SortDirection } from '../../shared/pagination';
+import type { TenantScope } from '../../shared/tenant-scope';
 import { Widget } from '../entities/widget.entity';
 import { type ChartType, WidgetSortField } from '../types/enums';
 
@@ -24,18 +25,23 @@ export interface WidgetQueryArgs {
   isArchived?: boolean | null;
 }
 
-/** Queries of the widgets table; the `tenant` filter scopes every one of them. */
+/** Queries of the widgets table; each bound to the scope's tenant. */
 export class WidgetRepository {
-  constructor(private readonly em: EntityManager) {}
+  constructor(private readonly em: EntityManager, private readonly scope: TenantScope) {}
+
+  /** A new widget of the scope's tenant, added to the unit of work: the caller's transaction (or `save`) writes it. */
+  add(fields: Record<string, unknown>): Widget {
+    return this.em.create(Widget, { ...fields, tenantId: this.scope.tenantId } as never);
+  }
 
   /** The tenant's widget with this id (callers pass UUIDs only), or null. */
   findById(id: string): Promise<Widget | null> {
-    return this.em.findOne(Widget, { id });
+    return this.em.findOne(Widget, { id, tenantId: this.scope.tenantId });
   }
 
   /** One page and the total: two statements (rows, count). */
   list(args: WidgetQueryArgs): Promise<[Widget[], number]> {
-    const where: FilterQuery<Widget> = {};
+    const where: FilterQuery<Widget> = { tenantId: this.scope.tenantId };
     if (args.dashboardIds) where.dashboardId = { $in: args.dashboardIds };
     if (args.dashboardId != null) where.dashboardId = args.dashboardIds ? { $in: args.dashboardIds.filter((id) => id === args.dashboardId) } : args.dashboardId;
     if (args.chartType != null) where.chartType = args.chartType;
@@ -49,11 +55,16 @@ export class WidgetRepository {
 
   /** Every widget of these dashboards in one statement, oldest first (the batch behind `Dashboard.widgets`). */
   ofDashboards(dashboardIds: readonly string[]): Promise<Widget[]> {
-    return this.em.find(Widget, { dashboardId: { $in: [...dashboardIds] } }, { orderBy: [{ createdAt: 'asc' }, { id: 'asc' }] });
+    return this.em.find(Widget, { dashboardId: { $in: [...dashboardIds] }, tenantId: this.scope.tenantId }, { orderBy: [{ createdAt: 'asc' }, { id: 'asc' }] });
+  }
+
+  /** Writes the widget, new or changed (a dashboard deleted meanwhile trips the foreign key). */
+  async save(widget: Widget): Promise<void> {
+    await this.em.persistAndFlush(widget);
   }
 
   /** Deletes the widget; false when there was none. */
   async delete(id: string): Promise<boolean> {
-    return (await this.em.nativeDelete(Widget, { id })) > 0;
+    return (await this.em.nativeDelete(Widget, { id, tenantId: this.scope.tenantId })) > 0;
   }
 }

@@ -1,7 +1,7 @@
 import { JSONResolver } from 'graphql-scalars';
 import { Arg, Ctx, Query, Resolver } from 'type-graphql';
 import type { SubgraphContext } from '../../shared/context';
-import { requireTenant } from '../../shared/require-tenant';
+import { requireScope, requireTenant } from '../../shared/require-tenant';
 import { AnalyticsQueryService, type AnalyticsQueryResult } from '../services/analytics-query.service';
 import { describeModel } from '../query/describe-model';
 import { AnalyticsQueryModelType } from '../types/analytics-query-model.type';
@@ -12,7 +12,7 @@ import { AnalyticsQueryResultType } from '../types/analytics-query.type';
 export class AnalyticsQueryResolver {
   @Query(() => AnalyticsQueryResultType, { description: "Runs an analytics query in Cube's REST format (or its {query} envelope) over the tenant's data" })
   executeAnalyticsQuery(@Arg('query', () => JSONResolver) query: unknown, @Ctx() ctx: SubgraphContext): Promise<AnalyticsQueryResult> {
-    return new AnalyticsQueryService(ctx.em, requireTenant(ctx)).execute(query);
+    return new AnalyticsQueryService(ctx.em, requireScope(ctx)).execute(query);
   }
 
   @Query(() => AnalyticsQueryModelType, { description: "The query model queries are validated against: cubes, measures, dimensions, granularities, filter operators (Cube's /v1/meta)" })

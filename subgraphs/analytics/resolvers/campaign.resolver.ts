@@ -1,14 +1,14 @@
 import { Arg, Args, Ctx, ID, Mutation, Query, Resolver } from 'type-graphql';
 import type { SubgraphContext } from '../../shared/context';
 import type { Page } from '../../shared/pagination';
-import { requireTenant } from '../../shared/require-tenant';
+import { requireScope } from '../../shared/require-tenant';
 import { CreateCampaignInput, UpdateCampaignInput } from '../inputs/campaign.input';
 import type { CampaignView } from '../services/campaign-view';
 import { CampaignService } from '../services/campaign.service';
 import { CampaignListArgs } from '../types/campaign-list.args';
 import { CampaignPage, CampaignType } from '../types/campaign.type';
 
-const service = (ctx: SubgraphContext) => new CampaignService(ctx.em, requireTenant(ctx), ctx.publicUrl);
+const service = (ctx: SubgraphContext) => new CampaignService(ctx.em, requireScope(ctx), ctx.publicUrl);
 
 /** Campaigns of the calling tenant (names: docs/api.md); thin: arguments -> service -> result. */
 @Resolver(() => CampaignType)

@@ -1,7 +1,7 @@
 import { Arg, Args, Ctx, FieldResolver, ID, Mutation, Query, Resolver, Root } from 'type-graphql';
 import type { SubgraphContext } from '../../shared/context';
 import type { Page } from '../../shared/pagination';
-import { requireTenant } from '../../shared/require-tenant';
+import { requireScope } from '../../shared/require-tenant';
 import type { Dashboard } from '../entities/dashboard.entity';
 import type { Widget } from '../entities/widget.entity';
 import { CreateDashboardInput, UpdateDashboardInput } from '../inputs/dashboard.input';
@@ -11,7 +11,7 @@ import { DashboardListArgs } from '../types/dashboard-list.args';
 import { DashboardPage, DashboardType } from '../types/dashboard.type';
 import { WidgetType } from '../types/widget.type';
 
-const service = (ctx: SubgraphContext) => new DashboardService(ctx.em, requireTenant(ctx));
+const service = (ctx: SubgraphContext) => new DashboardService(ctx.em, requireScope(ctx));
 
 /** Dashboards of the calling tenant (names: docs/api.md); thin: arguments -> service -> result. */
 @Resolver(() => DashboardType)

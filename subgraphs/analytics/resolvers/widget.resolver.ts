@@ -1,14 +1,14 @@
 import { Arg, Args, Ctx, ID, Mutation, Query, Resolver } from 'type-graphql';
 import type { SubgraphContext } from '../../shared/context';
 import type { Page } from '../../shared/pagination';
-import { requireTenant } from '../../shared/require-tenant';
+import { requireScope } from '../../shared/require-tenant';
 import type { Widget } from '../entities/widget.entity';
 import { CreateWidgetInput, UpdateWidgetInput } from '../inputs/widget.input';
 import { WidgetService } from '../services/widget.service';
 import { WidgetListArgs } from '../types/widget-list.args';
 import { WidgetPage, WidgetType } from '../types/widget.type';
 
-const service = (ctx: SubgraphContext) => new WidgetService(ctx.em, requireTenant(ctx));
+const service = (ctx: SubgraphContext) => new WidgetService(ctx.em, requireScope(ctx));
 
 /** Widgets of the calling tenant (names: docs/api.md); thin: arguments -> service -> result. */
 @Resolver(() => WidgetType)

@@ -1,4 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
+import type { TenantScope } from '../../shared/tenant-scope';
 import { ValidationError } from '../../../schema/errors';
 import type { IssueLoc } from '../../shared/field-rules';
 import { annotate, type QueryAnnotation } from '../query/annotation';
@@ -38,14 +39,14 @@ function unwrap(input: unknown): { raw: unknown; loc: IssueLoc } {
 
 /** Runs analysts' queries for one tenant (contract part 4.2, `execute-query`). */
 export class AnalyticsQueryService {
-  constructor(private readonly em: EntityManager, private readonly tenantId: string) {}
+  constructor(private readonly em: EntityManager, private readonly scope: TenantScope) {}
 
   /** Validates, normalises and runs a query: one read-only statement under the statement timeout, scoped to the tenant. */
   async execute(input: unknown): Promise<AnalyticsQueryResult> {
     const { raw, loc } = unwrap(input);
     const parsed = parseQuery(raw, loc, { now: new Date(), requireMembers: true });
     if (!parsed.ok) throw new ValidationError(parsed.issues);
-    const statement = buildQuery(parsed.query, this.tenantId);
+    const statement = buildQuery(parsed.query, this.scope.tenantId);
     const targets = { request: { loc, input: raw }, timezone: { loc: [...loc, 'timezone'], input: parsed.query.timezone } };
     const rows = await runReadOnly(this.em, targets, (run) => run(statement));
     return { query: parsed.query, data: rows.map((row) => shapeRow(row, statement.columns)), annotation: annotate(parsed.query) };

@@ -1,7 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { ConflictError, NotFoundError } from '../../../schema/errors';
-import { Campaign } from '../entities/campaign.entity';
-import { Opportunity } from '../entities/opportunity.entity';
+import { TenantScope } from '../../shared/tenant-scope';
+import { CampaignRepository } from '../repositories/campaign.repository';
 import type { CampaignLeadInput } from '../inputs/campaign-lead.input';
 import { isEmail } from '../../shared/field-rules';
 import { checkOptionalText, isJsonObject, Issues, MAX_NAME_LENGTH, typeIssue } from './input-rules';
@@ -33,8 +33,8 @@ function checkLead(input: CampaignLeadInput): { name: string | null; email: stri
 /**
  * The public side of a campaign's webhook (contract part 6.1, `webhook.webhookUrl`): a form or ad
  * platform posts a lead with no API key, the key in the URL being the secret. There is no tenant in
- * the request, so the campaign is found by its key with the tenant filter off for that one lookup,
- * and the opportunity is written for that campaign's tenant.
+ * the request, so the campaign is found by its key in the one unscoped lookup, and the opportunity
+ * is written in the scope of that campaign's tenant.
  */
 export class CampaignLeadService {
   constructor(private readonly em: EntityManager) {}
@@ -42,17 +42,16 @@ export class CampaignLeadService {
   /** Records a lead as a NEW opportunity. Unknown key -> 404; inactive campaign -> 409. */
   async submit(webhookKey: string, input: CampaignLeadInput): Promise<CampaignLeadReceipt> {
     const contact = checkLead(input);
-    const campaign = WEBHOOK_KEY.test(webhookKey) ? await this.em.findOne(Campaign, { webhookKey }, { filters: false }) : null;
+    const campaign = WEBHOOK_KEY.test(webhookKey) ? await CampaignRepository.findByWebhookKeyUnscoped(this.em, webhookKey) : null;
     if (!campaign) throw new NotFoundError('Campaign not found');
     if (!campaign.isActive) throw new ConflictError('Campaign is not accepting leads');
     const opportunity = await this.em.transactional(async (tx) => {
-      const created = tx.create(Opportunity, {
-        tenantId: campaign.tenantId,
+      const created = new CampaignRepository(tx, TenantScope.ofStoredRow(campaign.tenantId)).addOpportunity({
         campaignId: campaign.id,
         ...contact,
         // The lead exactly as posted: the platform's own fields are the clinic's record of where it came from.
         source: { ...input },
-      } as never);
+      });
       // Contact details stay out of the event: the receiver reads them through the API with its key.
       await recordEvent(tx, campaign.tenantId, 'opportunity.created', { id: created.id, campaignId: campaign.id });
       return created;

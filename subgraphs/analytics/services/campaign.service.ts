@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { CheckConstraintViolationException } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
+import type { TenantScope } from '../../shared/tenant-scope';
 import { ConflictError, NotFoundError } from '../../../schema/errors';
 import { isUuid } from '../../shared/ids';
 import { toPage, type Page } from '../../shared/pagination';
@@ -72,8 +73,8 @@ function checkRedirectUrl(issues: Issues, value: string | null | undefined): str
 export class CampaignService {
   private readonly campaigns: CampaignRepository;
 
-  constructor(private readonly em: EntityManager, private readonly tenantId: string, private readonly publicUrl: string) {
-    this.campaigns = new CampaignRepository(em, tenantId);
+  constructor(private readonly em: EntityManager, private readonly scope: TenantScope, private readonly publicUrl: string) {
+    this.campaigns = new CampaignRepository(em, scope);
   }
 
   /** The campaign with its counts, or 404 for an unknown id of any shape and for another tenant's. */
@@ -93,8 +94,7 @@ export class CampaignService {
   /** Creates a campaign with a fresh webhook key. */
   async create(input: CreateCampaignInput): Promise<CampaignView> {
     const changes = checkCampaign(input, null);
-    const campaign = this.em.create(Campaign, { ...changes, tenantId: this.tenantId, webhookKey: newWebhookKey() } as never);
-    await this.em.persistAndFlush(campaign);
+    const campaign = await this.campaigns.create({ ...changes, webhookKey: newWebhookKey() });
     return this.get(campaign.id);
   }
 
@@ -103,12 +103,12 @@ export class CampaignService {
    * the range may be sent); bad input is a 422 even for an unknown id, as FastAPI validates first.
    */
   async update(id: string, input: UpdateCampaignInput): Promise<CampaignView> {
-    const campaign = isUuid(id) ? await this.em.findOne(Campaign, { id }) : null;
+    const campaign = isUuid(id) ? await this.campaigns.loadForUpdate(id) : null;
     const changes = checkCampaign(input, campaign);
     if (!campaign) throw new NotFoundError('Campaign not found');
     Object.assign(campaign, changes);
     try {
-      await this.em.transactional((tx) => recordEvent(tx, this.tenantId, 'campaign.updated', { id: campaign.id, changedFields: Object.keys(changes).sort() }));
+      await this.em.transactional((tx) => recordEvent(tx, this.scope.tenantId, 'campaign.updated', { id: campaign.id, changedFields: Object.keys(changes).sort() }));
     } catch (error) {
       // Two updates moving each end of the range at once can cross: the database's check catches it.
       if (error instanceof CheckConstraintViolationException) throw new ConflictError('The campaign changed meanwhile; read it and retry');

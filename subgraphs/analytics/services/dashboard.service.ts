@@ -1,9 +1,10 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
+import type { TenantScope } from '../../shared/tenant-scope';
 import { NotFoundError } from '../../../schema/errors';
 import { isUuid } from '../../shared/ids';
 import { toPage, type Page } from '../../shared/pagination';
 import { validatePage } from '../../shared/validate-page';
-import { Dashboard } from '../entities/dashboard.entity';
+import type { Dashboard } from '../entities/dashboard.entity';
 import type { CreateDashboardInput, UpdateDashboardInput } from '../inputs/dashboard.input';
 import { DashboardRepository, type DashboardQuery } from '../repositories/dashboard.repository';
 import { checkName, checkOptionalText, isJsonObject, Issues, MAX_REFERENCE_LENGTH, MAX_TEXT_LENGTH, type Loc } from './input-rules';
@@ -20,8 +21,8 @@ function checkLayout(issues: Issues, loc: Loc, value: unknown): unknown {
 export class DashboardService {
   private readonly dashboards: DashboardRepository;
 
-  constructor(private readonly em: EntityManager, private readonly tenantId: string) {
-    this.dashboards = new DashboardRepository(em);
+  constructor(private readonly em: EntityManager, private readonly scope: TenantScope) {
+    this.dashboards = new DashboardRepository(em, scope);
   }
 
   /** The dashboard, or 404 for an unknown id of any shape and for another tenant's. */
@@ -48,8 +49,8 @@ export class DashboardService {
     issues.throwIfAny();
     // The event goes out in the same transaction as the dashboard (issue 7).
     return this.em.transactional(async (tx) => {
-      const dashboard = tx.create(Dashboard, { tenantId: this.tenantId, name: name!, description: description ?? null, locationId: locationId ?? null, layout } as never);
-      await recordEvent(tx, this.tenantId, 'dashboard.created', { id: dashboard.id, name: dashboard.name, locationId: dashboard.locationId });
+      const dashboard = new DashboardRepository(tx, this.scope).add({ name: name!, description: description ?? null, locationId: locationId ?? null, layout });
+      await recordEvent(tx, this.scope.tenantId, 'dashboard.created', { id: dashboard.id, name: dashboard.name, locationId: dashboard.locationId });
       return dashboard;
     });
   }
@@ -66,7 +67,7 @@ export class DashboardService {
     const dashboard = await this.get(id);
     // Plain assignment: the ORM's assign() may merge JSON objects, and a layout sent replaces the old one.
     Object.assign(dashboard, changes);
-    await this.em.flush();
+    await this.dashboards.save();
     return dashboard;
   }
 
@@ -74,8 +75,8 @@ export class DashboardService {
   async delete(id: string): Promise<void> {
     if (!isUuid(id)) throw new NotFoundError('Dashboard not found');
     const deleted = await this.em.transactional(async (tx) => {
-      if (!(await new DashboardRepository(tx).delete(id))) return false;
-      await recordEvent(tx, this.tenantId, 'dashboard.deleted', { id });
+      if (!(await new DashboardRepository(tx, this.scope).delete(id))) return false;
+      await recordEvent(tx, this.scope.tenantId, 'dashboard.deleted', { id });
       return true;
     });
     if (!deleted) throw new NotFoundError('Dashboard not found');

@@ -1,10 +1,11 @@
 import { ForeignKeyConstraintViolationException } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
+import type { TenantScope } from '../../shared/tenant-scope';
 import { NotFoundError } from '../../../schema/errors';
 import { isUuid } from '../../shared/ids';
 import { toPage, type Page } from '../../shared/pagination';
 import { validatePage } from '../../shared/validate-page';
-import { Widget } from '../entities/widget.entity';
+import type { Widget } from '../entities/widget.entity';
 import type { CreateWidgetInput, UpdateWidgetInput, WidgetPositionInput } from '../inputs/widget.input';
 import { validateWidgetQuery, type WidgetQuery } from '../query/validate-widget-query';
 import { DashboardRepository } from '../repositories/dashboard.repository';
@@ -36,9 +37,9 @@ export class WidgetService {
   private readonly widgets: WidgetRepository;
   private readonly dashboards: DashboardRepository;
 
-  constructor(private readonly em: EntityManager, private readonly tenantId: string) {
-    this.widgets = new WidgetRepository(em);
-    this.dashboards = new DashboardRepository(em);
+  constructor(em: EntityManager, scope: TenantScope) {
+    this.widgets = new WidgetRepository(em, scope);
+    this.dashboards = new DashboardRepository(em, scope);
   }
 
   /** The widget, or 404 for an unknown id of any shape and for another tenant's. */
@@ -67,15 +68,14 @@ export class WidgetService {
     const position = input.position == null ? DEFAULT_POSITION : checkPosition(issues, ['input', 'position'], input.position);
     issues.throwIfAny();
     await this.requireDashboard(input.dashboardId);
-    const widget = this.em.create(Widget, {
-      tenantId: this.tenantId,
+    const widget = this.widgets.add({
       dashboardId: input.dashboardId,
       name: name!,
       chartType: input.chartType,
       query: query as Record<string, unknown>,
       position,
       isArchived: input.isArchived,
-    } as never);
+    });
     await this.flushOrDashboardGone(widget);
     return widget;
   }
@@ -116,7 +116,7 @@ export class WidgetService {
   /** A dashboard deleted between the check and the write trips the foreign key: the same 404, not a 500. */
   private async flushOrDashboardGone(widget: Widget): Promise<void> {
     try {
-      await this.em.persistAndFlush(widget);
+      await this.widgets.save(widget);
     } catch (error) {
       if (error instanceof ForeignKeyConstraintViolationException) throw new NotFoundError('Dashboard not found');
       throw error;

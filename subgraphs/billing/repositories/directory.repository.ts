@@ -1,4 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
+import type { TenantScope } from '../../shared/tenant-scope';
 import { isUuid } from '../../shared/ids';
 
 /** A patient as the tenant subgraph's directory view shows it (PHI: never logged). */
@@ -30,7 +31,7 @@ const uuids = (ids: (string | null | undefined)[]): string[] => [...new Set(ids.
  * filter does not apply: every statement binds the tenant id itself.
  */
 export class DirectoryRepository {
-  constructor(private readonly em: EntityManager, private readonly tenantId: string) {}
+  constructor(private readonly em: EntityManager, private readonly scope: TenantScope) {}
 
   private run<T>(sql: string, params: unknown[]): Promise<T[]> {
     return this.em.getConnection().execute<T[]>(sql, params, 'all', this.em.getTransactionContext());
@@ -43,7 +44,7 @@ export class DirectoryRepository {
     const rows = await this.run<DirectoryPatient>(
       `select id, first_name as "firstName", last_name as "lastName", email, phone
        from tenant.patient_directory where tenant_id = ? and id in (?)`,
-      [this.tenantId, wanted],
+      [this.scope.tenantId, wanted],
     );
     return new Map(rows.map((row) => [row.id, row]));
   }
@@ -52,7 +53,7 @@ export class DirectoryRepository {
   async locations(ids: (string | null | undefined)[]): Promise<Map<string, DirectoryName>> {
     const wanted = uuids(ids);
     if (!wanted.length) return new Map();
-    const rows = await this.run<DirectoryName>(`select id, name from tenant.location_directory where tenant_id = ? and id in (?)`, [this.tenantId, wanted]);
+    const rows = await this.run<DirectoryName>(`select id, name from tenant.location_directory where tenant_id = ? and id in (?)`, [this.scope.tenantId, wanted]);
     return new Map(rows.map((row) => [row.id, row]));
   }
 
@@ -62,7 +63,7 @@ export class DirectoryRepository {
     if (!wanted.length) return new Map();
     const rows = await this.run<DirectoryName>(
       `select id, first_name || ' ' || last_name as name from tenant.provider_directory where tenant_id = ? and id in (?)`,
-      [this.tenantId, wanted],
+      [this.scope.tenantId, wanted],
     );
     return new Map(rows.map((row) => [row.id, row]));
   }
@@ -70,14 +71,14 @@ export class DirectoryRepository {
   /** Every location, provider and patient of the tenant (the demo seeder spreads lines over them). */
   async everything(): Promise<{ locations: DirectoryLocation[]; providers: DirectoryName[]; patients: DirectoryPatient[] }> {
     // One after another: inside the seeder's transaction they share one connection.
-    const locations = await this.run<DirectoryLocation>(`select id, name, is_virtual as "isVirtual" from tenant.location_directory where tenant_id = ? order by name, id`, [this.tenantId]);
+    const locations = await this.run<DirectoryLocation>(`select id, name, is_virtual as "isVirtual" from tenant.location_directory where tenant_id = ? order by name, id`, [this.scope.tenantId]);
     const providers = await this.run<DirectoryName>(
       `select id, first_name || ' ' || last_name as name from tenant.provider_directory where tenant_id = ? order by last_name, first_name, id`,
-      [this.tenantId],
+      [this.scope.tenantId],
     );
     const patients = await this.run<DirectoryPatient>(
       `select id, first_name as "firstName", last_name as "lastName", email, phone from tenant.patient_directory where tenant_id = ? order by last_name, first_name, id`,
-      [this.tenantId],
+      [this.scope.tenantId],
     );
     return { locations, providers, patients };
   }

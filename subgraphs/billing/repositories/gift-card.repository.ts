@@ -1,4 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
+import type { TenantScope } from '../../shared/tenant-scope';
 import type { GiftCardStatus } from '../types/enums';
 import type { GiftCardTransactionView, IssuedGiftCardView } from '../types/gift-card.type';
 
@@ -51,7 +52,7 @@ function toView(row: Record<string, any>): IssuedGiftCardView {
  * runs on the caller's transaction when there is one.
  */
 export class GiftCardRepository {
-  constructor(private readonly em: EntityManager, private readonly tenantId: string) {}
+  constructor(private readonly em: EntityManager, private readonly scope: TenantScope) {}
 
   private run(sql: string, params: unknown[]): Promise<Record<string, any>[]> {
     return this.em.getConnection().execute<Record<string, any>[]>(sql, params, 'all', this.em.getTransactionContext());
@@ -68,7 +69,7 @@ export class GiftCardRepository {
        on conflict (tenant_id, code) do nothing
        returning ${CARD}`,
       [
-        card.id, this.tenantId, card.code, card.initialValue,
+        card.id, this.scope.tenantId, card.code, card.initialValue,
         card.purchasingPatientId, card.purchasingPatientName, card.purchasingPatientEmail, card.purchasingPatientPhone,
         card.recipientPatientId, card.recipientPatientName, card.recipientPatientEmail, card.recipientPatientPhone, card.recipientNote,
         card.chargeItemId, card.scheduledSendDate, card.suppressRecipientNotification,
@@ -89,7 +90,7 @@ export class GiftCardRepository {
            current_balance_cents = g.current_balance_cents + g.initial_value_cents
        where g.tenant_id = ? and g.id = ? and g.status = 'PENDING'
        returning ${CARD}`,
-      [this.tenantId, id],
+      [this.scope.tenantId, id],
     );
     return rows[0] ? toView({ ...rows[0], transactions: [] }) : null;
   }
@@ -99,7 +100,7 @@ export class GiftCardRepository {
     const [row] = await this.run(
       `insert into billing.gift_card_transactions (id, tenant_id, gift_card_id, type, amount_cents, balance_after_cents)
        values (?, ?, ?, ?, ?, ?) returning id, type, amount_cents as "amountCents", balance_after_cents as "balanceAfterCents", created_at as "createdAt"`,
-      [id, this.tenantId, giftCardId, type, amountCents, balanceAfterCents],
+      [id, this.scope.tenantId, giftCardId, type, amountCents, balanceAfterCents],
     );
     return { ...row, createdAt: new Date(row.createdAt) } as GiftCardTransactionView;
   }
@@ -109,32 +110,32 @@ export class GiftCardRepository {
     const [row] = await this.run(
       `insert into billing.notifications (id, tenant_id, gift_card_id, kind, recipient_email, due_at, next_attempt_at, job_id)
        select ?, ?, ?, 'gift_card_recipient', ?, d.due, d.due, ? from (select greatest(now(), ?::timestamptz) as due) d returning due_at as "dueAt"`,
-      [id, this.tenantId, giftCardId, recipientEmail, jobId, scheduledSendDate],
+      [id, this.scope.tenantId, giftCardId, recipientEmail, jobId, scheduledSendDate],
     );
     return new Date(row.dueAt);
   }
 
   /** The card's state, or null when the tenant has no such card (tells 404 from 409). */
   async statusOf(id: string): Promise<GiftCardStatus | null> {
-    const rows = await this.run(`select status from billing.gift_cards where tenant_id = ? and id = ?`, [this.tenantId, id]);
+    const rows = await this.run(`select status from billing.gift_cards where tenant_id = ? and id = ?`, [this.scope.tenantId, id]);
     return rows[0]?.status ?? null;
   }
 
   /** True when the tenant has this charge item. */
   async chargeItemExists(id: string): Promise<boolean> {
-    return (await this.run(`select 1 from billing.charge_items where tenant_id = ? and id = ?`, [this.tenantId, id])).length > 0;
+    return (await this.run(`select 1 from billing.charge_items where tenant_id = ? and id = ?`, [this.scope.tenantId, id])).length > 0;
   }
 
   /** The card with its transactions, or null. */
   async findById(id: string): Promise<IssuedGiftCardView | null> {
-    const rows = await this.run(`select ${WITH_TRANSACTIONS} from billing.gift_cards g where g.tenant_id = ? and g.id = ?`, [this.tenantId, id]);
+    const rows = await this.run(`select ${WITH_TRANSACTIONS} from billing.gift_cards g where g.tenant_id = ? and g.id = ?`, [this.scope.tenantId, id]);
     return rows[0] ? toView(rows[0]) : null;
   }
 
   /** One page, newest first, with transactions and the total (a window count) in one statement. */
   async list(status: GiftCardStatus | null, page: number, perPage: number): Promise<[IssuedGiftCardView[], number]> {
     const filter = status ? 'and g.status = ?' : '';
-    const params = status ? [this.tenantId, status] : [this.tenantId];
+    const params = status ? [this.scope.tenantId, status] : [this.scope.tenantId];
     const rows = await this.run(
       `select ${WITH_TRANSACTIONS}, count(*) over () as total from billing.gift_cards g
        where g.tenant_id = ? ${filter} order by g.created_at desc, g.id desc limit ? offset ?`,

@@ -1,4 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
+import type { TenantScope } from '../../shared/tenant-scope';
 import type { ChargeResult } from '../processor/payment-processor';
 import type { PaymentStatus } from '../entities/member-payment.entity';
 
@@ -22,7 +23,7 @@ const toRow = (raw: Record<string, any>): MemberPaymentRow => ({ ...raw, created
 
 /** Manual payment SQL, binding the tenant id itself; inside a transaction it runs on its connection. */
 export class MemberPaymentRepository {
-  constructor(private readonly em: EntityManager, private readonly tenantId: string) {}
+  constructor(private readonly em: EntityManager, private readonly scope: TenantScope) {}
 
   private run(sql: string, params: unknown[]): Promise<Record<string, any>[]> {
     return this.em.getConnection().execute<Record<string, any>[]>(sql, params, 'all', this.em.getTransactionContext());
@@ -33,20 +34,20 @@ export class MemberPaymentRepository {
     const rows = await this.run(
       `insert into billing.member_payments (id, tenant_id, member_id, payment_method_id, amount_cents, status, comment)
        values (?, ?, ?, ?, ?, 'PENDING', ?) returning ${COLUMNS}`,
-      [payment.id, this.tenantId, payment.memberId, payment.paymentMethodId, payment.amountCents, payment.comment],
+      [payment.id, this.scope.tenantId, payment.memberId, payment.paymentMethodId, payment.amountCents, payment.comment],
     );
     return toRow(rows[0]);
   }
 
   /** One payment of the tenant, or null. */
   async findById(id: string): Promise<MemberPaymentRow | null> {
-    const rows = await this.run(`select ${COLUMNS} from billing.member_payments where tenant_id = ? and id = ?`, [this.tenantId, id]);
+    const rows = await this.run(`select ${COLUMNS} from billing.member_payments where tenant_id = ? and id = ?`, [this.scope.tenantId, id]);
     return rows[0] ? toRow(rows[0]) : null;
   }
 
   /** The member's attempt whose answer was never recorded. Under the member's lock nobody else can be sending it. */
   async findPending(memberId: string): Promise<MemberPaymentRow | null> {
-    const rows = await this.run(`select ${COLUMNS} from billing.member_payments where tenant_id = ? and member_id = ? and status = 'PENDING'`, [this.tenantId, memberId]);
+    const rows = await this.run(`select ${COLUMNS} from billing.member_payments where tenant_id = ? and member_id = ? and status = 'PENDING'`, [this.scope.tenantId, memberId]);
     return rows[0] ? toRow(rows[0]) : null;
   }
 
@@ -55,7 +56,7 @@ export class MemberPaymentRepository {
     await this.run(
       `update billing.member_payments set status = ?, failure_reason = ?, processor_payment_id = ?, updated_at = now()
        where tenant_id = ? and id = ? and status = 'PENDING'`,
-      [outcome.status, outcome.failureReason, outcome.processorPaymentId, this.tenantId, id],
+      [outcome.status, outcome.failureReason, outcome.processorPaymentId, this.scope.tenantId, id],
     );
   }
 }

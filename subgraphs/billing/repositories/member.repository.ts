@@ -1,4 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
+import type { TenantScope } from '../../shared/tenant-scope';
+import { Member } from '../entities/member.entity';
 import type { MemberStatus } from '../types/enums';
 import type { MemberPaymentView, MemberView } from '../types/member.type';
 
@@ -24,7 +26,14 @@ function toView(row: Record<string, any>): MemberView {
 
 /** Member SQL: one statement per read (payments included), binding the tenant id itself. */
 export class MemberRepository {
-  constructor(private readonly em: EntityManager, private readonly tenantId: string) {}
+  constructor(private readonly em: EntityManager, private readonly scope: TenantScope) {}
+
+  /** Stores members of the scope's tenant through the entity (its tenantId is the scope's), in one flush. */
+  async create(rows: Record<string, unknown>[]): Promise<Member[]> {
+    const members = rows.map((fields) => this.em.create(Member, { ...fields, tenantId: this.scope.tenantId } as never));
+    await this.em.flush();
+    return members;
+  }
 
   private run(sql: string, params: unknown[]): Promise<Record<string, any>[]> {
     return this.em.getConnection().execute<Record<string, any>[]>(sql, params, 'all', this.em.getTransactionContext());
@@ -32,13 +41,13 @@ export class MemberRepository {
 
   /** The member with payments, or null. */
   async findById(id: string): Promise<MemberView | null> {
-    const rows = await this.run(`select ${WITH_PAYMENTS} from billing.members m where m.tenant_id = ? and m.id = ?`, [this.tenantId, id]);
+    const rows = await this.run(`select ${WITH_PAYMENTS} from billing.members m where m.tenant_id = ? and m.id = ?`, [this.scope.tenantId, id]);
     return rows[0] ? toView(rows[0]) : null;
   }
 
   /** The member, locked until the transaction ends: a member's payments run one at a time. */
   async lockById(id: string): Promise<MemberView | null> {
-    const rows = await this.run(`select ${MEMBER} from billing.members m where m.tenant_id = ? and m.id = ? for update`, [this.tenantId, id]);
+    const rows = await this.run(`select ${MEMBER} from billing.members m where m.tenant_id = ? and m.id = ? for update`, [this.scope.tenantId, id]);
     return rows[0] ? toView({ ...rows[0], payments: [] }) : null;
   }
 
@@ -48,14 +57,14 @@ export class MemberRepository {
       `update billing.members set balance_due_cents = balance_due_cents - ?, updated_at = now(),
          status = case when status = 'PAST_DUE' and balance_due_cents - ? <= 0 then 'ACTIVE' else status end
        where tenant_id = ? and id = ?`,
-      [amountCents, amountCents, this.tenantId, id],
+      [amountCents, amountCents, this.scope.tenantId, id],
     );
   }
 
   /** One page, newest first, with payments and the total in one statement. */
   async list(status: MemberStatus | null, page: number, perPage: number): Promise<[MemberView[], number]> {
     const filter = status ? 'and m.status = ?' : '';
-    const params = status ? [this.tenantId, status] : [this.tenantId];
+    const params = status ? [this.scope.tenantId, status] : [this.scope.tenantId];
     const rows = await this.run(
       `select ${WITH_PAYMENTS}, count(*) over () as total from billing.members m where m.tenant_id = ? ${filter}
        order by m.created_at desc, m.id desc limit ? offset ?`,

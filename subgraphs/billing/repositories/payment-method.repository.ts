@@ -1,4 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
+import type { TenantScope } from '../../shared/tenant-scope';
+import { PaymentMethod } from '../entities/payment-method.entity';
 import type { PaymentMethodView } from '../types/payment-method.type';
 
 /** A payment method row as reads return it: the GraphQL view's fields. */
@@ -20,7 +22,17 @@ function toRow(raw: Record<string, any>): PaymentMethodRow {
  * filter does not reach raw SQL). Inside a transaction they run on its connection.
  */
 export class PaymentMethodRepository {
-  constructor(private readonly em: EntityManager, private readonly tenantId: string) {}
+  constructor(private readonly em: EntityManager, private readonly scope: TenantScope) {}
+
+  /** A new method of the scope's tenant, added to the unit of work: the caller's transaction (or `create`) writes it. */
+  add(fields: Record<string, unknown>): PaymentMethod {
+    return this.em.create(PaymentMethod, { ...fields, tenantId: this.scope.tenantId } as never);
+  }
+
+  /** Writes what `add` added, in the caller's transaction. */
+  async save(): Promise<void> {
+    await this.em.flush();
+  }
 
   private run(sql: string, params: unknown[]): Promise<Record<string, any>[]> {
     return this.em.getConnection().execute<Record<string, any>[]>(sql, params, 'all', this.em.getTransactionContext());
@@ -31,7 +43,7 @@ export class PaymentMethodRepository {
    * "first method is the default" rule then see every earlier write.
    */
   async lockPatient(patientId: string): Promise<void> {
-    await this.run(`select pg_advisory_xact_lock(hashtextextended(?, 0)) as locked`, [`billing.payment_methods:${this.tenantId}:${patientId}`]);
+    await this.run(`select pg_advisory_xact_lock(hashtextextended(?, 0)) as locked`, [`billing.payment_methods:${this.scope.tenantId}:${patientId}`]);
   }
 
   /** An existing method that is the same as a new one: same processor token (any patient), or same fingerprint for this patient. */
@@ -40,31 +52,31 @@ export class PaymentMethodRepository {
       `select ${COLUMNS} from billing.payment_methods
        where tenant_id = ? and (processor_payment_method_id = ? or (patient_id = ? and fingerprint = ? and not is_archived))
        order by (patient_id = ?) desc, created_at limit 1`,
-      [this.tenantId, processorPaymentMethodId, patientId, fingerprint, patientId],
+      [this.scope.tenantId, processorPaymentMethodId, patientId, fingerprint, patientId],
     );
     return rows[0] ? toRow(rows[0]) : null;
   }
 
   /** True when another tenant registered this processor token (the one read across tenants; it answers nothing of theirs). */
   async heldByAnotherTenant(processorPaymentMethodId: string): Promise<boolean> {
-    const rows = await this.run(`select 1 from billing.payment_methods where processor_payment_method_id = ? and tenant_id <> ? limit 1`, [processorPaymentMethodId, this.tenantId]);
+    const rows = await this.run(`select 1 from billing.payment_methods where processor_payment_method_id = ? and tenant_id <> ? limit 1`, [processorPaymentMethodId, this.scope.tenantId]);
     return rows.length > 0;
   }
 
   /** True when this method's token was registered by another tenant first (found by the migration that made tokens one tenant's). */
   async isDisputed(id: string): Promise<boolean> {
-    return (await this.run(`select 1 from billing.payment_methods where tenant_id = ? and id = ? and processor_id_disputed`, [this.tenantId, id])).length > 0;
+    return (await this.run(`select 1 from billing.payment_methods where tenant_id = ? and id = ? and processor_id_disputed`, [this.scope.tenantId, id])).length > 0;
   }
 
   /** True when the patient already has a default (not archived) method. */
   async hasDefault(patientId: string): Promise<boolean> {
-    const rows = await this.run(`select 1 from billing.payment_methods where tenant_id = ? and patient_id = ? and is_default and not is_archived`, [this.tenantId, patientId]);
+    const rows = await this.run(`select 1 from billing.payment_methods where tenant_id = ? and patient_id = ? and is_default and not is_archived`, [this.scope.tenantId, patientId]);
     return rows.length > 0;
   }
 
   /** The tenant's method with this id (callers pass UUIDs only), or null. */
   async findById(id: string): Promise<PaymentMethodRow | null> {
-    const rows = await this.run(`select ${COLUMNS} from billing.payment_methods where tenant_id = ? and id = ?`, [this.tenantId, id]);
+    const rows = await this.run(`select ${COLUMNS} from billing.payment_methods where tenant_id = ? and id = ?`, [this.scope.tenantId, id]);
     return rows[0] ? toRow(rows[0]) : null;
   }
 
@@ -75,7 +87,7 @@ export class PaymentMethodRepository {
       `select ${COLUMNS} from billing.payment_methods
        where tenant_id = ? and patient_id in (?) ${includeArchived ? '' : 'and not is_archived'}
        order by patient_id, is_default desc, created_at, id`,
-      [this.tenantId, patientIds],
+      [this.scope.tenantId, patientIds],
     );
     return rows.map(toRow);
   }

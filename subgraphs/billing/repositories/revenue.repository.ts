@@ -1,4 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
+import type { TenantScope } from '../../shared/tenant-scope';
+import { ChargeItem, SoldPackage } from '../entities/revenue-line.entity';
 
 /** One revenue line for a bulk insert (the demo seeder). */
 export interface RevenueLineRow {
@@ -23,9 +25,16 @@ export interface RevenueLineRow {
 /** Rows per statement: 500 rows of ~18 values stays far below PostgreSQL's limits and keeps statements fast. */
 const CHUNK = 500;
 
-/** Bulk writes of revenue lines. */
+/** Writes of revenue lines: one through the entity, or many in bulk. */
 export class RevenueRepository {
-  constructor(private readonly em: EntityManager, private readonly tenantId: string) {}
+  constructor(private readonly em: EntityManager, private readonly scope: TenantScope) {}
+
+  /** Stores one line of the scope's tenant through its entity (a charge item or a sold package). */
+  async create<T extends ChargeItem | SoldPackage>(kind: new () => T, fields: Record<string, unknown>): Promise<T> {
+    const line = this.em.create(kind as typeof ChargeItem, { ...fields, tenantId: this.scope.tenantId } as never) as T;
+    await this.em.persistAndFlush(line);
+    return line;
+  }
 
   /** Inserts many lines with multi-row inserts, `CHUNK` rows per statement; net is computed. */
   async insertMany(table: 'charge_items' | 'sold_packages', rows: RevenueLineRow[]): Promise<void> {
@@ -36,7 +45,7 @@ export class RevenueRepository {
     for (let start = 0; start < rows.length; start += CHUNK) {
       const chunk = rows.slice(start, start + CHUNK);
       const params = chunk.flatMap((r) => [
-        r.id, this.tenantId, r.locationId, r.locationName, r.providerId, r.providerName, r.patientId, r.patientName, r.itemCategory, r.itemType,
+        r.id, this.scope.tenantId, r.locationId, r.locationName, r.providerId, r.providerName, r.patientId, r.patientName, r.itemCategory, r.itemType,
         r.itemName, r.paymentMedium, r.grossCents, r.discountCents, r.grossCents - r.discountCents, r.comment, r.createdAt, r.createdAt,
         ...(withSessions ? [r.sessionCount ?? null] : []),
       ]);

@@ -1,12 +1,12 @@
 import { Arg, Args, Ctx, ID, Mutation, Query, Resolver } from 'type-graphql';
 import type { SubgraphContext } from '../../shared/context';
 import type { Page } from '../../shared/pagination';
-import { requireTenant } from '../../shared/require-tenant';
+import { requireScope } from '../../shared/require-tenant';
 import { IssueGiftCardInput } from '../inputs/gift-card.input';
 import { GiftCardService } from '../services/gift-card.service';
 import { IssuedGiftCardListArgs, IssuedGiftCardPage, IssuedGiftCardView } from '../types/gift-card.type';
 
-const service = (ctx: SubgraphContext) => new GiftCardService(ctx.em, requireTenant(ctx));
+const service = (ctx: SubgraphContext) => new GiftCardService(ctx.em, requireScope(ctx));
 
 /** Issued gift cards (contract parts 3 and 4.6); thin: arguments -> service -> result. */
 @Resolver(() => IssuedGiftCardView)

@@ -1,7 +1,7 @@
 import { Ctx, FieldResolver, Resolver, Root } from 'type-graphql';
 import type { SubgraphContext } from '../../shared/context';
 import { isUuid } from '../../shared/ids';
-import { requireTenant } from '../../shared/require-tenant';
+import { requireScope } from '../../shared/require-tenant';
 import { requestLoader } from '../../shared/request-loader';
 import { MerchantAccountService } from '../services/merchant-account.service';
 import { LocationRef } from '../types/directory-refs.type';
@@ -14,6 +14,6 @@ export class LocationMerchantAccountsResolver {
   @FieldResolver(() => [MerchantAccountView], { description: 'The merchant accounts serving this location' })
   async merchantAccounts(@Root() location: LocationRef, @Ctx() ctx: SubgraphContext): Promise<MerchantAccountView[]> {
     if (!isUuid(location.id)) return [];
-    return (await requestLoader(ctx, 'merchantAccountsOfLocation', (ids) => new MerchantAccountService(ctx.em, requireTenant(ctx), (ctx as BillingContext).deps.processor).ofLocations(ids)).load(location.id.toLowerCase())) ?? [];
+    return (await requestLoader(ctx, 'merchantAccountsOfLocation', (ids) => new MerchantAccountService(ctx.em, requireScope(ctx), (ctx as BillingContext).deps.processor).ofLocations(ids)).load(location.id.toLowerCase())) ?? [];
   }
 }

@@ -1,7 +1,7 @@
 import { Arg, Args, Ctx, FieldResolver, ID, Mutation, Query, Resolver, Root } from 'type-graphql';
 import type { SubgraphContext } from '../../shared/context';
 import type { Page } from '../../shared/pagination';
-import { requireTenant } from '../../shared/require-tenant';
+import { requireScope } from '../../shared/require-tenant';
 import { CreateMemberInput, MemberManualPaymentInput } from '../inputs/member.input';
 import { MemberPaymentService } from '../services/member-payment.service';
 import { MemberService } from '../services/member.service';
@@ -9,7 +9,7 @@ import { PatientRef, reference } from '../types/directory-refs.type';
 import { MemberListArgs, MemberPage, MemberPaymentView, MemberView } from '../types/member.type';
 import type { BillingContext } from '../billing-deps';
 
-const members = (ctx: SubgraphContext) => new MemberService(ctx.em, requireTenant(ctx));
+const members = (ctx: SubgraphContext) => new MemberService(ctx.em, requireScope(ctx));
 
 /** Members and their manual payments (contract part 4.7). */
 @Resolver(() => MemberView)
@@ -31,7 +31,7 @@ export class MemberResolver {
 
   @Mutation(() => MemberPaymentView, { description: "Charges the member's balance due; a decline answers status FAILED" })
   makeMemberManualPayment(@Arg('input', () => MemberManualPaymentInput) input: MemberManualPaymentInput, @Ctx() ctx: SubgraphContext): Promise<MemberPaymentView> {
-    return new MemberPaymentService(ctx.em, requireTenant(ctx), (ctx as BillingContext).deps.processor).pay(input);
+    return new MemberPaymentService(ctx.em, requireScope(ctx), (ctx as BillingContext).deps.processor).pay(input);
   }
 
   @FieldResolver(() => PatientRef, { nullable: true, description: 'The patient, resolved by the tenant subgraph' })

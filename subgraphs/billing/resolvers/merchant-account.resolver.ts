@@ -1,12 +1,12 @@
 import { Arg, Ctx, FieldResolver, ID, Mutation, Query, Resolver, Root } from 'type-graphql';
-import { requireTenant } from '../../shared/require-tenant';
+import { requireScope } from '../../shared/require-tenant';
 import { CreateMerchantAccountInput } from '../inputs/merchant-account.input';
 import { MerchantAccountService } from '../services/merchant-account.service';
 import { LocationRef, reference } from '../types/directory-refs.type';
 import { MerchantAccountView } from '../types/merchant-account.type';
 import type { BillingContext } from '../billing-deps';
 
-const service = (ctx: BillingContext) => new MerchantAccountService(ctx.em, requireTenant(ctx), ctx.deps.processor);
+const service = (ctx: BillingContext) => new MerchantAccountService(ctx.em, requireScope(ctx), ctx.deps.processor);
 
 /** Merchant accounts (contract part 4.8) and their locations, a federation reference each. */
 @Resolver(() => MerchantAccountView)

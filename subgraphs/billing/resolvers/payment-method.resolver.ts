@@ -1,14 +1,14 @@
 import { Arg, Ctx, FieldResolver, ID, Mutation, Resolver, Root } from 'type-graphql';
 import type { SubgraphContext } from '../../shared/context';
 import { isUuid } from '../../shared/ids';
-import { requireTenant } from '../../shared/require-tenant';
+import { requireScope } from '../../shared/require-tenant';
 import { CreatePaymentMethodInput } from '../inputs/payment-method.input';
 import { requestLoader } from '../../shared/request-loader';
 import { PaymentMethodService } from '../services/payment-method.service';
 import { PatientRef } from '../types/directory-refs.type';
 import { PaymentMethodView } from '../types/payment-method.type';
 
-const service = (ctx: SubgraphContext) => new PaymentMethodService(ctx.em, requireTenant(ctx));
+const service = (ctx: SubgraphContext) => new PaymentMethodService(ctx.em, requireScope(ctx));
 
 /** Payment methods (contract part 4.4): creation, and `Patient.paymentMethods` by federation. */
 @Resolver(() => PatientRef)

@@ -1,6 +1,6 @@
 import { Arg, Ctx, Mutation, Resolver } from 'type-graphql';
 import type { SubgraphContext } from '../../shared/context';
-import { requireTenant } from '../../shared/require-tenant';
+import { requireScope } from '../../shared/require-tenant';
 import { RecordChargeItemInput, RecordSoldPackageInput } from '../inputs/revenue.input';
 import { RevenueService } from '../services/revenue.service';
 import { ChargeItemView, SoldPackageView } from '../types/revenue.type';
@@ -10,11 +10,11 @@ import { ChargeItemView, SoldPackageView } from '../types/revenue.type';
 export class RevenueResolver {
   @Mutation(() => ChargeItemView, { description: 'Records a product or service sale; location, provider and patient names are snapshotted' })
   recordChargeItem(@Arg('input', () => RecordChargeItemInput) input: RecordChargeItemInput, @Ctx() ctx: SubgraphContext): Promise<ChargeItemView> {
-    return new RevenueService(ctx.em, requireTenant(ctx)).recordChargeItem(input);
+    return new RevenueService(ctx.em, requireScope(ctx)).recordChargeItem(input);
   }
 
   @Mutation(() => SoldPackageView, { description: 'Records a package sale; names are snapshotted' })
   recordSoldPackage(@Arg('input', () => RecordSoldPackageInput) input: RecordSoldPackageInput, @Ctx() ctx: SubgraphContext): Promise<SoldPackageView> {
-    return new RevenueService(ctx.em, requireTenant(ctx)).recordSoldPackage(input);
+    return new RevenueService(ctx.em, requireScope(ctx)).recordSoldPackage(input);
   }
 }

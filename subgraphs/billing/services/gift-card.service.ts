@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
+import type { TenantScope } from '../../shared/tenant-scope';
 import { ConflictError, NotFoundError } from '../../../schema/errors';
 import { isUuid } from '../../shared/ids';
 import { recordEvent } from '../../shared/jobs/record-event';
@@ -20,23 +21,23 @@ const CODE_ATTEMPTS = 5;
 
 /** Issued gift cards (contract parts 3 and 4.6): issue, read, list, activate. */
 export class GiftCardService {
-  constructor(private readonly em: EntityManager, private readonly tenantId: string) {}
+  constructor(private readonly em: EntityManager, private readonly scope: TenantScope) {}
 
   /** Issues a PENDING card with a fresh code; the card and its `gift_card.issued` event commit together. */
   async issue(input: IssueGiftCardInput): Promise<IssuedGiftCardView> {
     const chargeItemId = input.chargeItemId && isUuid(input.chargeItemId) ? input.chargeItemId : null;
     const [patients, chargeItemExists] = await Promise.all([
-      new DirectoryRepository(this.em, this.tenantId).patients([input.purchasingPatientId, input.recipientPatientId]),
-      chargeItemId ? new GiftCardRepository(this.em, this.tenantId).chargeItemExists(chargeItemId) : Promise.resolve(false),
+      new DirectoryRepository(this.em, this.scope).patients([input.purchasingPatientId, input.recipientPatientId]),
+      chargeItemId ? new GiftCardRepository(this.em, this.scope).chargeItemExists(chargeItemId) : Promise.resolve(false),
     ]);
     const card = validateIssue(input, { patients, chargeItemExists });
     return this.em.transactional(async (tx) => {
-      const cards = new GiftCardRepository(tx, this.tenantId);
+      const cards = new GiftCardRepository(tx, this.scope);
       for (let attempt = 0; attempt < CODE_ATTEMPTS; attempt++) {
         const issued = await cards.insert({ ...card, code: newGiftCardCode() });
         if (!issued) continue;
         // No code (a bearer secret) and no personal data in events: they leave for the tenant's webhook.
-        await recordEvent(tx, this.tenantId, 'gift_card.issued', {
+        await recordEvent(tx, this.scope.tenantId, 'gift_card.issued', {
           giftCardId: issued.id,
           status: issued.status,
           initialValue: issued.initialValue,
@@ -52,7 +53,7 @@ export class GiftCardService {
 
   /** One card with its transactions; unknown and other tenants' ids are the same 404. */
   async get(id: string): Promise<IssuedGiftCardView> {
-    const card = isUuid(id) ? await new GiftCardRepository(this.em, this.tenantId).findById(id) : null;
+    const card = isUuid(id) ? await new GiftCardRepository(this.em, this.scope).findById(id) : null;
     if (!card) throw new NotFoundError('Gift card not found');
     return card;
   }
@@ -60,7 +61,7 @@ export class GiftCardService {
   /** One page of cards, newest first. */
   async list(args: IssuedGiftCardListArgs): Promise<Page<IssuedGiftCardView>> {
     validatePage(args);
-    const [items, total] = await new GiftCardRepository(this.em, this.tenantId).list(args.status ?? null, args.page, args.perPage);
+    const [items, total] = await new GiftCardRepository(this.em, this.scope).list(args.status ?? null, args.page, args.perPage);
     return toPage(items, total, args);
   }
 
@@ -73,7 +74,7 @@ export class GiftCardService {
   async activate(id: string, sendNotification: boolean): Promise<IssuedGiftCardView> {
     if (!isUuid(id)) throw new NotFoundError('Gift card not found');
     return this.em.transactional(async (tx) => {
-      const cards = new GiftCardRepository(tx, this.tenantId);
+      const cards = new GiftCardRepository(tx, this.scope);
       const activated = await cards.activate(id);
       if (!activated) {
         if ((await cards.statusOf(id)) === null) throw new NotFoundError('Gift card not found');
@@ -82,12 +83,12 @@ export class GiftCardService {
       const transaction = await cards.addTransaction(activated.id, randomUUID(), GiftCardTransactionType.ACTIVATION, activated.initialValue, activated.currentBalance);
       const notify = sendNotification && !activated.suppressRecipientNotification && !!activated.recipientPatientEmail;
       if (notify) {
-        const notification: GiftCardEmailJob = { notificationId: randomUUID(), tenantId: this.tenantId };
+        const notification: GiftCardEmailJob = { notificationId: randomUUID(), tenantId: this.scope.tenantId };
         const jobId = randomUUID();
         const due = await cards.queueNotification(notification.notificationId, jobId, activated.id, activated.recipientPatientEmail!, activated.scheduledSendDate);
         await enqueue(tx, GIFT_CARD_EMAIL_QUEUE, [{ id: jobId, data: notification, startAfter: due }]);
       }
-      await recordEvent(tx, this.tenantId, 'gift_card.activated', {
+      await recordEvent(tx, this.scope.tenantId, 'gift_card.activated', {
         giftCardId: activated.id,
         activatedAt: activated.activatedAt?.toISOString() ?? null,
         currentBalance: activated.currentBalance,

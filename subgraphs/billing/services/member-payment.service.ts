@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
+import type { TenantScope } from '../../shared/tenant-scope';
 import { ConflictError, NotFoundError, ValidationError } from '../../../schema/errors';
 import { Issues } from '../../shared/field-rules';
 import { isUuid } from '../../shared/ids';
@@ -30,7 +31,7 @@ const toView = (payment: MemberPaymentRow): MemberPaymentView => ({
 
 /** Manual payments of members (contract part 4.7). */
 export class MemberPaymentService {
-  constructor(private readonly em: EntityManager, private readonly tenantId: string, private readonly processor: PaymentProcessor) {}
+  constructor(private readonly em: EntityManager, private readonly scope: TenantScope, private readonly processor: PaymentProcessor) {}
 
   /**
    * Charges the member's whole balance due to a payment method of the member's patient through
@@ -56,9 +57,9 @@ export class MemberPaymentService {
     if (earlier && earlier.paymentMethodId === input.paymentMethodId.toLowerCase()) return toView(earlier);
 
     const attempt = await this.em.transactional(async (tx) => {
-      const member = await new MemberRepository(tx, this.tenantId).lockById(input.memberId);
+      const member = await new MemberRepository(tx, this.scope).lockById(input.memberId);
       if (!member) throw new NotFoundError('Member not found');
-      const methods = new PaymentMethodRepository(tx, this.tenantId);
+      const methods = new PaymentMethodRepository(tx, this.scope);
       const method = await methods.findById(input.paymentMethodId);
       if (!method) throw new NotFoundError('Payment method not found');
       if (method.patientId !== member.patientId) throw refuse('paymentMethodId', "the payment method does not belong to the member's patient", input.paymentMethodId);
@@ -66,28 +67,28 @@ export class MemberPaymentService {
       // A token another tenant registered first (kept by the migration that made tokens one tenant's) is not charged.
       if (await methods.isDisputed(method.id)) throw refuse('paymentMethodId', 'the payment method cannot be charged until support has confirmed its processor token', input.paymentMethodId);
       if (member.balanceDueCents <= 0) throw refuse('memberId', 'the member has no balance due', input.memberId);
-      const payments = new MemberPaymentRepository(tx, this.tenantId);
+      const payments = new MemberPaymentRepository(tx, this.scope);
       if (await payments.findPending(member.id)) throw new ConflictError('Another payment of this member is in progress; retry the request for its outcome');
       return payments.insertPending({ id: randomUUID(), memberId: member.id, paymentMethodId: method.id, amountCents: member.balanceDueCents, comment });
     });
     // Another payment of the member may have settled this attempt first (same key, one charge).
     const settled = await this.settlePending(attempt.memberId);
-    return toView(settled?.id === attempt.id ? settled : (await new MemberPaymentRepository(this.em, this.tenantId).findById(attempt.id))!);
+    return toView(settled?.id === attempt.id ? settled : (await new MemberPaymentRepository(this.em, this.scope).findById(attempt.id))!);
   }
 
   /** Under the member's lock, sends the member's PENDING attempt (if any) to the processor and records the answer. */
   private settlePending(memberId: string): Promise<MemberPaymentRow | null> {
     return this.em.transactional(async (tx) => {
-      const member = await new MemberRepository(tx, this.tenantId).lockById(memberId);
+      const member = await new MemberRepository(tx, this.scope).lockById(memberId);
       if (!member) throw new NotFoundError('Member not found');
-      const pending = await new MemberPaymentRepository(tx, this.tenantId).findPending(member.id);
+      const pending = await new MemberPaymentRepository(tx, this.scope).findPending(member.id);
       return pending ? this.charge(tx, pending, member.planName) : null;
     });
   }
 
   /** Sends a PENDING attempt to the processor and records its answer, the balance and the event in `tx`. */
   private async charge(tx: EntityManager, payment: MemberPaymentRow, planName: string): Promise<MemberPaymentRow> {
-    const source = (await new PaymentMethodRepository(tx, this.tenantId).findById(payment.paymentMethodId))!;
+    const source = (await new PaymentMethodRepository(tx, this.scope).findById(payment.paymentMethodId))!;
     const outcome = await withProcessor(this.processor, (processor) =>
       processor.charge({
         idempotencyKey: payment.id,
@@ -98,9 +99,9 @@ export class MemberPaymentService {
         description: `Membership ${planName}`,
       }),
     );
-    await new MemberPaymentRepository(tx, this.tenantId).settle(payment.id, outcome);
-    if (outcome.status === 'SUCCEEDED') await new MemberRepository(tx, this.tenantId).applyPayment(payment.memberId, payment.amountCents);
-    await recordEvent(tx, this.tenantId, outcome.status === 'SUCCEEDED' ? 'member.payment_succeeded' : 'member.payment_failed', {
+    await new MemberPaymentRepository(tx, this.scope).settle(payment.id, outcome);
+    if (outcome.status === 'SUCCEEDED') await new MemberRepository(tx, this.scope).applyPayment(payment.memberId, payment.amountCents);
+    await recordEvent(tx, this.scope.tenantId, outcome.status === 'SUCCEEDED' ? 'member.payment_succeeded' : 'member.payment_failed', {
       paymentId: payment.id,
       memberId: payment.memberId,
       amountCents: payment.amountCents,

@@ -1,10 +1,10 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
+import type { TenantScope } from '../../shared/tenant-scope';
 import { NotFoundError } from '../../../schema/errors';
 import { Issues } from '../../shared/field-rules';
 import { isUuid } from '../../shared/ids';
 import { toPage, type Page } from '../../shared/pagination';
 import { validatePage } from '../../shared/validate-page';
-import { Member } from '../entities/member.entity';
 import type { CreateMemberInput } from '../inputs/member.input';
 import { DirectoryRepository } from '../repositories/directory.repository';
 import { MemberRepository } from '../repositories/member.repository';
@@ -17,26 +17,25 @@ const MAX_CENTS = 100_000_000;
 
 /** Members: patients holding a membership plan. */
 export class MemberService {
-  constructor(private readonly em: EntityManager, private readonly tenantId: string) {}
+  constructor(private readonly em: EntityManager, private readonly scope: TenantScope) {}
 
   /** Adds a member; the patient must be the tenant's (another tenant's reads as unknown). */
   async create(input: CreateMemberInput): Promise<MemberView> {
     const issues = new Issues();
-    const patients = await new DirectoryRepository(this.em, this.tenantId).patients([input.patientId]);
+    const patients = await new DirectoryRepository(this.em, this.scope).patients([input.patientId]);
     const patientId = isUuid(input.patientId) ? input.patientId.toLowerCase() : '';
     if (!patients.has(patientId)) unknownReference(issues, ['input', 'patientId'], 'patient', input.patientId);
     const planName = requiredText(issues, ['input', 'planName'], input.planName);
     const priceCents = cents(issues, ['input', 'priceCents'], input.priceCents, 0, MAX_CENTS);
     const balanceDueCents = cents(issues, ['input', 'balanceDueCents'], input.balanceDueCents, 0, MAX_CENTS);
     issues.throwIfAny();
-    const member = this.em.create(Member, { tenantId: this.tenantId, patientId, planName, priceCents, interval: input.interval, status: input.status, balanceDueCents } as never);
-    await this.em.persistAndFlush(member);
+    const [member] = await new MemberRepository(this.em, this.scope).create([{ patientId, planName, priceCents, interval: input.interval, status: input.status, balanceDueCents }]);
     return { id: member.id, patientId, planName, priceCents, interval: input.interval, status: input.status, balanceDueCents, createdDate: member.createdAt, updatedDate: member.updatedAt, payments: [] };
   }
 
   /** One member with payments; unknown and other tenants' ids are the same 404. */
   async get(id: string): Promise<MemberView> {
-    const member = isUuid(id) ? await new MemberRepository(this.em, this.tenantId).findById(id) : null;
+    const member = isUuid(id) ? await new MemberRepository(this.em, this.scope).findById(id) : null;
     if (!member) throw new NotFoundError('Member not found');
     return member;
   }
@@ -44,7 +43,7 @@ export class MemberService {
   /** One page of members, newest first. */
   async list(args: MemberListArgs): Promise<Page<MemberView>> {
     validatePage(args);
-    const [items, total] = await new MemberRepository(this.em, this.tenantId).list((args.status as MemberStatus | null) ?? null, args.page, args.perPage);
+    const [items, total] = await new MemberRepository(this.em, this.scope).list((args.status as MemberStatus | null) ?? null, args.page, args.perPage);
     return toPage(items, total, args);
   }
 }

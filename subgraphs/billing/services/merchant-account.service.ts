@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
+import type { TenantScope } from '../../shared/tenant-scope';
 import { ConflictError, NotFoundError } from '../../../schema/errors';
 import { Issues, type IssueLoc } from '../../shared/field-rules';
 import { isUuid } from '../../shared/ids';
@@ -23,16 +24,16 @@ function percent(issues: Issues, loc: IssueLoc, value: number): number {
 
 /** Merchant accounts (contract part 4.8): all of the tenant's, creation, and the one default. */
 export class MerchantAccountService {
-  constructor(private readonly em: EntityManager, private readonly tenantId: string, private readonly processor: PaymentProcessor) {}
+  constructor(private readonly em: EntityManager, private readonly scope: TenantScope, private readonly processor: PaymentProcessor) {}
 
   /** Every account of the tenant (one statement, locations included). */
   list(): Promise<MerchantAccountView[]> {
-    return new MerchantAccountRepository(this.em, this.tenantId).list();
+    return new MerchantAccountRepository(this.em, this.scope).list();
   }
 
   /** The accounts serving each location (the batch behind `Location.merchantAccounts`). */
   ofLocations(locationIds: string[]): Promise<Map<string, MerchantAccountView[]>> {
-    return new MerchantAccountRepository(this.em, this.tenantId).ofLocations(locationIds);
+    return new MerchantAccountRepository(this.em, this.scope).ofLocations(locationIds);
   }
 
   /**
@@ -45,7 +46,7 @@ export class MerchantAccountService {
   async create(input: CreateMerchantAccountInput): Promise<MerchantAccountView> {
     const issues = new Issues();
     const loc = (...path: (string | number)[]) => ['input', ...path];
-    const known = await new DirectoryRepository(this.em, this.tenantId).locations(input.locationIds);
+    const known = await new DirectoryRepository(this.em, this.scope).locations(input.locationIds);
     const processorAccountId = input.processorAccountId == null ? null : requiredText(issues, loc('processorAccountId'), input.processorAccountId, MAX_REFERENCE);
     const name = requiredText(issues, loc('name'), input.name);
     const key = input.idempotencyKey == null ? null : requiredText(issues, loc('idempotencyKey'), input.idempotencyKey, MAX_REFERENCE);
@@ -60,12 +61,12 @@ export class MerchantAccountService {
     });
     issues.throwIfAny();
     // Keys are the caller's, so they are scoped to the tenant before they reach the processor.
-    const opening: OpenAccountRequest = { name, idempotencyKey: key === null ? null : `${this.tenantId}:${key}` };
+    const opening: OpenAccountRequest = { name, idempotencyKey: key === null ? null : `${this.scope.tenantId}:${key}` };
     const accountId = processorAccountId ?? (await withProcessor(this.processor, (processor) => processor.createMerchantAccount(opening))).accountId;
     const openedByKey = processorAccountId === null && key !== null;
     const locationIds = [...new Set(input.locationIds.map((id) => id.toLowerCase()))];
     await this.em.transactional(async (tx) => {
-      const accounts = new MerchantAccountRepository(tx, this.tenantId);
+      const accounts = new MerchantAccountRepository(tx, this.scope);
       await accounts.lockTenant();
       // A retried keyed opening: the processor answered the account it opened before, registered by then.
       if (openedByKey && (await accounts.findByProcessorId(accountId))) return;
@@ -76,18 +77,18 @@ export class MerchantAccountService {
       const inserted = await accounts.insert({ id: randomUUID(), processorAccountId: accountId, name, isDefault, ...fees, locationIds });
       if (!inserted) throw new ConflictError(ALREADY_REGISTERED);
     });
-    return (await new MerchantAccountRepository(this.em, this.tenantId).findByProcessorId(accountId))!;
+    return (await new MerchantAccountRepository(this.em, this.scope).findByProcessorId(accountId))!;
   }
 
   /** Makes the account the tenant's default, unsetting the old one in the same transaction. */
   async setDefault(processorAccountId: string): Promise<MerchantAccountView> {
     await this.em.transactional(async (tx) => {
-      const accounts = new MerchantAccountRepository(tx, this.tenantId);
+      const accounts = new MerchantAccountRepository(tx, this.scope);
       await accounts.lockTenant();
       if (!(await accounts.findByProcessorId(processorAccountId))) throw new NotFoundError('Merchant account not found');
       await accounts.clearDefault();
       await accounts.makeDefault(processorAccountId);
     });
-    return (await new MerchantAccountRepository(this.em, this.tenantId).findByProcessorId(processorAccountId))!;
+    return (await new MerchantAccountRepository(this.em, this.scope).findByProcessorId(processorAccountId))!;
   }
 }

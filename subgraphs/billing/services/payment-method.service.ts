@@ -1,5 +1,6 @@
 import { UniqueConstraintViolationException } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
+import type { TenantScope } from '../../shared/tenant-scope';
 import { ConflictError, NotFoundError } from '../../../schema/errors';
 import { isUuid } from '../../shared/ids';
 import { recordEvent } from '../../shared/jobs/record-event';
@@ -44,7 +45,7 @@ function toView(method: PaymentMethod): PaymentMethodView {
 
 /** Patients' payment methods (contract part 4.4): create, and list per patient. */
 export class PaymentMethodService {
-  constructor(private readonly em: EntityManager, private readonly tenantId: string) {}
+  constructor(private readonly em: EntityManager, private readonly scope: TenantScope) {}
 
   /**
    * Adds a tokenised method to a patient. The body is checked first (422, as FastAPI validates
@@ -68,9 +69,9 @@ export class PaymentMethodService {
 
   private insert(patientId: string, data: PaymentMethodData): Promise<PaymentMethodView> {
     return this.em.transactional(async (tx) => {
-      const found = await new DirectoryRepository(tx, this.tenantId).patients([patientId]);
+      const found = await new DirectoryRepository(tx, this.scope).patients([patientId]);
       if (!found.has(patientId)) throw new NotFoundError('Patient not found');
-      const methods = new PaymentMethodRepository(tx, this.tenantId);
+      const methods = new PaymentMethodRepository(tx, this.scope);
       await methods.lockPatient(patientId);
       const duplicate = await methods.findDuplicate(patientId, data.processorPaymentMethodId, data.fingerprint);
       if (duplicate) {
@@ -80,9 +81,9 @@ export class PaymentMethodService {
       // A token is bound to the tenant it was first registered by; the refusal is the same as for another patient's, naming nobody.
       if (await methods.heldByAnotherTenant(data.processorPaymentMethodId)) throw new ConflictError(ANOTHER_PATIENTS);
       const isDefault = !(await methods.hasDefault(patientId));
-      const method = tx.create(PaymentMethod, { ...data, tenantId: this.tenantId, patientId, isDefault } as never);
+      const method = methods.add({ ...data, patientId, isDefault });
       // Ids and display details only: the event goes to the tenant's webhook, which needs no personal data.
-      await recordEvent(tx, this.tenantId, 'payment_method.created', {
+      await recordEvent(tx, this.scope.tenantId, 'payment_method.created', {
         paymentMethodId: method.id,
         patientId,
         type: method.type,
@@ -90,14 +91,14 @@ export class PaymentMethodService {
         last4: method.last4,
         isDefault,
       });
-      await tx.flush();
+      await methods.save();
       return toView(method);
     });
   }
 
   /** The methods of these patients, grouped by patient id (the batch behind `Patient.paymentMethods`). */
   async ofPatients(patientIds: string[], includeArchived: boolean): Promise<Map<string, PaymentMethodView[]>> {
-    const rows = await new PaymentMethodRepository(this.em, this.tenantId).ofPatients(patientIds, includeArchived);
+    const rows = await new PaymentMethodRepository(this.em, this.scope).ofPatients(patientIds, includeArchived);
     const byPatient = new Map<string, PaymentMethodView[]>();
     for (const row of rows) byPatient.set(row.patientId, [...(byPatient.get(row.patientId) ?? []), row]);
     return byPatient;

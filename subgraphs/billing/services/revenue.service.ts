@@ -1,9 +1,11 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
+import type { TenantScope } from '../../shared/tenant-scope';
 import { checkIntRange, Issues, type IssueLoc } from '../../shared/field-rules';
 import { isUuid } from '../../shared/ids';
 import { ChargeItem, SoldPackage } from '../entities/revenue-line.entity';
 import type { RecordChargeItemInput, RecordSoldPackageInput } from '../inputs/revenue.input';
 import { DirectoryRepository, patientName } from '../repositories/directory.repository';
+import { RevenueRepository } from '../repositories/revenue.repository';
 import type { ChargeItemView, RevenueLineView, SoldPackageView } from '../types/revenue.type';
 import { cents, MAX_NOTE, optionalString, requiredText, unknownReference } from './rules';
 
@@ -36,7 +38,7 @@ function toView(line: ChargeItem | SoldPackage): RevenueLineView {
 
 /** Revenue lines: charge items and sold packages, the rows behind `billing.revenue_line`. */
 export class RevenueService {
-  constructor(private readonly em: EntityManager, private readonly tenantId: string) {}
+  constructor(private readonly em: EntityManager, private readonly scope: TenantScope) {}
 
   /** Records a product or service sale. */
   async recordChargeItem(input: RecordChargeItemInput): Promise<ChargeItemView> {
@@ -44,8 +46,7 @@ export class RevenueService {
     const common = await this.checkLine(issues, input);
     const itemName = requiredText(issues, ['input', 'itemName'], input.itemName);
     issues.throwIfAny();
-    const line = this.em.create(ChargeItem, { ...common, itemType: input.itemType, itemName } as never);
-    await this.em.persistAndFlush(line);
+    const line = await new RevenueRepository(this.em, this.scope).create(ChargeItem, { ...common, itemType: input.itemType, itemName });
     return toView(line);
   }
 
@@ -56,14 +57,13 @@ export class RevenueService {
     const itemName = requiredText(issues, ['input', 'packageName'], input.packageName);
     if (input.sessionCount != null) checkIntRange(issues, ['input', 'sessionCount'], input.sessionCount, 1, 1000);
     issues.throwIfAny();
-    const line = this.em.create(SoldPackage, { ...common, itemType: 'package', itemName, sessionCount: input.sessionCount ?? null } as never);
-    await this.em.persistAndFlush(line);
+    const line = await new RevenueRepository(this.em, this.scope).create(SoldPackage, { ...common, itemType: 'package', itemName, sessionCount: input.sessionCount ?? null });
     return { ...toView(line), sessionCount: line.sessionCount };
   }
 
   /** The fields both kinds share, with names snapshotted from the directory (one lookup per kind of id). */
   private async checkLine(issues: Issues, input: LineInput) {
-    const directory = new DirectoryRepository(this.em, this.tenantId);
+    const directory = new DirectoryRepository(this.em, this.scope);
     const [locations, providers, patients] = await Promise.all([
       directory.locations([input.locationId]),
       directory.providers([input.providerId]),
@@ -84,7 +84,6 @@ export class RevenueService {
     if (discountCents > grossCents && grossCents >= 0 && discountCents <= MAX_LINE_CENTS) issues.value(['input', 'discountCents'], 'discountCents must not exceed grossCents', input.discountCents);
     const comment = optionalString(issues, ['input', 'comment'], input.comment, MAX_NOTE);
     return {
-      tenantId: this.tenantId,
       locationId: location?.id,
       locationName: location?.name,
       providerId: provider?.id ?? null,

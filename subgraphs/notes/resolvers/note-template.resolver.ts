@@ -1,7 +1,7 @@
 import { Arg, Args, Ctx, ID, Mutation, Query, Resolver } from 'type-graphql';
 import type { SubgraphContext } from '../../shared/context';
 import type { Page } from '../../shared/pagination';
-import { requireTenant } from '../../shared/require-tenant';
+import { requireScope } from '../../shared/require-tenant';
 import { CreateNoteTemplateInput } from '../inputs/create-note-template.input';
 import { TemplateQuestionInput } from '../inputs/template-question.input';
 import { NoteTemplateService } from '../services/note-template.service';
@@ -12,19 +12,17 @@ import { NoteTemplateListArgs, NoteTemplatePage, NoteTemplateType, TemplateQuest
 export class NoteTemplateResolver {
   @Query(() => NoteTemplateType, { description: "One of the tenant's note templates with its questions in order" })
   noteTemplate(@Arg('id', () => ID) id: string, @Ctx() ctx: SubgraphContext): Promise<NoteTemplateType> {
-    requireTenant(ctx);
-    return new NoteTemplateService(ctx.em).get(id);
+    return new NoteTemplateService(ctx.em, requireScope(ctx)).get(id);
   }
 
   @Query(() => NoteTemplatePage, { description: "The tenant's note templates, newest first by default" })
   noteTemplates(@Args() args: NoteTemplateListArgs, @Ctx() ctx: SubgraphContext): Promise<Page<NoteTemplateType>> {
-    requireTenant(ctx);
-    return new NoteTemplateService(ctx.em).list(args);
+    return new NoteTemplateService(ctx.em, requireScope(ctx)).list(args);
   }
 
   @Mutation(() => NoteTemplateType, { description: 'Creates a note template at version 1, optionally with its first questions' })
   createNoteTemplate(@Arg('input', () => CreateNoteTemplateInput) input: CreateNoteTemplateInput, @Ctx() ctx: SubgraphContext): Promise<NoteTemplateType> {
-    return new NoteTemplateService(ctx.em).create(requireTenant(ctx), input);
+    return new NoteTemplateService(ctx.em, requireScope(ctx)).create(input);
   }
 
   @Mutation(() => TemplateQuestionType, { description: "Adds a question to a template (last by default) and bumps the template's version" })
@@ -33,6 +31,6 @@ export class NoteTemplateResolver {
     @Arg('input', () => TemplateQuestionInput) input: TemplateQuestionInput,
     @Ctx() ctx: SubgraphContext,
   ): Promise<TemplateQuestionType> {
-    return new NoteTemplateService(ctx.em).addQuestion(requireTenant(ctx), templateId, input);
+    return new NoteTemplateService(ctx.em, requireScope(ctx)).addQuestion(templateId, input);
   }
 }

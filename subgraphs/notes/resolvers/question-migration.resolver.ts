@@ -1,6 +1,6 @@
 import { Arg, ID, Resolver, Root, Subscription } from 'type-graphql';
 import type { SubgraphContext } from '../../shared/context';
-import { requireTenant } from '../../shared/require-tenant';
+import { requireScope } from '../../shared/require-tenant';
 import type { MigrationEvent } from '../services/migration-events';
 import { QuestionMigrationService } from '../services/question-migration.service';
 import { QuestionMigrationEventType } from '../types/migration-event.type';
@@ -18,7 +18,7 @@ export class QuestionMigrationResolver {
       'Streams structured questions suggested to replace a legacy text-area question: `question` events, then `done`, or an `error` that ends the stream. Nothing is stored.',
     subscribe: ({ args, context }) => {
       const ctx = context as SubgraphContext;
-      return new QuestionMigrationService(ctx.em, (ctx as NotesContext).deps).start(requireTenant(ctx), args.templateId, args.questionId, ctx.requestId);
+      return new QuestionMigrationService(ctx.em, requireScope(ctx), (ctx as NotesContext).deps).start(args.templateId, args.questionId, ctx.requestId);
     },
   })
   migrateTemplateQuestion(

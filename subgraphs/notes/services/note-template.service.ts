@@ -1,9 +1,10 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
+import type { TenantScope } from '../../shared/tenant-scope';
 import { NotFoundError, ValidationError, type ValidationIssue } from '../../../schema/errors';
 import { toPage, type Page, type SortDirection } from '../../shared/pagination';
 import { validatePage } from '../../shared/validate-page';
-import { NoteTemplate } from '../entities/note-template.entity';
-import { TemplateQuestion } from '../entities/template-question.entity';
+import type { NoteTemplate } from '../entities/note-template.entity';
+import type { TemplateQuestion } from '../entities/template-question.entity';
 import type { CreateNoteTemplateInput } from '../inputs/create-note-template.input';
 import type { TemplateQuestionInput } from '../inputs/template-question.input';
 import { NoteTemplateRepository } from '../repositories/note-template.repository';
@@ -42,8 +43,8 @@ function templateRecord(t: NoteTemplate, questions: TemplateQuestion[]): NoteTem
 export class NoteTemplateService {
   private readonly templates: NoteTemplateRepository;
 
-  constructor(private readonly em: EntityManager) {
-    this.templates = new NoteTemplateRepository(em);
+  constructor(private readonly em: EntityManager, private readonly scope: TenantScope) {
+    this.templates = new NoteTemplateRepository(em, scope);
   }
 
   /** One template with its questions; unknown and other tenants' ids alike are NOT_FOUND. */
@@ -63,47 +64,48 @@ export class NoteTemplateService {
   }
 
   /** Creates a template at version 1 with its first questions, in one transaction. */
-  async create(tenantId: string, input: CreateNoteTemplateInput): Promise<NoteTemplateType> {
+  async create(input: CreateNoteTemplateInput): Promise<NoteTemplateType> {
     const clean = cleanNewTemplate(input);
     return this.em.transactional(async (tx) => {
-      const template = tx.create(NoteTemplate, { tenantId, name: clean.name, description: clean.description } as never);
-      const questions = clean.questions.map((q, order) => this.newQuestion(tx, tenantId, template.id, q, order));
-      await tx.flush();
+      const templates = new NoteTemplateRepository(tx, this.scope);
+      const template = templates.addTemplate({ name: clean.name, description: clean.description });
+      const questions = clean.questions.map((q, order) => newQuestion(templates, template.id, q, order));
+      await templates.save();
       return templateRecord(template, questions);
     });
   }
 
   /** Adds a question at its position (default: last) and bumps the template's version. */
-  async addQuestion(tenantId: string, templateId: string, input: TemplateQuestionInput): Promise<TemplateQuestionType> {
+  async addQuestion(templateId: string, input: TemplateQuestionInput): Promise<TemplateQuestionType> {
     const issues: ValidationIssue[] = [];
     const clean = cleanQuestion(issues, ['input'], input);
     if (issues.length) throw new ValidationError(issues);
     return this.em.transactional(async (tx) => {
-      const templates = new NoteTemplateRepository(tx);
+      const templates = new NoteTemplateRepository(tx, this.scope);
       // The row lock serialises concurrent inserts into one template, so positions stay dense.
       const template = await templates.findTemplate(templateId, { lock: true });
       if (!template) throw new NotFoundError('Note template not found');
       const order = checkPosition(clean.order, await templates.countQuestions(template.id));
-      await templates.shiftQuestions(tenantId, template.id, order);
-      const question = this.newQuestion(tx, tenantId, template.id, clean, order);
+      await templates.shiftQuestions(template.id, order);
+      const question = newQuestion(templates, template.id, clean, order);
       template.version += 1;
-      await tx.flush();
+      await templates.save();
       return questionRecord(question);
     });
   }
+}
 
-  private newQuestion(em: EntityManager, tenantId: string, templateId: string, q: CleanQuestion, order: number): TemplateQuestion {
-    return em.create(TemplateQuestion, {
-      tenantId,
-      templateId,
-      kind: q.kind,
-      label: q.label,
-      helpText: q.helpText,
-      options: q.options,
-      required: q.required,
-      order,
-      isLegacy: q.isLegacy,
-      legacyContent: q.legacyContent,
-    } as never);
-  }
+/** A question of the template at `order`, added to the repository's unit of work. */
+function newQuestion(templates: NoteTemplateRepository, templateId: string, q: CleanQuestion, order: number): TemplateQuestion {
+  return templates.addQuestion({
+    templateId,
+    kind: q.kind,
+    label: q.label,
+    helpText: q.helpText,
+    options: q.options,
+    required: q.required,
+    order,
+    isLegacy: q.isLegacy,
+    legacyContent: q.legacyContent,
+  });
 }

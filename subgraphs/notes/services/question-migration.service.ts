@@ -1,4 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
+import type { TenantScope } from '../../shared/tenant-scope';
 import { NotFoundError, valueError } from '../../../schema/errors';
 import type { NotesDeps } from '../notes-deps';
 import { NoteTemplateRepository } from '../repositories/note-template.repository';
@@ -13,11 +14,11 @@ export const NOT_MIGRATABLE = 'only legacy text-area questions can be migrated';
  * as a whole (404, 422) instead of as a stream. Read-only: it loads one question and writes nothing.
  */
 export class QuestionMigrationService {
-  constructor(private readonly em: EntityManager, private readonly deps: NotesDeps) {}
+  constructor(private readonly em: EntityManager, private readonly scope: TenantScope, private readonly deps: NotesDeps) {}
 
   /** The event stream for one legacy text-area question of the caller's template. */
-  async start(tenantId: string, templateId: string, questionId: string, requestId: string): Promise<AsyncIterableIterator<MigrationEvent>> {
-    const { template, question } = await new NoteTemplateRepository(this.em).findForMigration(tenantId, templateId, questionId);
+  async start(templateId: string, questionId: string, requestId: string): Promise<AsyncIterableIterator<MigrationEvent>> {
+    const { template, question } = await new NoteTemplateRepository(this.em, this.scope).findForMigration(templateId, questionId);
     if (!template) throw new NotFoundError('Note template not found');
     if (!question) throw new NotFoundError('Question not found');
     if (!question.isLegacy || question.kind !== QuestionKind.text_area || !question.legacyContent) {

@@ -1,4 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
+import type { TenantScope } from '../../shared/tenant-scope';
 
 /** A stored asset's bytes and the facts its HTTP response needs. */
 export interface AssetContent {
@@ -8,20 +9,20 @@ export interface AssetContent {
   data: Buffer;
 }
 
-/** Queries of the assets table. */
+/** Queries of the assets table: writes in the scope's tenant; the public read is unscoped on purpose. */
 export class AssetRepository {
-  constructor(private readonly em: EntityManager) {}
+  constructor(private readonly em: EntityManager, private readonly scope: TenantScope) {}
 
   /**
    * Stores the bytes once per tenant and returns the asset id, new or existing. One upsert
    * statement, so two concurrent uploads of the same file cannot both insert; the no-op update
    * on conflict is what makes PostgreSQL return the existing row's id.
    */
-  async store(id: string, tenantId: string, sha256: string, contentType: string, data: Buffer): Promise<string> {
+  async store(id: string, sha256: string, contentType: string, data: Buffer): Promise<string> {
     const row = await this.em.getConnection().execute<{ id: string }>(
       `insert into tenant.assets (id, tenant_id, sha256, content_type, byte_size, data) values (?, ?, ?, ?, ?, ?)
        on conflict (tenant_id, sha256) do update set sha256 = excluded.sha256 returning id`,
-      [id, tenantId, sha256, contentType, data.length, data],
+      [id, this.scope.tenantId, sha256, contentType, data.length, data],
       'get',
       this.em.getTransactionContext(),
     );
@@ -32,8 +33,8 @@ export class AssetRepository {
    * Any tenant's asset by id: assets are public by design (logos on patient-facing pages), and
    * an id is an unguessable UUID. Callers check the id's shape first.
    */
-  async findPublic(id: string): Promise<AssetContent | null> {
-    const row = await this.em.getConnection().execute<AssetContent>(
+  static async findPublicUnscoped(em: EntityManager, id: string): Promise<AssetContent | null> {
+    const row = await em.getConnection().execute<AssetContent>(
       `select content_type as "contentType", byte_size as "byteSize", sha256, data from tenant.assets where id = ?`,
       [id],
       'get',

@@ -1,22 +1,38 @@
 import type { EntityManager, FilterQuery } from '@mikro-orm/postgresql';
 import { isUuid } from '../../shared/ids';
+import type { TenantScope } from '../../shared/tenant-scope';
+import type { Location } from '../entities/location.entity';
 import { Provider } from '../entities/provider.entity';
 import type { ProviderListArgs } from '../types/provider.type';
 import { searchCondition } from './search';
 
 /** Queries of the providers table, locations loaded alongside. */
 export class ProviderRepository {
-  constructor(private readonly em: EntityManager) {}
+  constructor(private readonly em: EntityManager, private readonly scope: TenantScope) {}
+
+  /** Stores a new provider of the scope's tenant working at `locations` (already read through this scope). */
+  async create(fields: Record<string, unknown>, locations: Location[]): Promise<Provider> {
+    const row = this.add(fields, locations);
+    await this.em.persistAndFlush(row);
+    return row;
+  }
+
+  /** A new provider of the scope's tenant, added to the unit of work: the caller's transaction writes it. */
+  add(fields: Record<string, unknown>, locations: Location[]): Provider {
+    const row = this.em.create(Provider, { ...fields, tenantId: this.scope.tenantId } as never);
+    row.locations.set(locations);
+    return row;
+  }
 
   /** The provider, or null for unknown ids of any shape and for other tenants' ids alike. */
   findById(id: string): Promise<Provider | null> {
-    return isUuid(id) ? this.em.findOne(Provider, { id }, { populate: ['locations'] }) : Promise.resolve(null);
+    return isUuid(id) ? this.em.findOne(Provider, { id, tenantId: this.scope.tenantId }, { populate: ['locations'] }) : Promise.resolve(null);
   }
 
   /** Those of the ids that are the tenant's providers, locations loaded. */
   findByIds(ids: string[]): Promise<Provider[]> {
     const valid = ids.filter(isUuid);
-    return valid.length ? this.em.find(Provider, { id: { $in: valid } }, { populate: ['locations'] }) : Promise.resolve([]);
+    return valid.length ? this.em.find(Provider, { id: { $in: valid }, tenantId: this.scope.tenantId }, { populate: ['locations'] }) : Promise.resolve([]);
   }
 
   /** One page, by last then first name. A malformed location id matches nobody. */
@@ -24,7 +40,7 @@ export class ProviderRepository {
     if (args.locationId && !isUuid(args.locationId)) return [[], 0];
     const where: Record<string, unknown> = { ...(searchCondition(args.search, ['firstName', 'lastName', 'title', 'email']) ?? {}) };
     if (args.locationId) where.locations = { id: args.locationId };
-    return this.em.findAndCount(Provider, where as FilterQuery<Provider>, {
+    return this.em.findAndCount(Provider, { ...where, tenantId: this.scope.tenantId } as FilterQuery<Provider>, {
       populate: ['locations'],
       orderBy: { lastName: 'asc', firstName: 'asc', id: 'asc' },
       limit: args.perPage,

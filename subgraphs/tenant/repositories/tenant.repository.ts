@@ -1,5 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { queryPrepared, type PreparedStatement } from '../../shared/prepared-statement';
+import type { TenantScope } from '../../shared/tenant-scope';
+import { Tenant } from '../entities/tenant.entity';
 import type { StoredTenantSettings } from '../tenant-settings';
 
 /** A tenant row as reads return it (property names of the Tenant entity). */
@@ -39,19 +41,41 @@ const COLUMNS = `id, name, legal_name as "legalName", timezone, locale, currency
 export const TENANT_BY_ID: PreparedStatement = { name: 'tenant_by_id', text: `select ${COLUMNS} from tenant.tenants where id = $1` };
 
 /**
- * Reads of the tenants table. The tenant record is read on nearly every request, so it is one
- * prepared statement on the ORM's pool: `em.findOne` (hydration, identity map, filter resolution)
- * measured about 2x slower end to end on this path, `execute` about 20% (bench/RESULTS.md).
- * Writes still go through the entity and its unit of work.
+ * The scope's own row of the tenants table (its id is the tenant id). The tenant record is read on
+ * nearly every request, so it is one prepared statement on the ORM's pool: `em.findOne`
+ * (hydration, identity map, filter resolution) measured about 2x slower end to end on this path,
+ * `execute` about 20% (bench/RESULTS.md). Writes go through the entity and its unit of work.
  */
 export class TenantRepository {
-  constructor(private readonly em: EntityManager) {}
+  constructor(private readonly em: EntityManager, private readonly scope: TenantScope) {}
 
-  /** The tenant with this id, or null. Callers pass the request's own tenant id only. */
-  async findById(id: string): Promise<TenantRecord | null> {
-    const [row] = await queryPrepared<TenantRecord>(this.em, TENANT_BY_ID, [id]);
+  /** The scope's tenant, or null when it was deleted under a live key. */
+  async current(): Promise<TenantRecord | null> {
+    const [row] = await queryPrepared<TenantRecord>(this.em, TENANT_BY_ID, [this.scope.tenantId]);
     if (!row) return null;
     // MikroORM's driver returns timestamptz as text; the record carries Dates like the entity does.
     return { ...row, createdAt: new Date(row.createdAt), updatedAt: new Date(row.updatedAt) };
+  }
+
+  /** The scope's tenant as an entity of this entity manager's unit of work, for a write; null when gone. */
+  loadForUpdate(): Promise<Tenant | null> {
+    return this.em.findOne(Tenant, { id: this.scope.tenantId });
+  }
+
+  /** Stores a new tenant (the operator's action, before there is any scope). */
+  static async createUnscoped(em: EntityManager, name: string): Promise<Tenant> {
+    const tenant = em.create(Tenant, { name } as never);
+    await em.persistAndFlush(tenant);
+    return tenant;
+  }
+
+  /** Whether a tenant with this id exists (the operator issuing a key names a tenant by id). */
+  static async existsUnscoped(em: EntityManager, id: string): Promise<boolean> {
+    return (await em.count(Tenant, { id }, { filters: false })) > 0;
+  }
+
+  /** How many tenants exist, all of them (the first start seeds a demo tenant only on an empty database). */
+  static countUnscoped(em: EntityManager): Promise<number> {
+    return em.count(Tenant, {}, { filters: false });
   }
 }

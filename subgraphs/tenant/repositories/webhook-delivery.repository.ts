@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { enqueue } from '../../shared/jobs/job-queue';
+import type { TenantScope } from '../../shared/tenant-scope';
 import { WEBHOOK_DELIVERY_QUEUE } from '../webhooks/queues';
 
 /** One delivery of the log, as reads return it. */
@@ -42,16 +43,16 @@ const delivery = (row: DeliveryRecord): DeliveryRecord => ({
 
 /**
  * The webhook delivery log (`tenant.webhook_deliveries`, written by the delivery jobs). Every
- * statement binds the tenant id: the log is shared by all tenants. The writes queue the delivery's
+ * statement binds the scope's tenant id: the log is shared by all tenants. The writes queue the delivery's
  * next job with it, so they must run in a transaction.
  */
 export class WebhookDeliveryRepository {
-  constructor(private readonly em: EntityManager) {}
+  constructor(private readonly em: EntityManager, private readonly scope: TenantScope) {}
 
   /** A page of the tenant's deliveries, newest first, and the total. */
-  async page(tenantId: string, filter: { eventType?: string | null; status?: string | null }, limit: number, offset: number): Promise<[DeliveryRecord[], number]> {
+  async page(filter: { eventType?: string | null; status?: string | null }, limit: number, offset: number): Promise<[DeliveryRecord[], number]> {
     const where = ['tenant_id = ?'];
-    const params: unknown[] = [tenantId];
+    const params: unknown[] = [this.scope.tenantId];
     if (filter.eventType) (where.push('event_type = ?'), params.push(filter.eventType));
     if (filter.status) (where.push('status = ?'), params.push(filter.status));
     const connection = this.em.getConnection();
@@ -64,18 +65,18 @@ export class WebhookDeliveryRepository {
   }
 
   /** One of the tenant's deliveries, or null (another tenant's reads as absent). */
-  async find(tenantId: string, id: string): Promise<DeliveryRecord | null> {
-    const row = await this.em.getConnection().execute<DeliveryRecord>(`select ${DELIVERY_COLUMNS} from tenant.webhook_deliveries where tenant_id = ? and id = ?`, [tenantId, id], 'get');
+  async find(id: string): Promise<DeliveryRecord | null> {
+    const row = await this.em.getConnection().execute<DeliveryRecord>(`select ${DELIVERY_COLUMNS} from tenant.webhook_deliveries where tenant_id = ? and id = ?`, [this.scope.tenantId, id], 'get');
     return row ? delivery(row) : null;
   }
 
   /** The attempts of several deliveries, oldest first, in one statement. */
-  async attempts(tenantId: string, deliveryIds: string[]): Promise<AttemptRecord[]> {
+  async attempts(deliveryIds: string[]): Promise<AttemptRecord[]> {
     if (deliveryIds.length === 0) return [];
     const rows = await this.em.getConnection().execute<AttemptRecord[]>(
       `select delivery_id as "deliveryId", attempt_number as "attemptNumber", attempted_at as "attemptedAt", status_code as "statusCode", duration_ms as "durationMs", error
          from tenant.webhook_attempts where tenant_id = ? and delivery_id = any(?::uuid[]) order by attempted_at, attempt_number`,
-      [tenantId, `{${deliveryIds.join(',')}}`],
+      [this.scope.tenantId, `{${deliveryIds.join(',')}}`],
     );
     return rows.map((r) => ({ ...r, attemptedAt: toDate(r.attemptedAt)! }));
   }
@@ -84,13 +85,13 @@ export class WebhookDeliveryRepository {
    * Queues a delivery again from its first attempt. 'busy' while a dispatcher is sending it (a
    * requeue then would send it twice at once); 'missing' when it is not the tenant's.
    */
-  async requeue(tenantId: string, id: string): Promise<'queued' | 'busy' | 'missing'> {
+  async requeue(id: string): Promise<'queued' | 'busy' | 'missing'> {
     // A new job: the one still queued for a retry (if any) is no longer the delivery's and does nothing.
     const jobId = randomUUID();
     const rows = await this.em.getConnection().execute<{ id: string }[]>(
       `update tenant.webhook_deliveries set status = 'pending', attempt_count = 0, next_attempt_at = now(), locked_until = null, job_id = ?, updated_at = now()
         where tenant_id = ? and id = ? and (locked_until is null or locked_until < now()) returning id`,
-      [jobId, tenantId, id],
+      [jobId, this.scope.tenantId, id],
       'all',
       this.em.getTransactionContext(),
     );
@@ -98,17 +99,17 @@ export class WebhookDeliveryRepository {
       await enqueue(this.em, WEBHOOK_DELIVERY_QUEUE, [{ id: jobId, data: { deliveryId: id } }]);
       return 'queued';
     }
-    return (await this.find(tenantId, id)) ? 'busy' : 'missing';
+    return (await this.find(id)) ? 'busy' : 'missing';
   }
 
   /** Queues a `webhook.test` delivery straight into the log: it reports no change, so it needs no outbox. */
-  async insertTest(tenantId: string, data: Record<string, unknown>): Promise<string> {
+  async insertTest(data: Record<string, unknown>): Promise<string> {
     const id = randomUUID();
     const jobId = randomUUID();
     const payload = JSON.stringify({ type: 'webhook.test', timestamp: new Date().toISOString(), data });
     await this.em.getConnection().execute(
       `insert into tenant.webhook_deliveries (id, tenant_id, event_type, payload, status, next_attempt_at, job_id) values (?, ?, 'webhook.test', ?, 'pending', now(), ?)`,
-      [id, tenantId, payload, jobId],
+      [id, this.scope.tenantId, payload, jobId],
       'run',
       this.em.getTransactionContext(),
     );

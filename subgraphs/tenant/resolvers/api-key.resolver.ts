@@ -1,9 +1,9 @@
 import { Args, Ctx, Query, Resolver } from 'type-graphql';
 import type { SubgraphContext } from '../../shared/context';
 import { toPage, type Page } from '../../shared/pagination';
-import { requireTenant } from '../../shared/require-tenant';
+import { requireScope } from '../../shared/require-tenant';
 import { validatePage } from '../../shared/validate-page';
-import { ApiKey } from '../entities/api-key.entity';
+import { ApiKeyRepository } from '../repositories/api-key.repository';
 import { ApiKeyListArgs, ApiKeyPage, type ApiKeyType } from '../types/api-key.type';
 
 /** The calling tenant's own API keys, for its staff to audit (issuing and revoking is the operator's). */
@@ -11,14 +11,9 @@ import { ApiKeyListArgs, ApiKeyPage, type ApiKeyType } from '../types/api-key.ty
 export class ApiKeyResolver {
   @Query(() => ApiKeyPage, { description: "The calling tenant's API keys, newest first by default" })
   async apiKeys(@Args() args: ApiKeyListArgs, @Ctx() ctx: SubgraphContext): Promise<Page<ApiKeyType>> {
-    requireTenant(ctx);
+    const scope = requireScope(ctx);
     validatePage(args);
-    const where = args.includeRevoked ? {} : { revokedAt: null };
-    const [keys, total] = await ctx.em.findAndCount(ApiKey, where, {
-      orderBy: { createdAt: args.sortDirection, id: args.sortDirection },
-      limit: args.perPage,
-      offset: (args.page - 1) * args.perPage,
-    });
+    const [keys, total] = await new ApiKeyRepository(ctx.em, scope).page(args);
     const items = keys.map((k) => ({ id: k.id, name: k.name, prefix: `hpp_${k.lookupId}`, createdAt: k.createdAt, revokedAt: k.revokedAt }));
     return toPage(items, total, args);
   }

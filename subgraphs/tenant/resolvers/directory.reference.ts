@@ -1,4 +1,5 @@
 import type { SubgraphContext } from '../../shared/context';
+import { requireScope } from '../../shared/require-tenant';
 import { requestLoader } from '../../shared/request-loader';
 import { toLocationView, toPatientView, toProviderView } from '../directory-view';
 import { LocationRepository } from '../repositories/location.repository';
@@ -16,20 +17,20 @@ const byId = <T extends { id: string }>(rows: T[]) => new Map(rows.map((row) => 
 /** Resolves `Location` references from other subgraphs; another tenant's id resolves to null like an unknown one. */
 export async function resolveLocationReference(reference: { id: string }, ctx: SubgraphContext): Promise<LocationType | null> {
   if (!ctx.tenantId) return null;
-  const location = await requestLoader(ctx, 'locationReference', async (ids) => byId(await new LocationRepository(ctx.em).findByIds(ids))).load(reference.id.toLowerCase());
+  const location = await requestLoader(ctx, 'locationReference', async (ids) => byId(await new LocationRepository(ctx.em, requireScope(ctx)).findByIds(ids))).load(reference.id.toLowerCase());
   return location ? toLocationView(location) : null;
 }
 
 /** Resolves `Provider` references, tenant-scoped. */
 export async function resolveProviderReference(reference: { id: string }, ctx: SubgraphContext): Promise<ProviderType | null> {
   if (!ctx.tenantId) return null;
-  const provider = await requestLoader(ctx, 'providerReference', async (ids) => byId(await new ProviderRepository(ctx.em).findByIds(ids))).load(reference.id.toLowerCase());
+  const provider = await requestLoader(ctx, 'providerReference', async (ids) => byId(await new ProviderRepository(ctx.em, requireScope(ctx)).findByIds(ids))).load(reference.id.toLowerCase());
   return provider ? toProviderView(provider) : null;
 }
 
 /** Resolves `Patient` references, tenant-scoped. */
 export async function resolvePatientReference(reference: { id: string }, ctx: SubgraphContext): Promise<PatientType | null> {
   if (!ctx.tenantId) return null;
-  const patient = await requestLoader(ctx, 'patientReference', async (ids) => byId(await new PatientRepository(ctx.em).findByIds(ids))).load(reference.id.toLowerCase());
+  const patient = await requestLoader(ctx, 'patientReference', async (ids) => byId(await new PatientRepository(ctx.em, requireScope(ctx)).findByIds(ids))).load(reference.id.toLowerCase());
   return patient ? toPatientView(patient) : null;
 }

@@ -1,7 +1,7 @@
 import { Arg, Args, Ctx, ID, Mutation, Query, Resolver } from 'type-graphql';
 import type { SubgraphContext } from '../../shared/context';
 import type { Page } from '../../shared/pagination';
-import { requireTenant } from '../../shared/require-tenant';
+import { requireScope } from '../../shared/require-tenant';
 import { CreateLocationInput } from '../inputs/create-location.input';
 import { LocationService } from '../services/location.service';
 import { LocationListArgs, LocationPage, LocationType } from '../types/location.type';
@@ -11,18 +11,16 @@ import { LocationListArgs, LocationPage, LocationType } from '../types/location.
 export class LocationResolver {
   @Query(() => LocationPage, { description: "The tenant's locations by name" })
   locations(@Args() args: LocationListArgs, @Ctx() ctx: SubgraphContext): Promise<Page<LocationType>> {
-    requireTenant(ctx);
-    return new LocationService(ctx.em).list(args);
+    return new LocationService(ctx.em, requireScope(ctx)).list(args);
   }
 
   @Query(() => LocationType, { description: 'One location; unknown ids are NOT_FOUND' })
   location(@Arg('id', () => ID) id: string, @Ctx() ctx: SubgraphContext): Promise<LocationType> {
-    requireTenant(ctx);
-    return new LocationService(ctx.em).get(id);
+    return new LocationService(ctx.em, requireScope(ctx)).get(id);
   }
 
   @Mutation(() => LocationType, { description: 'Adds a location; a physical one needs addressLineOne and city' })
   createLocation(@Arg('input', () => CreateLocationInput) input: CreateLocationInput, @Ctx() ctx: SubgraphContext): Promise<LocationType> {
-    return new LocationService(ctx.em).create(requireTenant(ctx), input);
+    return new LocationService(ctx.em, requireScope(ctx)).create(input);
   }
 }

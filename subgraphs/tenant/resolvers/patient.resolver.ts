@@ -1,7 +1,7 @@
 import { Arg, Args, Ctx, ID, Mutation, Query, Resolver } from 'type-graphql';
 import type { SubgraphContext } from '../../shared/context';
 import type { Page } from '../../shared/pagination';
-import { requireTenant } from '../../shared/require-tenant';
+import { requireScope } from '../../shared/require-tenant';
 import { CreatePatientInput } from '../inputs/create-patient.input';
 import { PatientService } from '../services/patient.service';
 import { PatientListArgs, PatientPage, PatientType } from '../types/patient.type';
@@ -11,18 +11,16 @@ import { PatientListArgs, PatientPage, PatientType } from '../types/patient.type
 export class PatientResolver {
   @Query(() => PatientPage, { description: "The tenant's patients by last, then first name" })
   patients(@Args() args: PatientListArgs, @Ctx() ctx: SubgraphContext): Promise<Page<PatientType>> {
-    requireTenant(ctx);
-    return new PatientService(ctx.em).list(args);
+    return new PatientService(ctx.em, requireScope(ctx)).list(args);
   }
 
   @Query(() => PatientType, { description: 'One patient; unknown ids are NOT_FOUND' })
   patient(@Arg('id', () => ID) id: string, @Ctx() ctx: SubgraphContext): Promise<PatientType> {
-    requireTenant(ctx);
-    return new PatientService(ctx.em).get(id);
+    return new PatientService(ctx.em, requireScope(ctx)).get(id);
   }
 
   @Mutation(() => PatientType, { description: 'Adds a patient' })
   createPatient(@Arg('input', () => CreatePatientInput) input: CreatePatientInput, @Ctx() ctx: SubgraphContext): Promise<PatientType> {
-    return new PatientService(ctx.em).create(requireTenant(ctx), input);
+    return new PatientService(ctx.em, requireScope(ctx)).create(input);
   }
 }

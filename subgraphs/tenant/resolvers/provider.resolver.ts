@@ -1,7 +1,7 @@
 import { Arg, Args, Ctx, FieldResolver, ID, Mutation, Query, Resolver, Root } from 'type-graphql';
 import type { SubgraphContext } from '../../shared/context';
 import type { Page } from '../../shared/pagination';
-import { requireTenant } from '../../shared/require-tenant';
+import { requireScope } from '../../shared/require-tenant';
 import { CreateProviderInput } from '../inputs/create-provider.input';
 import { ProviderService } from '../services/provider.service';
 import { LocationType } from '../types/location.type';
@@ -12,23 +12,21 @@ import { ProviderListArgs, ProviderPage, ProviderType } from '../types/provider.
 export class ProviderResolver {
   @Query(() => ProviderPage, { description: "The tenant's providers by last, then first name" })
   providers(@Args() args: ProviderListArgs, @Ctx() ctx: SubgraphContext): Promise<Page<ProviderType>> {
-    requireTenant(ctx);
-    return new ProviderService(ctx.em).list(args);
+    return new ProviderService(ctx.em, requireScope(ctx)).list(args);
   }
 
   @Query(() => ProviderType, { description: 'One provider; unknown ids are NOT_FOUND' })
   provider(@Arg('id', () => ID) id: string, @Ctx() ctx: SubgraphContext): Promise<ProviderType> {
-    requireTenant(ctx);
-    return new ProviderService(ctx.em).get(id);
+    return new ProviderService(ctx.em, requireScope(ctx)).get(id);
   }
 
   @Mutation(() => ProviderType, { description: "Adds a provider working at some of the tenant's locations" })
   createProvider(@Arg('input', () => CreateProviderInput) input: CreateProviderInput, @Ctx() ctx: SubgraphContext): Promise<ProviderType> {
-    return new ProviderService(ctx.em).create(requireTenant(ctx), input);
+    return new ProviderService(ctx.em, requireScope(ctx)).create(input);
   }
 
   @FieldResolver(() => [LocationType], { description: 'The locations the provider works at, by name' })
   locations(@Root() provider: ProviderType, @Ctx() ctx: SubgraphContext): Promise<LocationType[]> {
-    return new ProviderService(ctx.em).locationsOf(provider);
+    return new ProviderService(ctx.em, requireScope(ctx)).locationsOf(provider);
   }
 }

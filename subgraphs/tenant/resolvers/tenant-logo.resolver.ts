@@ -1,6 +1,6 @@
 import { Arg, Ctx, Mutation, Query, Resolver } from 'type-graphql';
 import type { SubgraphContext } from '../../shared/context';
-import { requireTenant } from '../../shared/require-tenant';
+import { requireScope } from '../../shared/require-tenant';
 import { LogoKind, UploadedFileInput } from '../inputs/uploaded-file.input';
 import { LOGO_MAX_BYTES } from '../../../schema/upload-limits';
 import { LogoService } from '../services/logo.service';
@@ -10,7 +10,7 @@ import { LogoService } from '../services/logo.service';
 export class TenantLogoResolver {
   @Query(() => String, { nullable: true, description: "Absolute URL of the tenant's logo (or receipt logo), null when none is set" })
   tenantLogo(@Arg('kind', () => LogoKind, { defaultValue: LogoKind.LOGO }) kind: LogoKind, @Ctx() ctx: SubgraphContext): Promise<string | null> {
-    return new LogoService(ctx.em, ctx.publicUrl).url(requireTenant(ctx), kind);
+    return new LogoService(ctx.em, requireScope(ctx), ctx.publicUrl).url(kind);
   }
 
   @Mutation(() => String, {
@@ -21,6 +21,6 @@ export class TenantLogoResolver {
     @Arg('file', () => UploadedFileInput) file: UploadedFileInput,
     @Ctx() ctx: SubgraphContext,
   ): Promise<string> {
-    return new LogoService(ctx.em, ctx.publicUrl).upload(requireTenant(ctx), kind, file);
+    return new LogoService(ctx.em, requireScope(ctx), ctx.publicUrl).upload(kind, file);
   }
 }

@@ -1,14 +1,12 @@
 import type { SubgraphContext } from '../../shared/context';
 import { isUuid } from '../../shared/ids';
+import { requireScope } from '../../shared/require-tenant';
 import { TenantRepository } from '../repositories/tenant.repository';
 import { toTenantView, type TenantView } from '../tenant-view';
 
-/**
- * Resolves `Tenant` references from other subgraphs. Only the caller's own tenant resolves: the
- * repository's raw read is not filtered, so the id is compared with the context's tenant first.
- */
+/** Resolves `Tenant` references from other subgraphs. Only the caller's own tenant resolves: any other id reads as null. */
 export async function resolveTenantReference(reference: { id: string }, ctx: SubgraphContext): Promise<TenantView | null> {
   if (!ctx.tenantId || !isUuid(reference.id) || reference.id.toLowerCase() !== ctx.tenantId.toLowerCase()) return null;
-  const record = await new TenantRepository(ctx.em).findById(reference.id);
+  const record = await new TenantRepository(ctx.em, requireScope(ctx)).current();
   return record && toTenantView(record, ctx.publicUrl);
 }

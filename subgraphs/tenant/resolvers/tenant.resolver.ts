@@ -1,6 +1,6 @@
 import { Arg, Ctx, Mutation, Query, Resolver } from 'type-graphql';
 import type { SubgraphContext } from '../../shared/context';
-import { requireTenant } from '../../shared/require-tenant';
+import { requireScope } from '../../shared/require-tenant';
 import { UpdateTenantInput } from '../inputs/update-tenant.input';
 import { TenantService } from '../services/tenant.service';
 import { toTenantView, type TenantView } from '../tenant-view';
@@ -11,16 +11,16 @@ import { PublicTenantType, TenantType } from '../types/tenant.type';
 export class TenantResolver {
   @Query(() => TenantType, { description: 'The calling tenant, whole (staff only)' })
   async tenant(@Ctx() ctx: SubgraphContext): Promise<TenantView> {
-    return toTenantView(await new TenantService(ctx.em).current(requireTenant(ctx)), ctx.publicUrl);
+    return toTenantView(await new TenantService(ctx.em).current(requireScope(ctx)), ctx.publicUrl);
   }
 
   @Query(() => PublicTenantType, { description: 'The calling tenant, as shown to patients' })
   async publicTenant(@Ctx() ctx: SubgraphContext): Promise<TenantView> {
-    return toTenantView(await new TenantService(ctx.em).current(requireTenant(ctx)), ctx.publicUrl);
+    return toTenantView(await new TenantService(ctx.em).current(requireScope(ctx)), ctx.publicUrl);
   }
 
   @Mutation(() => TenantType, { description: 'Changes the fields sent, after validating all of them; returns the whole tenant' })
   async updateTenant(@Arg('input', () => UpdateTenantInput) input: UpdateTenantInput, @Ctx() ctx: SubgraphContext): Promise<TenantView> {
-    return toTenantView(await new TenantService(ctx.em).update(requireTenant(ctx), input), ctx.publicUrl);
+    return toTenantView(await new TenantService(ctx.em).update(requireScope(ctx), input), ctx.publicUrl);
   }
 }

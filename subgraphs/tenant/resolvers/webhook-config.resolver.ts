@@ -1,6 +1,6 @@
 import { Arg, Ctx, FieldResolver, Mutation, Query, Resolver, Root } from 'type-graphql';
 import type { SubgraphContext } from '../../shared/context';
-import { requireTenant } from '../../shared/require-tenant';
+import { requireScope } from '../../shared/require-tenant';
 import { WebhookConfigInput } from '../inputs/webhook-config.input';
 import { TenantService } from '../services/tenant.service';
 import { WebhookConfigService } from '../services/webhook-config.service';
@@ -15,17 +15,16 @@ import type { TenantContext } from '../tenant-deps';
 export class WebhookConfigResolver {
   @Query(() => WebhookConfigType, { description: "The tenant's webhook configuration; url null and enabled false until one is saved. Never the secret" })
   webhookConfig(@Ctx() ctx: SubgraphContext): Promise<WebhookConfigView> {
-    requireTenant(ctx);
-    return new WebhookConfigService(ctx.em).get();
+    return new WebhookConfigService(ctx.em, requireScope(ctx)).get();
   }
 
   @Mutation(() => TenantType, {
     description: 'Changes the webhook configuration and returns the tenant; its webhookConfig.secret is the whole secret only when this call created or rotated it',
   })
   async updateWebhookConfig(@Arg('input', () => WebhookConfigInput) input: WebhookConfigInput, @Ctx() ctx: SubgraphContext): Promise<TenantView> {
-    const tenantId = requireTenant(ctx);
-    const webhookConfig = await new WebhookConfigService(ctx.em, (ctx as TenantContext).deps.allowInsecureWebhooks).update(tenantId, input);
-    return { ...toTenantView(await new TenantService(ctx.em).current(tenantId), ctx.publicUrl), webhookConfig };
+    const scope = requireScope(ctx);
+    const webhookConfig = await new WebhookConfigService(ctx.em, scope, (ctx as TenantContext).deps.allowInsecureWebhooks).update(input);
+    return { ...toTenantView(await new TenantService(ctx.em).current(scope), ctx.publicUrl), webhookConfig };
   }
 
   @FieldResolver(() => WebhookConfigType, {
@@ -33,6 +32,6 @@ export class WebhookConfigResolver {
     description: 'The webhook configuration (the secret only in the updateWebhookConfig answer that made it)',
   })
   tenantWebhookConfig(@Root() tenant: TenantView, @Ctx() ctx: SubgraphContext): Promise<WebhookConfigView> | WebhookConfigView {
-    return tenant.webhookConfig ?? new WebhookConfigService(ctx.em).get();
+    return tenant.webhookConfig ?? new WebhookConfigService(ctx.em, requireScope(ctx)).get();
   }
 }

@@ -3,9 +3,9 @@ import { ConflictError, NotFoundError } from '../../../schema/errors';
 import type { SubgraphContext } from '../../shared/context';
 import { isUuid } from '../../shared/ids';
 import { toPage, type Page } from '../../shared/pagination';
-import { requireTenant } from '../../shared/require-tenant';
+import { requireScope } from '../../shared/require-tenant';
 import { validatePage } from '../../shared/validate-page';
-import { WebhookConfig } from '../entities/webhook-config.entity';
+import { WebhookConfigRepository } from '../repositories/webhook-config.repository';
 import { WebhookDeliveryRepository, type AttemptRecord, type DeliveryRecord } from '../repositories/webhook-delivery.repository';
 import { WebhookAttemptType, WebhookDeliveryListArgs, WebhookDeliveryPage, WebhookDeliveryType } from '../types/webhook-delivery.type';
 
@@ -14,32 +14,32 @@ import { WebhookAttemptType, WebhookDeliveryListArgs, WebhookDeliveryPage, Webho
 export class WebhookDeliveryResolver {
   @Query(() => WebhookDeliveryPage, { description: "The tenant's webhook deliveries, newest first" })
   async webhookDeliveries(@Args() args: WebhookDeliveryListArgs, @Ctx() ctx: SubgraphContext): Promise<Page<DeliveryRecord>> {
-    const tenantId = requireTenant(ctx);
+    const scope = requireScope(ctx);
     validatePage(args);
-    const [items, total] = await new WebhookDeliveryRepository(ctx.em).page(tenantId, args, args.perPage, (args.page - 1) * args.perPage);
+    const [items, total] = await new WebhookDeliveryRepository(ctx.em, scope).page(args, args.perPage, (args.page - 1) * args.perPage);
     return toPage(items, total, args);
   }
 
   @Mutation(() => WebhookDeliveryType, { description: 'Sends a delivered or failed event again, from a fresh retry schedule (same webhook-id)' })
   async redeliverWebhookEvent(@Arg('id', () => ID) id: string, @Ctx() ctx: SubgraphContext): Promise<DeliveryRecord> {
-    const tenantId = requireTenant(ctx);
-    const outcome = isUuid(id) ? await ctx.em.transactional((tx) => new WebhookDeliveryRepository(tx).requeue(tenantId, id)) : 'missing';
+    const scope = requireScope(ctx);
+    const outcome = isUuid(id) ? await ctx.em.transactional((tx) => new WebhookDeliveryRepository(tx, scope).requeue(id)) : 'missing';
     if (outcome === 'missing') throw new NotFoundError('Webhook delivery not found');
     if (outcome === 'busy') throw new ConflictError('This delivery is being sent right now; retry in a few seconds');
-    return (await new WebhookDeliveryRepository(ctx.em).find(tenantId, id))!;
+    return (await new WebhookDeliveryRepository(ctx.em, scope).find(id))!;
   }
 
   @Mutation(() => WebhookDeliveryType, { description: 'Queues a `webhook.test` event to the configured endpoint, whatever it subscribed to' })
   async sendTestWebhookEvent(@Ctx() ctx: SubgraphContext): Promise<DeliveryRecord> {
-    const tenantId = requireTenant(ctx);
-    const config = await ctx.em.findOne(WebhookConfig, {});
+    const scope = requireScope(ctx);
+    const config = await new WebhookConfigRepository(ctx.em, scope).find();
     if (!config?.url || !config.enabled) throw new ConflictError('No enabled webhook endpoint is configured');
-    const id = await ctx.em.transactional((tx) => new WebhookDeliveryRepository(tx).insertTest(tenantId, { message: 'This is a test event from the Healthcare Practice Platform.' }));
-    return (await new WebhookDeliveryRepository(ctx.em).find(tenantId, id))!;
+    const id = await ctx.em.transactional((tx) => new WebhookDeliveryRepository(tx, scope).insertTest({ message: 'This is a test event from the Healthcare Practice Platform.' }));
+    return (await new WebhookDeliveryRepository(ctx.em, scope).find(id))!;
   }
 
   @FieldResolver(() => [WebhookAttemptType], { description: 'Every attempt, oldest first' })
   async attempts(@Root() delivery: DeliveryRecord, @Ctx() ctx: SubgraphContext): Promise<AttemptRecord[]> {
-    return new WebhookDeliveryRepository(ctx.em).attempts(requireTenant(ctx), [delivery.id]);
+    return new WebhookDeliveryRepository(ctx.em, requireScope(ctx)).attempts([delivery.id]);
   }
 }

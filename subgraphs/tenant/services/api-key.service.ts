@@ -2,8 +2,8 @@ import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { NotFoundError } from '../../../schema/errors';
 import { isUuid } from '../../shared/ids';
-import { ApiKey } from '../entities/api-key.entity';
-import { Tenant } from '../entities/tenant.entity';
+import { ApiKeyRepository } from '../repositories/api-key.repository';
+import { TenantRepository } from '../repositories/tenant.repository';
 
 /** Prefix that makes a leaked key recognisable to secret scanners. */
 const KEY_PREFIX = 'hpp_';
@@ -47,12 +47,10 @@ export class ApiKeyService {
 
   /** Creates a key for an existing tenant. */
   async issue(tenantId: string, name: string | null = null): Promise<IssuedKey> {
-    const tenant = isUuid(tenantId) ? await this.em.findOne(Tenant, { id: tenantId }, { filters: false }) : null;
-    if (!tenant) throw new NotFoundError('Tenant not found');
+    if (!isUuid(tenantId) || !(await TenantRepository.existsUnscoped(this.em, tenantId))) throw new NotFoundError('Tenant not found');
     const lookupId = randomBytes(12).toString('base64url').replace(/[-_]/g, '').padEnd(16, '0').slice(0, 16);
     const secret = randomBytes(32).toString('base64url');
-    const key = this.em.create(ApiKey, { tenantId, lookupId, secretHash: sha256(secret), name } as never);
-    await this.em.persistAndFlush(key);
+    const key = await ApiKeyRepository.createUnscoped(this.em, { tenantId, lookupId, secretHash: sha256(secret), name });
     return { id: key.id, tenantId, apiKey: `${KEY_PREFIX}${lookupId}_${secret}` };
   }
 
@@ -60,7 +58,7 @@ export class ApiKeyService {
   async verify(apiKey: string): Promise<KeyPrincipal | null> {
     const parts = parseKey(apiKey);
     if (!parts) return null;
-    const key = await this.em.findOne(ApiKey, { lookupId: parts.lookupId }, { filters: false });
+    const key = await ApiKeyRepository.findByLookupIdUnscoped(this.em, parts.lookupId);
     if (!key || key.revokedAt) return null;
     // Compare hashes in constant time so response timing reveals nothing about the secret.
     if (!timingSafeEqual(sha256(parts.secret), Buffer.from(key.secretHash))) return null;
@@ -74,18 +72,17 @@ export class ApiKeyService {
    */
   async revoke(keyId: string): Promise<void> {
     await this.em.transactional(async (em) => {
-      const key = isUuid(keyId) ? await em.findOne(ApiKey, { id: keyId }, { filters: false }) : null;
+      const key = isUuid(keyId) ? await ApiKeyRepository.findByIdUnscoped(em, keyId) : null;
       if (!key) throw new NotFoundError('API key not found');
       key.revokedAt ??= new Date();
-      await em.flush();
-      await em.getConnection().execute('select pg_notify(?, ?)', [API_KEY_REVOKED_CHANNEL, key.id], 'run', em.getTransactionContext());
+      await ApiKeyRepository.saveRevocationUnscoped(em, key, API_KEY_REVOKED_CHANNEL);
     });
   }
 
   /** The tenant's keys, newest first, without secrets. */
   async list(tenantId: string): Promise<ApiKeySummary[]> {
     if (!isUuid(tenantId)) throw new NotFoundError('Tenant not found');
-    const keys = await this.em.find(ApiKey, { tenantId }, { filters: false, orderBy: { createdAt: 'desc' } });
+    const keys = await ApiKeyRepository.listOfTenantUnscoped(this.em, tenantId);
     return keys.map((k) => ({
       id: k.id,
       name: k.name,

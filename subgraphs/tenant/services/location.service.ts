@@ -1,9 +1,9 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
+import type { TenantScope } from '../../shared/tenant-scope';
 import { NotFoundError } from '../../../schema/errors';
 import { toPage, type Page } from '../../shared/pagination';
 import { validatePage } from '../../shared/validate-page';
 import { toLocationView } from '../directory-view';
-import { Location } from '../entities/location.entity';
 import type { CreateLocationInput } from '../inputs/create-location.input';
 import { LocationRepository } from '../repositories/location.repository';
 import type { LocationListArgs, LocationType } from '../types/location.type';
@@ -11,18 +11,17 @@ import { validateLocation } from './directory-rules';
 
 /** The tenant's locations: create, read, list. */
 export class LocationService {
-  constructor(private readonly em: EntityManager) {}
+  constructor(private readonly em: EntityManager, private readonly scope: TenantScope) {}
 
   /** Validates and stores a new location of the tenant. */
-  async create(tenantId: string, input: CreateLocationInput): Promise<LocationType> {
-    const location = this.em.create(Location, { ...validateLocation(input), tenantId } as never);
-    await this.em.persistAndFlush(location);
+  async create(input: CreateLocationInput): Promise<LocationType> {
+    const location = await new LocationRepository(this.em, this.scope).create({ ...validateLocation(input) });
     return toLocationView(location);
   }
 
   /** One location; unknown and other tenants' ids are the same 404. */
   async get(id: string): Promise<LocationType> {
-    const location = await new LocationRepository(this.em).findById(id);
+    const location = await new LocationRepository(this.em, this.scope).findById(id);
     if (!location) throw new NotFoundError('Location not found');
     return toLocationView(location);
   }
@@ -30,7 +29,7 @@ export class LocationService {
   /** One page of locations. */
   async list(args: LocationListArgs): Promise<Page<LocationType>> {
     validatePage(args);
-    const [items, total] = await new LocationRepository(this.em).list(args);
+    const [items, total] = await new LocationRepository(this.em, this.scope).list(args);
     return toPage(items.map(toLocationView), total, args);
   }
 }

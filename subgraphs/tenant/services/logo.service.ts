@@ -1,5 +1,6 @@
 import { createHash, randomUUID } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
+import type { TenantScope } from '../../shared/tenant-scope';
 import { valueError } from '../../../schema/errors';
 import { LogoKind, type UploadedFileInput } from '../inputs/uploaded-file.input';
 import { LOGO_MAX_BYTES } from '../../../schema/upload-limits';
@@ -16,24 +17,24 @@ const fileError = (file: UploadedFileInput, reason: string) => valueError([ARGUM
 
 /** The tenant's two logos: uploads are judged by decoding them, stored re-encoded and content-addressed, and linked absolutely. */
 export class LogoService {
-  constructor(private readonly em: EntityManager, private readonly publicUrl: string) {}
+  constructor(private readonly em: EntityManager, private readonly scope: TenantScope, private readonly publicUrl: string) {}
 
   /** The logo's absolute URL, or null when none is set. */
-  async url(tenantId: string, kind: LogoKind): Promise<string | null> {
-    const tenant = await new TenantService(this.em).current(tenantId);
+  async url(kind: LogoKind): Promise<string | null> {
+    const tenant = await new TenantService(this.em).current(this.scope);
     return assetUrl(this.publicUrl, kind === LogoKind.RECEIPT ? tenant.receiptLogoAssetId : tenant.logoAssetId);
   }
 
   /** Validates and stores an uploaded logo, points the tenant at it and returns its URL; nothing is written when the file is refused. */
-  async upload(tenantId: string, kind: LogoKind, file: UploadedFileInput): Promise<string> {
+  async upload(kind: LogoKind, file: UploadedFileInput): Promise<string> {
     const checked = await checkLogoImage(decode(file));
     if ('refused' in checked) throw fileError(file, checked.refused);
     // The stored bytes are the re-encoded ones, so the hash (the asset's ETag) is theirs.
     const { contentType, bytes } = checked;
     const sha256 = createHash('sha256').update(bytes).digest('hex');
     const assetId = await this.em.transactional(async (tx) => {
-      const id = await new AssetRepository(tx).store(randomUUID(), tenantId, sha256, contentType, bytes);
-      const tenant = await new TenantService(tx).load(tenantId);
+      const id = await new AssetRepository(tx, this.scope).store(randomUUID(), sha256, contentType, bytes);
+      const tenant = await new TenantService(tx).load(this.scope);
       if (kind === LogoKind.RECEIPT) tenant.receiptLogoAssetId = id;
       else tenant.logoAssetId = id;
       return id;

@@ -1,9 +1,9 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
+import type { TenantScope } from '../../shared/tenant-scope';
 import { NotFoundError } from '../../../schema/errors';
 import { toPage, type Page } from '../../shared/pagination';
 import { validatePage } from '../../shared/validate-page';
 import { toPatientView } from '../directory-view';
-import { Patient } from '../entities/patient.entity';
 import type { CreatePatientInput } from '../inputs/create-patient.input';
 import { PatientRepository } from '../repositories/patient.repository';
 import type { PatientListArgs, PatientType } from '../types/patient.type';
@@ -11,18 +11,17 @@ import { validatePatient } from './directory-rules';
 
 /** The tenant's patients (PHI: nothing here logs a field). */
 export class PatientService {
-  constructor(private readonly em: EntityManager) {}
+  constructor(private readonly em: EntityManager, private readonly scope: TenantScope) {}
 
   /** Validates and stores a new patient. */
-  async create(tenantId: string, input: CreatePatientInput): Promise<PatientType> {
-    const patient = this.em.create(Patient, { ...validatePatient(input), tenantId } as never);
-    await this.em.persistAndFlush(patient);
+  async create(input: CreatePatientInput): Promise<PatientType> {
+    const patient = await new PatientRepository(this.em, this.scope).create({ ...validatePatient(input) });
     return toPatientView(patient);
   }
 
   /** One patient; unknown and other tenants' ids are the same 404. */
   async get(id: string): Promise<PatientType> {
-    const patient = await new PatientRepository(this.em).findById(id);
+    const patient = await new PatientRepository(this.em, this.scope).findById(id);
     if (!patient) throw new NotFoundError('Patient not found');
     return toPatientView(patient);
   }
@@ -30,7 +29,7 @@ export class PatientService {
   /** One page of patients. */
   async list(args: PatientListArgs): Promise<Page<PatientType>> {
     validatePage(args);
-    const [items, total] = await new PatientRepository(this.em).list(args);
+    const [items, total] = await new PatientRepository(this.em, this.scope).list(args);
     return toPage(items.map(toPatientView), total, args);
   }
 }

@@ -1,9 +1,9 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
+import type { TenantScope } from '../../shared/tenant-scope';
 import { NotFoundError } from '../../../schema/errors';
 import { toPage, type Page } from '../../shared/pagination';
 import { validatePage } from '../../shared/validate-page';
 import { toLocationView, toProviderView } from '../directory-view';
-import { Provider } from '../entities/provider.entity';
 import type { CreateProviderInput } from '../inputs/create-provider.input';
 import { LocationRepository } from '../repositories/location.repository';
 import { ProviderRepository } from '../repositories/provider.repository';
@@ -13,21 +13,19 @@ import { validateProvider } from './directory-rules';
 
 /** The tenant's providers: create, read, list, and where they work. */
 export class ProviderService {
-  constructor(private readonly em: EntityManager) {}
+  constructor(private readonly em: EntityManager, private readonly scope: TenantScope) {}
 
   /** Validates and stores a new provider; every location id must be one of the tenant's locations. */
-  async create(tenantId: string, input: CreateProviderInput): Promise<ProviderType> {
-    const locations = await new LocationRepository(this.em).findByIds([...new Set(input.locationIds ?? [])]);
+  async create(input: CreateProviderInput): Promise<ProviderType> {
+    const locations = await new LocationRepository(this.em, this.scope).findByIds([...new Set(input.locationIds ?? [])]);
     const fields = validateProvider(input, new Set(locations.map((l) => l.id)));
-    const provider = this.em.create(Provider, { ...fields, tenantId } as never);
-    provider.locations.set(locations);
-    await this.em.persistAndFlush(provider);
+    const provider = await new ProviderRepository(this.em, this.scope).create({ ...fields }, locations);
     return toProviderView(provider);
   }
 
   /** One provider; unknown and other tenants' ids are the same 404. */
   async get(id: string): Promise<ProviderType> {
-    const provider = await new ProviderRepository(this.em).findById(id);
+    const provider = await new ProviderRepository(this.em, this.scope).findById(id);
     if (!provider) throw new NotFoundError('Provider not found');
     return toProviderView(provider);
   }
@@ -35,12 +33,12 @@ export class ProviderService {
   /** One page of providers. */
   async list(args: ProviderListArgs): Promise<Page<ProviderType>> {
     validatePage(args);
-    const [items, total] = await new ProviderRepository(this.em).list(args);
+    const [items, total] = await new ProviderRepository(this.em, this.scope).list(args);
     return toPage(items.map(toProviderView), total, args);
   }
 
   /** The locations behind a provider's `locationIds`, by name. */
   async locationsOf(provider: ProviderType): Promise<LocationType[]> {
-    return (await new LocationRepository(this.em).findByIds(provider.locationIds)).map(toLocationView);
+    return (await new LocationRepository(this.em, this.scope).findByIds(provider.locationIds)).map(toLocationView);
   }
 }

@@ -1,10 +1,12 @@
 import { randomBytes } from 'node:crypto';
 import { UniqueConstraintViolationException } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
+import type { TenantScope } from '../../shared/tenant-scope';
 import { ConflictError } from '../../../schema/errors';
 import { Issues, optionalText, type IssueLoc } from '../../shared/field-rules';
-import { WebhookConfig } from '../entities/webhook-config.entity';
+import type { WebhookConfig } from '../entities/webhook-config.entity';
 import type { WebhookConfigInput } from '../inputs/webhook-config.input';
+import { WebhookConfigRepository } from '../repositories/webhook-config.repository';
 import { toWebhookConfigView, type WebhookConfigView } from '../webhook-config-view';
 import { isWebhookEvent, WEBHOOK_EVENTS } from '../webhook-events';
 import { webhookUrlProblem } from './webhook-url';
@@ -24,21 +26,25 @@ interface WebhookPatch {
 /** Reads and changes the calling tenant's webhook configuration (at most one per tenant). */
 export class WebhookConfigService {
   /** `allowInsecure`: ALLOW_HTTP_WEBHOOKS=1 in the subgraph's settings (plain-http and internal endpoints, development only). */
-  constructor(private readonly em: EntityManager, private readonly allowInsecure = false) {}
+  private readonly configs: WebhookConfigRepository;
+
+  constructor(private readonly em: EntityManager, private readonly scope: TenantScope, private readonly allowInsecure = false) {
+    this.configs = new WebhookConfigRepository(em, scope);
+  }
 
   /** The configuration, or the unconfigured answer; never the secret. */
   async get(): Promise<WebhookConfigView> {
-    return toWebhookConfigView(await this.em.findOne(WebhookConfig, {}));
+    return toWebhookConfigView(await this.configs.find());
   }
 
   /**
    * Validates and applies a partial update. The first save creates the secret, `rotateSecret`
    * replaces it; only then does the answer carry it whole. Nothing is written on a 422.
    */
-  async update(tenantId: string, input: WebhookConfigInput): Promise<WebhookConfigView> {
-    const existing = await this.em.findOne(WebhookConfig, {});
+  async update(input: WebhookConfigInput): Promise<WebhookConfigView> {
+    const existing = await this.configs.find();
     const patch = validateWebhookUpdate(input, existing, this.allowInsecure);
-    const config = existing ?? this.em.create(WebhookConfig, { tenantId, enabled: true, events: [...WEBHOOK_EVENTS], secret: newWebhookSecret() } as never);
+    const config = existing ?? this.configs.add({ enabled: true, events: [...WEBHOOK_EVENTS], secret: newWebhookSecret() });
     if (patch.url !== undefined) config.url = patch.url;
     if (patch.enabled !== undefined) config.enabled = patch.enabled;
     if (patch.events !== undefined) config.events = patch.events;
@@ -46,7 +52,7 @@ export class WebhookConfigService {
     if (existing && patch.rotateSecret) config.secret = newWebhookSecret();
     // The event tells what changed, never the secret itself.
     try {
-      await this.em.transactional((tx) => recordEvent(tx, tenantId, 'webhook_config.updated', { url: config.url, enabled: config.enabled, events: [...config.events], secretRotated: revealed }));
+      await this.em.transactional((tx) => recordEvent(tx, this.scope.tenantId, 'webhook_config.updated', { url: config.url, enabled: config.enabled, events: [...config.events], secretRotated: revealed }));
     } catch (error) {
       // Two first saves raced on the one-per-tenant constraint: the loser retries against the winner's row.
       if (error instanceof UniqueConstraintViolationException) throw new ConflictError('The webhook configuration was changed concurrently; retry');

@@ -3,6 +3,7 @@ import type { MikroORM } from '@mikro-orm/postgresql';
 import { openOrm } from '../../../subgraphs/shared/orm';
 import { queryPrepared, type PreparedStatement } from '../../../subgraphs/shared/prepared-statement';
 import { tenantSubgraph } from '../../../subgraphs/tenant';
+import { TenantScope } from '../../../subgraphs/shared/tenant-scope';
 import { TENANT_BY_ID, TenantRepository } from '../../../subgraphs/tenant/repositories/tenant.repository';
 
 const COUNT_TENANTS: PreparedStatement = { name: 'test_count_tenants_by_name', text: 'select count(*)::int as n from tenant.tenants where name = $1' };
@@ -30,7 +31,7 @@ describe('queryPrepared (real PostgreSQL)', () => {
 
   it('reads the Date columns of the tenant record as the entity does', async () => {
     const { id } = await insertTenant();
-    const record = await new TenantRepository(orm.em.fork()).findById(id);
+    const record = await new TenantRepository(orm.em.fork(), TenantScope.ofStoredRow(id)).current();
     expect(record?.createdAt).toBeInstanceOf(Date);
     expect(Number.isNaN(record!.createdAt.getTime())).toBe(false);
   });

@@ -17,7 +17,7 @@ describe('tenant logos in the subgraph (real PostgreSQL)', () => {
   afterAll(() => kit.close());
 
   const assetIdOf = (url: string) => url.slice(`${KIT_PUBLIC_URL}/assets/`.length);
-  const storedAsset = async (url: string) => (await new AssetRepository(kit.subgraph.orm.em.fork() as never).findPublic(assetIdOf(url)))!;
+  const storedAsset = async (url: string) => (await AssetRepository.findPublicUnscoped(kit.subgraph.orm.em.fork() as never, assetIdOf(url)))!;
   const refusal = (reason: string, input = 'logo.png') => [{ type: 'value_error', loc: ['file'], msg: `Value error, ${reason}`, input, ctx: { error: reason } }];
 
   it.each(IMAGE_FORMATS)('stores a %s re-encoded in its own format, hashed as stored, and links it absolutely', async (format) => {

@@ -1,0 +1,62 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import type { SortDirection } from '../../shared/pagination';
+import type { TenantScope } from '../../shared/tenant-scope';
+import { ApiKey } from '../entities/api-key.entity';
+
+/** What a page of the tenant's own keys asks for. */
+export interface ApiKeyPageQuery {
+  includeRevoked: boolean;
+  sortDirection: SortDirection;
+  page: number;
+  perPage: number;
+}
+
+/**
+ * The API keys table. A tenant's staff read their own keys through a scoped instance; verifying a
+ * key (before there is a tenant), issuing, revoking and listing them for the operator work across
+ * tenants, so those are the `...Unscoped` static methods (docs/architecture.md, Rules of the house).
+ */
+export class ApiKeyRepository {
+  constructor(private readonly em: EntityManager, private readonly scope: TenantScope) {}
+
+  /** One page of the scope's keys, by creation date, and the total. */
+  page(query: ApiKeyPageQuery): Promise<[ApiKey[], number]> {
+    const where = query.includeRevoked ? { tenantId: this.scope.tenantId } : { tenantId: this.scope.tenantId, revokedAt: null };
+    return this.em.findAndCount(ApiKey, where, {
+      orderBy: { createdAt: query.sortDirection, id: query.sortDirection },
+      limit: query.perPage,
+      offset: (query.page - 1) * query.perPage,
+    });
+  }
+
+  /** The key with this lookup id, of any tenant: the edge verifies a key before it knows the tenant. */
+  static findByLookupIdUnscoped(em: EntityManager, lookupId: string): Promise<ApiKey | null> {
+    return em.findOne(ApiKey, { lookupId }, { filters: false });
+  }
+
+  /** The key with this id, of any tenant (the operator revokes by id). */
+  static findByIdUnscoped(em: EntityManager, id: string): Promise<ApiKey | null> {
+    return em.findOne(ApiKey, { id }, { filters: false });
+  }
+
+  /** Every key of the named tenant, newest first (the operator's listing). */
+  static listOfTenantUnscoped(em: EntityManager, tenantId: string): Promise<ApiKey[]> {
+    return em.find(ApiKey, { tenantId }, { filters: false, orderBy: { createdAt: 'desc' } });
+  }
+
+  /** Stores a new key of the named tenant (the operator's action; the tenant was checked to exist). */
+  static async createUnscoped(em: EntityManager, fields: { tenantId: string; lookupId: string; secretHash: Buffer; name: string | null }): Promise<ApiKey> {
+    const key = em.create(ApiKey, fields as never);
+    await em.persistAndFlush(key);
+    return key;
+  }
+
+  /**
+   * Writes the key's revocation and announces it on `channel` in the caller's transaction, so
+   * every server caching verified keys hears of it on commit.
+   */
+  static async saveRevocationUnscoped(em: EntityManager, key: ApiKey, channel: string): Promise<void> {
+    await em.flush();
+    await em.getConnection().execute('select pg_notify(?, ?)', [channel, key.id], 'run', em.getTransactionContext());
+  }
+}
