@@ -34,13 +34,16 @@ describe('billing subgraph: issued gift cards and their notifications (real Post
   const mailsFor = (cardCode: string) =>
     (existsSync(mailDir) ? readdirSync(mailDir).map((f) => readFileSync(join(mailDir, f), 'utf8')) : []).filter((m) => m.includes(cardCode));
   /** When the card's notification was recorded as sent (ms), waiting for the sender's commit, which follows the file. */
-  const sentAt = async (id: string) => new Date(await eventually(async () => (await kit.run(a, READ, { id })).data.issuedGiftCard.notificationSentAt as string | null)).getTime();
+  // The test server's e-mail worker sends them (its job queue polls every 0.5 s at best): on a loaded CI machine that can take a while.
+  const background = { timeoutMs: 30_000 };
+  const sentAt = async (id: string) =>
+    new Date(await eventually(async () => (await kit.run(a, READ, { id })).data.issuedGiftCard.notificationSentAt as string | null, background)).getTime();
   /** Waits until the card's mail exists. */
   const delivered = (cardCode: string) =>
     eventually(() => {
       const mails = mailsFor(cardCode);
       return mails.length ? mails : null;
-    });
+    }, background);
 
   it('issues a PENDING card with a human-friendly code, snapshotting the patients from the directory', async () => {
     const buyer = await kit.patient(a, { firstName: 'Bo', lastName: 'Buyer', email: 'bo@example.com', phone: '+1 503 555 0101' });
