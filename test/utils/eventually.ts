@@ -1,6 +1,6 @@
 /** How long `eventually` waits, and how often it looks. */
 export interface EventuallyOptions {
-  /** Default 10 s: long enough for a loaded CI machine, and still a failure rather than a hang. */
+  /** Default 20 s: long enough for a loaded CI machine, and still a failure rather than a hang. */
   timeoutMs?: number;
   /** Default 25 ms. */
   intervalMs?: number;
@@ -14,7 +14,7 @@ export interface EventuallyOptions {
  * something that happens in the background: no test sleeps a fixed time and hopes.
  */
 export async function eventually<T>(check: () => T | Promise<T>, options: EventuallyOptions = {}): Promise<NonNullable<T>> {
-  const { timeoutMs = 10_000, intervalMs = 25, what = 'condition' } = options;
+  const { timeoutMs = 20_000, intervalMs = 25, what = 'condition' } = options;
   const deadline = Date.now() + timeoutMs;
   let lastError: unknown;
   for (;;) {
