@@ -76,8 +76,8 @@ const UNSCOPED_METHODS: Record<string, string> = {
 };
 
 /**
- * Private helpers of scoped repositories that run SQL their callers write (and bind the scope
- * into); the callers are checked instead.
+ * Private helpers of scoped repositories that run SQL their callers write. One that binds the
+ * scope itself passes; for one that does not, each caller counts as a query and must bind it.
  */
 const PASS_THROUGH_HELPERS = new Set(['run', 'select']);
 
@@ -90,9 +90,9 @@ interface Method {
   body: string;
 }
 
-/** The methods of a class body, split at each member's header (two-space indented, as the house style writes them). */
+/** The methods of a class body, split at each member's header (two-space indented, as the house style writes them; type parameters may nest once). */
 function methodsOf(classBody: string): Method[] {
-  const header = /^ {2}(?:(?:private|public|protected)\s+)?(static\s+)?(?:async\s+)?(\w+)\s*(?:<[^>]*>)?\(/gm;
+  const header = /^ {2}(?:(?:private|public|protected)\s+)?(static\s+)?(?:async\s+)?(\w+)\s*(?:<(?:[^<>]|<[^<>]*>)*>)?\(/gm;
   const found = [...classBody.matchAll(header)];
   return found.map((match, i) => ({
     name: match[2],
@@ -139,7 +139,11 @@ describe('the tenancy rule in data access', () => {
         if (!/constructor\s*\([^)]*\bscope\s*:\s*TenantScope\b/.test(body)) {
           problems.push(`${file}: ${name}'s constructor takes no \`scope: TenantScope\`; every repository is built with the request's scope`);
         }
-        for (const method of methodsOf(body)) {
+        const methods = methodsOf(body);
+        // Helpers that leave the binding to their callers: a call of one is a query of the caller.
+        const unboundHelpers = methods.filter((m) => PASS_THROUGH_HELPERS.has(m.name) && !/this\.scope\.tenantId/.test(m.body)).map((m) => m.name);
+        const helperCall = unboundHelpers.length ? new RegExp(`this\\.(?:${unboundHelpers.join('|')})\\s*[<(]`) : null;
+        for (const method of methods) {
           const qualified = `${name}.${method.name}`;
           if (method.isStatic) {
             if (!method.name.endsWith('Unscoped') || !(qualified in UNSCOPED_METHODS)) {
@@ -152,7 +156,8 @@ describe('the tenancy rule in data access', () => {
           if (/filters\s*:\s*false/.test(method.body)) {
             problems.push(`${file}: ${qualified} turns the tenant filter off; only a listed static ...Unscoped method may`);
           }
-          if (REPOSITORY_QUERY.test(method.body) && !/this\.scope\.tenantId/.test(method.body)) {
+          const queries = REPOSITORY_QUERY.test(method.body) || !!helperCall?.test(method.body);
+          if (queries && !/this\.scope\.tenantId/.test(method.body)) {
             problems.push(`${file}: ${qualified} queries without this.scope.tenantId; add \`tenantId: this.scope.tenantId\` to its where (ORM) or bind it as \`tenant_id = ?\` (SQL)`);
           }
         }
