@@ -46,14 +46,15 @@ export class CampaignLeadService {
     if (!campaign) throw new NotFoundError('Campaign not found');
     if (!campaign.isActive) throw new ConflictError('Campaign is not accepting leads');
     const opportunity = await this.em.transactional(async (tx) => {
-      const created = new CampaignRepository(tx, TenantScope.ofStoredRow(campaign.tenantId)).addOpportunity({
+      const scope = TenantScope.ofStoredRow(campaign.tenantId);
+      const created = new CampaignRepository(tx, scope).addOpportunity({
         campaignId: campaign.id,
         ...contact,
         // The lead exactly as posted: the platform's own fields are the clinic's record of where it came from.
         source: { ...input },
       });
       // Contact details stay out of the event: the receiver reads them through the API with its key.
-      await recordEvent(tx, campaign.tenantId, 'opportunity.created', { id: created.id, campaignId: campaign.id });
+      await recordEvent(tx, scope, 'opportunity.created', { id: created.id, campaignId: campaign.id });
       return created;
     });
     return { opportunityId: opportunity.id, redirectUrl: campaign.redirectUrl };

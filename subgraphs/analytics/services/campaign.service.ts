@@ -108,7 +108,7 @@ export class CampaignService {
     if (!campaign) throw new NotFoundError('Campaign not found');
     Object.assign(campaign, changes);
     try {
-      await this.em.transactional((tx) => recordEvent(tx, this.scope.tenantId, 'campaign.updated', { id: campaign.id, changedFields: Object.keys(changes).sort() }));
+      await this.em.transactional((tx) => recordEvent(tx, this.scope, 'campaign.updated', { id: campaign.id, changedFields: Object.keys(changes).sort() }));
     } catch (error) {
       // Two updates moving each end of the range at once can cross: the database's check catches it.
       if (error instanceof CheckConstraintViolationException) throw new ConflictError('The campaign changed meanwhile; read it and retry');

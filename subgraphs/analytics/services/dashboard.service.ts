@@ -50,7 +50,7 @@ export class DashboardService {
     // The event goes out in the same transaction as the dashboard (issue 7).
     return this.em.transactional(async (tx) => {
       const dashboard = new DashboardRepository(tx, this.scope).add({ name: name!, description: description ?? null, locationId: locationId ?? null, layout });
-      await recordEvent(tx, this.scope.tenantId, 'dashboard.created', { id: dashboard.id, name: dashboard.name, locationId: dashboard.locationId });
+      await recordEvent(tx, this.scope, 'dashboard.created', { id: dashboard.id, name: dashboard.name, locationId: dashboard.locationId });
       return dashboard;
     });
   }
@@ -76,7 +76,7 @@ export class DashboardService {
     if (!isUuid(id)) throw new NotFoundError('Dashboard not found');
     const deleted = await this.em.transactional(async (tx) => {
       if (!(await new DashboardRepository(tx, this.scope).delete(id))) return false;
-      await recordEvent(tx, this.scope.tenantId, 'dashboard.deleted', { id });
+      await recordEvent(tx, this.scope, 'dashboard.deleted', { id });
       return true;
     });
     if (!deleted) throw new NotFoundError('Dashboard not found');

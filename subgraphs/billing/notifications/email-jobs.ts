@@ -2,6 +2,7 @@ import type { MikroORM } from '@mikro-orm/postgresql';
 import type { Job } from 'pg-boss' with { 'resolution-mode': 'import' };
 import type { Logger } from 'pino';
 import type { JobQueue } from '../../shared/jobs/job-queue';
+import { NotificationRepository } from '../repositories/notification.repository';
 import { GIFT_CARD_EMAIL_QUEUE, type GiftCardEmailJob } from './email-queue';
 import { errorCode, sendGiftCardEmail, type EmailJobOutcome } from './gift-card-email-job';
 import type { MailTransport } from './mail-transport';
@@ -79,14 +80,7 @@ export class EmailJobs {
   /** Notifications queued before e-mail ran on jobs have none: each gets one, due when the row says. */
   private adoptUnqueued(): Promise<number> {
     return this.orm.em.fork().transactional(async (tx) => {
-      const rows = await tx.getConnection().execute<{ id: string; tenantId: string; jobId: string; due: string }[]>(
-        `update billing.notifications set job_id = gen_random_uuid(), updated_at = now()
-          where id in (select id from billing.notifications where sent_at is null and failed_at is null and job_id is null for update skip locked)
-          returning id, tenant_id as "tenantId", job_id as "jobId", next_attempt_at as due`,
-        [],
-        'all',
-        tx.getTransactionContext(),
-      );
+      const rows = await NotificationRepository.adoptUnqueuedUnscoped(tx);
       await this.queue.addInTransaction(tx, GIFT_CARD_EMAIL_QUEUE, rows.map((r) => ({ id: r.jobId, data: { notificationId: r.id, tenantId: r.tenantId }, startAfter: new Date(r.due) })));
       return rows.length;
     });

@@ -37,7 +37,7 @@ export class GiftCardService {
         const issued = await cards.insert({ ...card, code: newGiftCardCode() });
         if (!issued) continue;
         // No code (a bearer secret) and no personal data in events: they leave for the tenant's webhook.
-        await recordEvent(tx, this.scope.tenantId, 'gift_card.issued', {
+        await recordEvent(tx, this.scope, 'gift_card.issued', {
           giftCardId: issued.id,
           status: issued.status,
           initialValue: issued.initialValue,
@@ -88,7 +88,7 @@ export class GiftCardService {
         const due = await cards.queueNotification(notification.notificationId, jobId, activated.id, activated.recipientPatientEmail!, activated.scheduledSendDate);
         await enqueue(tx, GIFT_CARD_EMAIL_QUEUE, [{ id: jobId, data: notification, startAfter: due }]);
       }
-      await recordEvent(tx, this.scope.tenantId, 'gift_card.activated', {
+      await recordEvent(tx, this.scope, 'gift_card.activated', {
         giftCardId: activated.id,
         activatedAt: activated.activatedAt?.toISOString() ?? null,
         currentBalance: activated.currentBalance,

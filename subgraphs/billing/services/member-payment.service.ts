@@ -101,7 +101,7 @@ export class MemberPaymentService {
     );
     await new MemberPaymentRepository(tx, this.scope).settle(payment.id, outcome);
     if (outcome.status === 'SUCCEEDED') await new MemberRepository(tx, this.scope).applyPayment(payment.memberId, payment.amountCents);
-    await recordEvent(tx, this.scope.tenantId, outcome.status === 'SUCCEEDED' ? 'member.payment_succeeded' : 'member.payment_failed', {
+    await recordEvent(tx, this.scope, outcome.status === 'SUCCEEDED' ? 'member.payment_succeeded' : 'member.payment_failed', {
       paymentId: payment.id,
       memberId: payment.memberId,
       amountCents: payment.amountCents,

@@ -83,7 +83,7 @@ export class PaymentMethodService {
       const isDefault = !(await methods.hasDefault(patientId));
       const method = methods.add({ ...data, patientId, isDefault });
       // Ids and display details only: the event goes to the tenant's webhook, which needs no personal data.
-      await recordEvent(tx, this.scope.tenantId, 'payment_method.created', {
+      await recordEvent(tx, this.scope, 'payment_method.created', {
         paymentMethodId: method.id,
         patientId,
         type: method.type,

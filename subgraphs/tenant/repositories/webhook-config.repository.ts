@@ -1,4 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
+import type { Db } from 'pg-boss' with { 'resolution-mode': 'import' };
 import type { TenantScope } from '../../shared/tenant-scope';
 import { WebhookConfig } from '../entities/webhook-config.entity';
 
@@ -14,5 +15,13 @@ export class WebhookConfigRepository {
   /** A new configuration of the scope's tenant, added to the unit of work: the caller's transaction writes it. */
   add(fields: Pick<WebhookConfig, 'enabled' | 'events' | 'secret'>): WebhookConfig {
     return this.em.create(WebhookConfig, { ...fields, tenantId: this.scope.tenantId } as never);
+  }
+
+  /**
+   * Turns off the endpoints of `tenantIds` (their receivers answered 410 Gone), in the delivery
+   * batch's bookkeeping transaction `tx` on pg-boss's `Db`.
+   */
+  static async disableUnscoped(tx: Db, tenantIds: string[]): Promise<void> {
+    await tx.executeSql(`update tenant.webhook_configs set enabled = false, updated_at = now() where tenant_id = any($1::uuid[])`, [tenantIds]);
   }
 }

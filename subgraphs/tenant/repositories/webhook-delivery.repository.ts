@@ -1,6 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
+import type { Pool } from 'pg';
+import type { Db } from 'pg-boss' with { 'resolution-mode': 'import' };
 import { enqueue } from '../../shared/jobs/job-queue';
+import type { WebhookEventJob } from '../../shared/jobs/webhook-event';
 import type { TenantScope } from '../../shared/tenant-scope';
 import { WEBHOOK_DELIVERY_QUEUE } from '../webhooks/queues';
 
@@ -26,6 +29,53 @@ export interface AttemptRecord {
   statusCode: number | null;
   durationMs: number;
   error: string | null;
+}
+
+/** A delivery a job claimed, with its tenant's endpoint (null columns: no configuration any more). */
+export interface ClaimedDelivery {
+  id: string;
+  job_id: string;
+  tenant_id: string;
+  event_type: string;
+  payload: string;
+  attempt_count: number;
+  url: string | null;
+  secret: string | null;
+  enabled: boolean | null;
+  /** When the event entered the delivery log (delivery lag). */
+  created_at: Date;
+}
+
+/** One attempt of a claimed delivery, as the batch's bookkeeping records it. */
+export interface AttemptOutcome {
+  status: number | null;
+  error: string | null;
+  durationMs: number;
+}
+
+/** A claimed delivery's next state; `nextJob` null when no attempt follows. */
+export interface DeliverySettlement {
+  status: 'pending' | 'delivered' | 'failed';
+  next: Date | null;
+  nextJob: string | null;
+  error: string | null;
+}
+
+/** A pending delivery that just got a job (deliveries written before they ran on jobs). */
+export interface AdoptedDelivery {
+  id: string;
+  job_id: string;
+  next_attempt_at: Date;
+}
+
+/** The delivery log's backlog at one moment. */
+export interface WebhookQueueStats {
+  /** Deliveries still pending (due now or waiting for a retry). */
+  pending: number;
+  /** Seconds the oldest pending delivery has waited since it entered the log; 0 when none. */
+  oldestPendingSeconds: number;
+  /** Seconds the most overdue delivery is past its due time: how far the dispatchers are behind; 0 when none. */
+  overdueSeconds: number;
 }
 
 const DELIVERY_COLUMNS = `id, event_type as "eventType", payload, status, attempt_count as "attemptCount",
@@ -115,5 +165,118 @@ export class WebhookDeliveryRepository {
     );
     await enqueue(this.em, WEBHOOK_DELIVERY_QUEUE, [{ id: jobId, data: { deliveryId: id } }]);
     return id;
+  }
+
+  // The job workers' statements below run on pg-boss's `Db` (in the worker's transaction where
+  // one is given), not on an entity manager: a batch holds deliveries of several tenants, so each
+  // row carries and binds its own tenant id.
+
+  /**
+   * Claims, with a lease (`locked_until`), the pending deliveries whose current job is one of
+   * `jobIds` and that nobody else holds, counting the attempt; with each, its tenant's endpoint.
+   */
+  static async claimUnscoped(db: Db, jobIds: string[], leaseSeconds: number): Promise<ClaimedDelivery[]> {
+    const { rows } = await db.executeSql(
+      `with due as (
+         select id from tenant.webhook_deliveries
+          where job_id = any($1::uuid[]) and status = 'pending' and (locked_until is null or locked_until < now())
+          for update skip locked)
+       update tenant.webhook_deliveries d
+          set locked_until = now() + make_interval(secs => $2), attempt_count = d.attempt_count + 1, updated_at = now()
+         from due where d.id = due.id
+       returning d.id, d.job_id, d.tenant_id, d.event_type, d.payload, d.attempt_count, d.created_at,
+         (select url from tenant.webhook_configs c where c.tenant_id = d.tenant_id) as url,
+         (select secret from tenant.webhook_configs c where c.tenant_id = d.tenant_id) as secret,
+         (select enabled from tenant.webhook_configs c where c.tenant_id = d.tenant_id) as enabled`,
+      [jobIds, leaseSeconds],
+    );
+    return rows as ClaimedDelivery[];
+  }
+
+  /** Of `jobIds`, the ones still current on a pending delivery (after a claim: another worker holds them). */
+  static async pendingJobsUnscoped(db: Db, jobIds: string[]): Promise<string[]> {
+    const { rows } = await db.executeSql(`select job_id from tenant.webhook_deliveries where job_id = any($1::uuid[]) and status = 'pending'`, [jobIds]);
+    return (rows as { job_id: string }[]).map((r) => r.job_id);
+  }
+
+  /** Records one attempt of each claimed delivery, in one statement (`tx`: the batch's bookkeeping transaction). */
+  static async recordAttemptsUnscoped(tx: Db, deliveries: ClaimedDelivery[], outcomes: AttemptOutcome[]): Promise<void> {
+    await tx.executeSql(
+      `insert into tenant.webhook_attempts (delivery_id, tenant_id, attempt_number, status_code, duration_ms, error)
+       select * from unnest($1::uuid[], $2::uuid[], $3::int[], $4::int[], $5::int[], $6::text[])`,
+      [deliveries.map((r) => r.id), deliveries.map((r) => r.tenant_id), deliveries.map((r) => r.attempt_count), outcomes.map((o) => o.status), outcomes.map((o) => o.durationMs), outcomes.map((o) => o.error)],
+    );
+  }
+
+  /**
+   * Writes each claimed delivery's next state and releases its lease, only while the claim is
+   * still the batch's (a redelivery in between wins). Returns the ids it wrote.
+   */
+  static async settleUnscoped(tx: Db, deliveries: ClaimedDelivery[], outcomes: AttemptOutcome[], states: DeliverySettlement[]): Promise<Set<string>> {
+    const { rows } = await tx.executeSql(
+      `update tenant.webhook_deliveries d
+          set status = s.status,
+              delivered_at = case when s.status = 'delivered' then now() end,
+              next_attempt_at = coalesce(s.next, d.next_attempt_at),
+              job_id = s.next_job,
+              locked_until = null, last_status = s.last_status, last_error = s.error, updated_at = now()
+         from unnest($1::uuid[], $2::text[], $3::timestamptz[], $4::uuid[], $5::int[], $6::text[], $7::uuid[]) as s(id, status, next, next_job, last_status, error, claimed_job)
+        where d.id = s.id and d.job_id = s.claimed_job and d.locked_until is not null
+        returning d.id`,
+      [deliveries.map((r) => r.id), states.map((s) => s.status), states.map((s) => s.next), states.map((s) => s.nextJob), outcomes.map((o) => o.status), states.map((s) => s.error), deliveries.map((r) => r.job_id)],
+    );
+    return new Set((rows as { id: string }[]).map((r) => r.id));
+  }
+
+  /**
+   * Inserts a pending delivery for each event its tenant subscribed to (enabled endpoint, type in
+   * its list), carrying the exact payload text every attempt will sign and the id of its first
+   * job; the rest are dropped, and an event seen twice is inserted once. Returns what it inserted.
+   */
+  static async insertFromEventsUnscoped(tx: Db, events: WebhookEventJob[]): Promise<{ id: string; job_id: string }[]> {
+    const { rows } = await tx.executeSql(
+      `insert into tenant.webhook_deliveries (id, tenant_id, event_type, payload, status, next_attempt_at, created_at, job_id)
+       select e.id, e."tenantId", e.type,
+              json_build_object('type', e.type, 'timestamp', e."occurredAt", 'data', e.data)::text,
+              'pending', now(), now(), gen_random_uuid()
+         from jsonb_to_recordset($1::jsonb) as e(id uuid, "tenantId" uuid, type text, data jsonb, "occurredAt" text)
+         join tenant.webhook_configs c on c.tenant_id = e."tenantId"
+        where c.enabled and c.url is not null and e.type = any(c.events)
+       on conflict (id) do nothing
+       returning id, job_id`,
+      [JSON.stringify(events)],
+    );
+    return rows as { id: string; job_id: string }[];
+  }
+
+  /** Gives each pending delivery without a job a job id (skipping rows another process holds). */
+  static async adoptUnqueuedUnscoped(tx: Db): Promise<AdoptedDelivery[]> {
+    const { rows } = await tx.executeSql(
+      `update tenant.webhook_deliveries set job_id = gen_random_uuid(), updated_at = now()
+        where id in (select id from tenant.webhook_deliveries where status = 'pending' and job_id is null for update skip locked)
+        returning id, job_id, next_attempt_at`,
+    );
+    return rows as AdoptedDelivery[];
+  }
+
+  /** Deletes delivered deliveries older than the retention window (their attempts go with them); returns how many. */
+  static async pruneDeliveredUnscoped(db: Db, retentionDays: number): Promise<number> {
+    const { rows } = await db.executeSql(
+      `with gone as (delete from tenant.webhook_deliveries where status = 'delivered' and delivered_at < now() - make_interval(days => $1) returning 1)
+       select count(*)::int as pruned from gone`,
+      [retentionDays],
+    );
+    return (rows[0] as { pruned: number }).pruned;
+  }
+
+  /** The backlog, in one cheap statement over the pending rows (the `webhook_deliveries_due_idx` partial index's rows). */
+  static async backlogUnscoped(pool: Pool): Promise<WebhookQueueStats> {
+    const { rows } = await pool.query<{ pending: number; oldest: number; overdue: number }>(
+      `select count(*)::int as pending,
+              coalesce(extract(epoch from now() - min(created_at)), 0)::float8 as oldest,
+              coalesce(extract(epoch from now() - min(next_attempt_at) filter (where next_attempt_at <= now())), 0)::float8 as overdue
+         from tenant.webhook_deliveries where status = 'pending'`,
+    );
+    return { pending: rows[0].pending, oldestPendingSeconds: rows[0].oldest, overdueSeconds: rows[0].overdue };
   }
 }

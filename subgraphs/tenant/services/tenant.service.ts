@@ -29,7 +29,7 @@ export class TenantService {
     const changes = validateTenantUpdate(input, tenant.settings);
     Object.assign(tenant, changes);
     // Same transaction as the change: no event without its change (issue 7).
-    await this.em.transactional((tx) => recordEvent(tx, scope.tenantId, 'tenant.updated', { id: scope.tenantId, changedFields: Object.keys(changes).sort() }));
+    await this.em.transactional((tx) => recordEvent(tx, scope, 'tenant.updated', { id: scope.tenantId, changedFields: Object.keys(changes).sort() }));
     return this.current(scope);
   }
 

@@ -52,7 +52,7 @@ export class WebhookConfigService {
     if (existing && patch.rotateSecret) config.secret = newWebhookSecret();
     // The event tells what changed, never the secret itself.
     try {
-      await this.em.transactional((tx) => recordEvent(tx, this.scope.tenantId, 'webhook_config.updated', { url: config.url, enabled: config.enabled, events: [...config.events], secretRotated: revealed }));
+      await this.em.transactional((tx) => recordEvent(tx, this.scope, 'webhook_config.updated', { url: config.url, enabled: config.enabled, events: [...config.events], secretRotated: revealed }));
     } catch (error) {
       // Two first saves raced on the one-per-tenant constraint: the loser retries against the winner's row.
       if (error instanceof UniqueConstraintViolationException) throw new ConflictError('The webhook configuration was changed concurrently; retry');

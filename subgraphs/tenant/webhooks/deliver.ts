@@ -2,6 +2,8 @@ import { randomUUID } from 'node:crypto';
 import { SpanStatusCode, trace } from '@opentelemetry/api';
 import type { Db, PgBoss } from 'pg-boss' with { 'resolution-mode': 'import' };
 import { Webhook } from 'standardwebhooks';
+import { WebhookConfigRepository } from '../repositories/webhook-config.repository';
+import { WebhookDeliveryRepository, type AttemptOutcome, type ClaimedDelivery, type DeliverySettlement } from '../repositories/webhook-delivery.repository';
 import { postWebhook } from './http-post';
 import { WEBHOOK_DELIVERY_QUEUE } from './queues';
 import { nextAttemptDelayMs, parseRetryAfter } from './schedule';
@@ -27,26 +29,9 @@ export interface DeliveryHooks {
 /** What became of each job handed in: done (attempted, or no longer current), or busy (its delivery is being sent right now). */
 export type JobOutcome = 'done' | 'busy';
 
-interface Claimed {
-  id: string;
-  job_id: string;
-  tenant_id: string;
-  event_type: string;
-  payload: string;
-  attempt_count: number;
-  url: string | null;
-  secret: string | null;
-  enabled: boolean | null;
-  /** When the event entered the delivery log (delivery lag). */
-  created_at: Date;
-}
-
 /** What one HTTP attempt came to. */
-interface Outcome {
-  status: number | null;
-  error: string | null;
+interface Outcome extends AttemptOutcome {
   retryAfter: number | null;
-  durationMs: number;
 }
 
 const tracer = trace.getTracer('healthcare-practice-platform');
@@ -61,26 +46,12 @@ const tracer = trace.getTracer('healthcare-practice-platform');
  */
 export async function deliverJobs(db: Db, boss: PgBoss, jobIds: string[], options: DeliveryOptions, hooks: DeliveryHooks = {}): Promise<Map<string, JobOutcome>> {
   const outcomes = new Map<string, JobOutcome>(jobIds.map((id) => [id, 'done']));
-  const { rows } = (await db.executeSql(
-    `with due as (
-       select id from tenant.webhook_deliveries
-        where job_id = any($1::uuid[]) and status = 'pending' and (locked_until is null or locked_until < now())
-        for update skip locked)
-     update tenant.webhook_deliveries d
-        set locked_until = now() + make_interval(secs => $2), attempt_count = d.attempt_count + 1, updated_at = now()
-       from due where d.id = due.id
-     returning d.id, d.job_id, d.tenant_id, d.event_type, d.payload, d.attempt_count, d.created_at,
-       (select url from tenant.webhook_configs c where c.tenant_id = d.tenant_id) as url,
-       (select secret from tenant.webhook_configs c where c.tenant_id = d.tenant_id) as secret,
-       (select enabled from tenant.webhook_configs c where c.tenant_id = d.tenant_id) as enabled`,
-    [jobIds, options.leaseSeconds],
-  )) as { rows: Claimed[] };
+  const rows = await WebhookDeliveryRepository.claimUnscoped(db, jobIds, options.leaseSeconds);
   const claimed = new Set(rows.map((r) => r.job_id));
   const unclaimed = jobIds.filter((id) => !claimed.has(id));
   if (unclaimed.length > 0) {
     // Still current and pending but not claimable: another worker holds it (a live lease).
-    const busy = await db.executeSql(`select job_id from tenant.webhook_deliveries where job_id = any($1::uuid[]) and status = 'pending'`, [unclaimed]);
-    for (const row of busy.rows as { job_id: string }[]) outcomes.set(row.job_id, 'busy');
+    for (const jobId of await WebhookDeliveryRepository.pendingJobsUnscoped(db, unclaimed)) outcomes.set(jobId, 'busy');
   }
   if (rows.length === 0) return outcomes;
 
@@ -100,7 +71,7 @@ export async function deliverJobs(db: Db, boss: PgBoss, jobIds: string[], option
 const ENDPOINT_OFF: Outcome = { status: null, error: 'endpoint disabled or removed', retryAfter: null, durationMs: 0 };
 
 /** One delivery attempt in its own span: tenant, event type and attempt number, never the URL or the body. */
-function attempt(delivery: Claimed, options: DeliveryOptions): Promise<Outcome> {
+function attempt(delivery: ClaimedDelivery, options: DeliveryOptions): Promise<Outcome> {
   if (!delivery.url || !delivery.secret || !delivery.enabled) return Promise.resolve(ENDPOINT_OFF);
   const attributes = { 'tenant.id': delivery.tenant_id, 'webhook.event_type': delivery.event_type, 'webhook.attempt': delivery.attempt_count };
   return tracer.startActiveSpan('webhook.delivery', { attributes }, async (span) => {
@@ -122,9 +93,9 @@ function attempt(delivery: Claimed, options: DeliveryOptions): Promise<Outcome> 
  * with their next jobs, endpoints to disable): per-event round trips were the dispatcher's
  * bottleneck, and a delivery must never be left pending without a job.
  */
-async function record(db: Db, boss: PgBoss, rows: Claimed[], outcomes: Outcome[], schedule: number[], hooks: DeliveryHooks): Promise<void> {
+async function record(db: Db, boss: PgBoss, rows: ClaimedDelivery[], outcomes: Outcome[], schedule: number[], hooks: DeliveryHooks): Promise<void> {
   const now = Date.now();
-  const states = rows.map((delivery, i) => {
+  const states = rows.map((delivery, i): DeliverySettlement => {
     const outcome = outcomes[i];
     const succeeded = outcome.status !== null && outcome.status >= 200 && outcome.status < 300;
     // 410 Gone: the receiver asks never to be called again (docs/webhooks.md).
@@ -133,36 +104,19 @@ async function record(db: Db, boss: PgBoss, rows: Claimed[], outcomes: Outcome[]
     return {
       status: succeeded ? 'delivered' : delay === null ? 'failed' : 'pending',
       next: delay === null ? null : new Date(now + delay),
-      job: delay === null ? null : randomUUID(),
+      nextJob: delay === null ? null : randomUUID(),
       error: succeeded ? null : (outcome.error ?? `HTTP ${outcome.status}`),
     };
   });
   const tx = await db.beginTransaction!();
   let kept: Set<string>;
   try {
-    await tx.db.executeSql(
-      `insert into tenant.webhook_attempts (delivery_id, tenant_id, attempt_number, status_code, duration_ms, error)
-       select * from unnest($1::uuid[], $2::uuid[], $3::int[], $4::int[], $5::int[], $6::text[])`,
-      [rows.map((r) => r.id), rows.map((r) => r.tenant_id), rows.map((r) => r.attempt_count), outcomes.map((o) => o.status), outcomes.map((o) => o.durationMs), outcomes.map((o) => o.error)],
-    );
-    const updated = await tx.db.executeSql(
-      `update tenant.webhook_deliveries d
-          set status = s.status,
-              delivered_at = case when s.status = 'delivered' then now() end,
-              next_attempt_at = coalesce(s.next, d.next_attempt_at),
-              job_id = s.next_job,
-              locked_until = null, last_status = s.last_status, last_error = s.error, updated_at = now()
-         from unnest($1::uuid[], $2::text[], $3::timestamptz[], $4::uuid[], $5::int[], $6::text[], $7::uuid[]) as s(id, status, next, next_job, last_status, error, claimed_job)
-        -- Only while the claim is still this batch's: a redelivery in between wins.
-        where d.id = s.id and d.job_id = s.claimed_job and d.locked_until is not null
-        returning d.id`,
-      [rows.map((r) => r.id), states.map((s) => s.status), states.map((s) => s.next), states.map((s) => s.job), outcomes.map((o) => o.status), states.map((s) => s.error), rows.map((r) => r.job_id)],
-    );
-    kept = new Set((updated.rows as { id: string }[]).map((r) => r.id));
-    const retries = rows.flatMap((r, i) => (kept.has(r.id) && states[i].job ? [{ id: states[i].job!, data: { deliveryId: r.id }, startAfter: states[i].next! }] : []));
+    await WebhookDeliveryRepository.recordAttemptsUnscoped(tx.db, rows, outcomes);
+    kept = await WebhookDeliveryRepository.settleUnscoped(tx.db, rows, outcomes, states);
+    const retries = rows.flatMap((r, i) => (kept.has(r.id) && states[i].nextJob ? [{ id: states[i].nextJob!, data: { deliveryId: r.id }, startAfter: states[i].next! }] : []));
     if (retries.length > 0) await boss.insert(WEBHOOK_DELIVERY_QUEUE, retries, { db: tx.db });
     const gone = [...new Set(rows.filter((r, i) => kept.has(r.id) && outcomes[i].status === 410).map((r) => r.tenant_id))];
-    if (gone.length > 0) await tx.db.executeSql(`update tenant.webhook_configs set enabled = false, updated_at = now() where tenant_id = any($1::uuid[])`, [gone]);
+    if (gone.length > 0) await WebhookConfigRepository.disableUnscoped(tx.db, gone);
     await tx.commit();
   } catch (error) {
     await tx.rollback();
@@ -175,7 +129,7 @@ async function record(db: Db, boss: PgBoss, rows: Claimed[], outcomes: Outcome[]
 }
 
 /** One signed POST; the id is stable across retries, the timestamp is the attempt's. */
-async function post(delivery: Claimed, options: DeliveryOptions): Promise<Outcome> {
+async function post(delivery: ClaimedDelivery, options: DeliveryOptions): Promise<Outcome> {
   const { timeoutMs } = options;
   const timestamp = new Date();
   const started = performance.now();

@@ -2,8 +2,8 @@ import type { Db, Job } from 'pg-boss' with { 'resolution-mode': 'import' };
 import type { Logger } from 'pino';
 import type { JobQueue } from '../../shared/jobs/job-queue';
 import { WEBHOOK_EVENT_QUEUE, type WebhookEventJob } from '../../shared/jobs/webhook-event';
+import { WebhookDeliveryRepository } from '../repositories/webhook-delivery.repository';
 import { deliverJobs, type DeliveryHooks } from './deliver';
-import { pruneDelivered } from './prune';
 import { WEBHOOK_DELIVERY_QUEUE } from './queues';
 import { relayEvents } from './relay';
 import type { WebhookSettings } from './settings';
@@ -118,12 +118,7 @@ export class WebhookJobs {
   private async adoptUnqueued(): Promise<number> {
     const tx = await this.db.beginTransaction!();
     try {
-      const { rows } = await tx.db.executeSql(
-        `update tenant.webhook_deliveries set job_id = gen_random_uuid(), updated_at = now()
-          where id in (select id from tenant.webhook_deliveries where status = 'pending' and job_id is null for update skip locked)
-          returning id, job_id, next_attempt_at`,
-      );
-      const adopted = rows as { id: string; job_id: string; next_attempt_at: Date }[];
+      const adopted = await WebhookDeliveryRepository.adoptUnqueuedUnscoped(tx.db);
       if (adopted.length > 0) await this.queue.boss.insert(WEBHOOK_DELIVERY_QUEUE, adopted.map((r) => ({ id: r.job_id, data: { deliveryId: r.id }, startAfter: r.next_attempt_at })), { db: tx.db });
       await tx.commit();
       return adopted.length;
@@ -133,8 +128,9 @@ export class WebhookJobs {
     }
   }
 
+  /** Deletes delivered deliveries past the retention window; failed ones stay for inspection and redelivery. */
   private async prune(): Promise<void> {
-    const pruned = await pruneDelivered(this.db, this.settings.retentionDays);
+    const pruned = await WebhookDeliveryRepository.pruneDeliveredUnscoped(this.db, this.settings.retentionDays);
     if (pruned > 0) this.log.info({ pruned }, 'webhook log pruned');
   }
 }

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { recordEvent } from '../../../subgraphs/shared/jobs/record-event';
 import { WEBHOOK_EVENT_QUEUE } from '../../../subgraphs/shared/jobs/webhook-event';
+import { TenantScope } from '../../../subgraphs/shared/tenant-scope';
 import { createTestTenant, request } from '../../utils/e2e';
 import { startInProcessApp, type InProcessApp } from '../../utils/in-process';
 import { startWebhookReceiver, type WebhookReceiver } from '../../utils/webhook-receiver';
@@ -131,7 +132,7 @@ describe('webhook delivery (outbox -> dispatcher -> Standard Webhooks receiver o
     const tenantOrm = server.platform.tenantOrm;
     await expect(
       tenantOrm.em.fork().transactional(async (em) => {
-        await recordEvent(em as never, tenant.tenantId, 'tenant.updated', { id: tenant.tenantId, changedFields: ['name'] });
+        await recordEvent(em as never, TenantScope.ofStoredRow(tenant.tenantId), 'tenant.updated', { id: tenant.tenantId, changedFields: ['name'] });
         await em.flush();
         throw new Error('the change failed after the event was written');
       }),
