@@ -5,6 +5,7 @@ import { openDatabase } from './lib/database';
 import { say } from './lib/progress';
 import { Teardown } from './lib/teardown';
 import { benchNotesMigrate } from './notes-migrate';
+import { benchPeerGateway } from './peer-gateway';
 import { benchRevenue } from './revenue';
 import { benchTenantPublic, type BenchContext } from './tenant-public';
 import { benchTracing } from './tracing';
@@ -65,7 +66,7 @@ async function main(): Promise<number> {
     };
     // BENCH_ONLY=notes-migrate (comma-separated names) runs a subset; all run by default.
     const only = (process.env.BENCH_ONLY ?? '').split(',').map((name) => name.trim()).filter(Boolean);
-    const benchmarks = { 'tenant-public': benchTenantPublic, 'notes-migrate': benchNotesMigrate, webhooks: benchWebhooks, revenue: benchRevenue, tracing: benchTracing };
+    const benchmarks = { 'tenant-public': benchTenantPublic, 'notes-migrate': benchNotesMigrate, webhooks: benchWebhooks, revenue: benchRevenue, tracing: benchTracing, 'peer-gateway': benchPeerGateway };
     const unknown = only.filter((name) => !(name in benchmarks));
     if (unknown.length) throw new Error(`BENCH_ONLY names unknown benchmarks: ${unknown.join(', ')} (known: ${Object.keys(benchmarks).join(', ')})`);
     let valid = true;

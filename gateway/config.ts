@@ -52,6 +52,8 @@ export interface Config {
   metricsPort: number | null;
   /** Interface the metrics server binds (METRICS_HOST, HOST by default). */
   metricsHost: string;
+  /** Whether identical query fetches to a subgraph in flight at once share one answer (GRAPHQL_DEDUP; on by default; gateway/graphql/inflight-dedup.ts). */
+  graphqlDedup: boolean;
   /** Operation limits of `/graphql` and `/graphql/stream` (GRAPHQL_*; gateway/graphql/graphql-limits.ts applies them). */
   graphql: GraphQLLimits;
   /** The job queue of webhook deliveries and e-mail (JOB_SUPERVISE_SECONDS). */
@@ -198,6 +200,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     shutdownGraceMs: readShutdownGraceMs(env, problems),
     metricsPort,
     metricsHost: text('METRICS_HOST') ?? host,
+    graphqlDedup: bool('GRAPHQL_DEDUP', true),
     graphql: {
       maxDepth: int('GRAPHQL_MAX_DEPTH', 10, 2, 100),
       maxAliases: int('GRAPHQL_MAX_ALIASES', 15, 0, 1_000),

@@ -21,9 +21,9 @@ export interface Child {
   stop(): Promise<void>;
 }
 
-/** Starts `node [nodeArgs] <script>` with extra environment variables. */
-export function startChild(name: string, script: string, env: Record<string, string>, nodeArgs: string[] = []): Child {
-  const child = spawn(process.execPath, [...nodeArgs, script], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+/** Starts `node [nodeArgs] <script> [scriptArgs]` with extra environment variables. */
+export function startChild(name: string, script: string, env: Record<string, string>, nodeArgs: string[] = [], scriptArgs: string[] = []): Child {
+  const child = spawn(process.execPath, [...nodeArgs, script, ...scriptArgs], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
   const lines: string[] = [];
   const listeners = new Set<(line: string) => void>();
   let echoing = false;

@@ -25,6 +25,8 @@ export interface LoadTarget {
   method?: 'GET' | 'POST';
   headers?: Record<string, string>;
   body?: string;
+  /** Header sets taken in turn, one per request across all connections (e.g. one per tenant); `headers` is then the base. */
+  rotateHeaders?: Record<string, string>[];
 }
 
 /** How hard and how long to push. */
@@ -58,6 +60,7 @@ export async function runLoad(target: LoadTarget, shape: LoadShape): Promise<Loa
     method: target.method ?? 'GET',
     headers: target.headers ?? {},
     body: target.body,
+    ...(target.rotateHeaders?.length ? { requests: [{ setupRequest: rotate(target.headers ?? {}, target.rotateHeaders) }] } : {}),
     duration: shape.durationSeconds,
     connections: shape.connections,
   });
@@ -75,6 +78,12 @@ export async function runLoad(target: LoadTarget, shape: LoadShape): Promise<Loa
     timeouts: result.timeouts,
     statusCodes,
   };
+}
+
+/** autocannon's per-request hook: the next header set in turn, whichever connection sends. */
+function rotate(base: Record<string, string>, sets: Record<string, string>[]) {
+  let next = 0;
+  return (request: { headers?: Record<string, string> }) => ({ ...request, headers: { ...base, ...sets[next++ % sets.length] } });
 }
 
 /**

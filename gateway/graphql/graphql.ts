@@ -10,6 +10,7 @@ import type { Config } from '../config';
 import { armorProtection, cappedStringify, parseTokenLimit } from './graphql-limits';
 import { operationResolutionPlugin } from './graphql-operation-check';
 import { surrogateLiteralError, textRulePlugin } from './graphql-text-rule';
+import { DeduplicatingDataSource } from './inflight-dedup';
 import { CachedLocalDataSource } from './local-data-source';
 import { graphqlMetricsPlugin } from '../metrics/graphql-metrics';
 import { createOperationRunner } from './operation-runner';
@@ -38,14 +39,18 @@ export async function startGraphQL(config: Config, local: RunningSubgraph[] | nu
   const gateway = new ApolloGateway({
     supergraphSdl: readSupergraph(),
     buildService: ({ name }): GraphQLDataSource => {
+      let source: GraphQLDataSource<RequestContext>;
       if (local) {
         const subgraph = local.find((s) => s.name === name);
         if (!subgraph) throw new Error(`supergraph names subgraph "${name}" that this process does not run`);
-        const source = new CachedLocalDataSource(subgraph, report);
-        localSources.push(source);
-        return source;
+        const cached = new CachedLocalDataSource(subgraph, report);
+        localSources.push(cached);
+        source = cached;
+      } else {
+        source = new IdentityForwardingDataSource(config.subgraphUrls[name as SubgraphName]!, config.internalSecret!);
       }
-      return new IdentityForwardingDataSource(config.subgraphUrls[name as SubgraphName]!, config.internalSecret!);
+      // Identical query fetches in flight reach the subgraph once (inflight-dedup.ts; GRAPHQL_DEDUP).
+      return config.graphqlDedup ? new DeduplicatingDataSource(source, name, log) : source;
     },
   });
   let apiSchema: GraphQLSchema | undefined;

@@ -1,12 +1,13 @@
 import { RemoteGraphQLDataSource, type GraphQLDataSourceProcessOptions } from '@apollo/gateway';
 import { IDENTITY_HEADERS } from '../../subgraphs/shared/context';
 import type { RequestContext } from '../../schema/request-context';
+import { createSubgraphFetcher } from './subgraph-fetcher';
 
 /** Calls a subgraph over HTTP, carrying the request's identity and the gateway's shared secret. */
 export class IdentityForwardingDataSource extends RemoteGraphQLDataSource<RequestContext> {
   /** `baseUrl` is the subgraph service's root (SUBGRAPH_<NAME>_URL); GraphQL is served under `/graphql`. */
   constructor(baseUrl: string, private readonly secret: string) {
-    super({ url: new URL('/graphql', baseUrl).toString() });
+    super({ url: new URL('/graphql', baseUrl).toString(), fetcher: createSubgraphFetcher() });
   }
 
   willSendRequest(options: GraphQLDataSourceProcessOptions<RequestContext>): void {
