@@ -19,6 +19,9 @@ export async function startInProcessApp(env: Record<string, string> = {}, option
     HOST: '127.0.0.1',
     OPERATOR_TOKEN: process.env.E2E_OPERATOR_TOKEN,
     DEMO_TENANT: '0',
+    // Gift card e-mail queued by this app is sent by the end-to-end servers, whose mail the tests
+    // read (global-setup sets it off once they run); a sender here would take their jobs too.
+    NOTIFICATION_SENDER: process.env.NOTIFICATION_SENDER,
     ...env,
   });
   const log = pino({ level: 'silent' });
