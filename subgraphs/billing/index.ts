@@ -17,6 +17,7 @@ import { Migration20261203000300_revenue } from './migrations/Migration202612030
 import { Migration20261205000000_revenue_indexes } from './migrations/Migration20261205000000_revenue_indexes';
 import { Migration20261206000000_member_payment_pending } from './migrations/Migration20261206000000_member_payment_pending';
 import { Migration20261207000000_processor_ids_across_tenants } from './migrations/Migration20261207000000_processor_ids_across_tenants';
+import { Migration20261215000000_revenue_rollups } from './migrations/Migration20261215000000_revenue_rollups';
 import { startBillingBackground } from './notifications/background';
 import { resolveLocationReference, resolvePatientReference } from './resolvers/directory.reference';
 import { GiftCardResolver } from './resolvers/gift-card.resolver';
@@ -45,6 +46,7 @@ export const billingSubgraph: SubgraphDefinition = {
     migration('Migration20261205000000_revenue_indexes', Migration20261205000000_revenue_indexes),
     migration('Migration20261206000000_member_payment_pending', Migration20261206000000_member_payment_pending),
     migration('Migration20261207000000_processor_ids_across_tenants', Migration20261207000000_processor_ids_across_tenants),
+    migration('Migration20261215000000_revenue_rollups', Migration20261215000000_revenue_rollups),
   ],
   resolvers: [PaymentMethodResolver, GiftCardResolver, MerchantAccountResolver, LocationMerchantAccountsResolver, MemberResolver, RevenueResolver, createHealthResolver('billing')],
   referenceResolvers: {
