@@ -65,16 +65,18 @@ export function rollupRelation(read: RollupRead): string {
   const b = (column: string) => `(select ${column} from bounds)`;
   const where = read.where.map((w) => ` and ${w}`).join('');
   const pure = read.granularities.length ? pureHour(read) : '';
-  const fromView = `select ${dims}source, hour as t, line_count, gross_cents, discount_cents, net_cents, first_at, last_at
-      from ${read.view.relation} where tenant_id = ${read.tenant} and hour >= ${b('cs')} and hour < ${b('fe')}${where}`;
+  const hours = `from ${read.view.relation} where tenant_id = ${read.tenant} and hour >= ${b('cs')} and hour < ${b('fe')}${where}`;
+  const totals = 'line_count, gross_cents, discount_cents, net_cents, first_at, last_at';
   const line = `select ${dims}source, created_at as t, 1::bigint as line_count, gross_cents, discount_cents, net_cents, created_at as first_at, created_at as last_at from ${LINES}`;
-  const arms = [pure ? `${fromView} and ${pure}` : fromView];
+  // With time grouping, each hour's purity is computed once (materialized): the whole hours use it, the straddling ones its negation.
+  const ctes = [`bounds as (${bounds})`];
+  if (pure) ctes.push(`whole as materialized (select ${dims}source, hour, ${totals}, ${pure} as pure ${hours})`);
+  const arms = [pure ? `select ${dims}source, hour as t, ${totals} from whole where pure` : `select ${dims}source, hour as t, ${totals} ${hours}`];
   if (read.lower.length) arms.push(`${line} where tenant_id = ${read.tenant} and created_at >= ${b('s')} and created_at < least(${b('cs')}, ${b('e')})${where}`);
   if (read.upper.length) arms.push(`${line} where tenant_id = ${read.tenant} and created_at >= greatest(${b('fe')}, ${b('cs')}) and created_at < ${b('e')}${where}`);
   if (pure) {
-    const straddling = `select distinct hour from ${read.view.relation} where tenant_id = ${read.tenant} and hour >= ${b('cs')} and hour < ${b('fe')}${where} and not (${pure})`;
-    arms.push(`${line} join (${straddling}) straddling on created_at >= straddling.hour and created_at < straddling.hour + ${HOUR}
+    arms.push(`${line} join (select distinct hour from whole where not pure) straddling on created_at >= straddling.hour and created_at < straddling.hour + ${HOUR}
       where tenant_id = ${read.tenant}${where}`);
   }
-  return `(with bounds as (${bounds}) ${arms.join(' union all ')}) u`;
+  return `(with ${ctes.join(', ')} ${arms.join(' union all ')}) u`;
 }
