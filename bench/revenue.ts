@@ -37,31 +37,57 @@ interface Shape {
   each: number;
 }
 
-/**
- * Warm-up, then sequential and concurrent timing of one side of a target. A 422 ("query too
- * expensive": the statement timeout) is counted and timed as an answer; any other failure stops.
- */
+/** Warm-up, then sequential and concurrent timing of one side of a target. */
 async function time(call: () => Promise<unknown>, shape: Shape): Promise<Measured> {
-  let refused = 0;
-  const once = async () => {
-    const started = process.hrtime.bigint();
-    try {
-      await call();
-    } catch (error) {
-      if (!(error instanceof HttpStatusError && error.status === 422)) throw error;
-      refused++;
-    }
-    return Number(process.hrtime.bigint() - started) / 1e6;
-  };
+  const { once, refused } = counted(call);
   for (let i = 0; i < 3; i++) await once();
-  refused = 0;
+  refused.count = 0;
   const seq: number[] = [];
   for (let i = 0; i < shape.sequential; i++) seq.push(await once());
   const conc: number[] = [];
   await Promise.all(Array.from({ length: shape.each ? shape.workers : 0 }, async () => {
     for (let i = 0; i < shape.each; i++) conc.push(await once());
   }));
-  return { sequential: summarise(seq), concurrent: conc.length ? summarise(conc) : null, refused };
+  return { sequential: summarise(seq), concurrent: conc.length ? summarise(conc) : null, refused: refused.count };
+}
+
+/**
+ * App and floor of a target timed in turn, one request each, `count` times after a warm-up: two
+ * sides within a few tens of percent must see the same machine (seconds-long statements on a
+ * shared VM drift more than that between two blocks of samples).
+ */
+async function timeInTurn(app: () => Promise<unknown>, floor: () => Promise<unknown>, count: number): Promise<[Measured, Measured]> {
+  const [a, f] = [counted(app), counted(floor)];
+  for (let i = 0; i < 2; i++) {
+    await a.once();
+    await f.once();
+  }
+  a.refused.count = 0;
+  const samples: [number[], number[]] = [[], []];
+  for (let i = 0; i < count; i++) {
+    samples[0].push(await a.once());
+    samples[1].push(await f.once());
+  }
+  return [
+    { sequential: summarise(samples[0]), concurrent: null, refused: a.refused.count },
+    { sequential: summarise(samples[1]), concurrent: null, refused: 0 },
+  ];
+}
+
+/** Times one call; a 422 ("query too expensive": the statement timeout) is counted and timed as an answer, any other failure stops. */
+function counted(call: () => Promise<unknown>): { once: () => Promise<number>; refused: { count: number } } {
+  const refused = { count: 0 };
+  const once = async () => {
+    const started = process.hrtime.bigint();
+    try {
+      await call();
+    } catch (error) {
+      if (!(error instanceof HttpStatusError && error.status === 422)) throw error;
+      refused.count++;
+    }
+    return Number(process.hrtime.bigint() - started) / 1e6;
+  };
+  return { once, refused };
 }
 
 /**
@@ -78,7 +104,7 @@ export async function benchRevenue(ctx: BenchContext): Promise<{ markdown: strin
   const app: Shape = { sequential: setting('BENCH_REVENUE_SEQUENTIAL', 20), workers, each: setting('BENCH_REVENUE_EACH', 10) };
   // The floor reads every line of the year: fewer samples keep the run within its time budget.
   const floorShape: Shape = { sequential: setting('BENCH_REVENUE_FLOOR_SEQUENTIAL', 10), workers, each: setting('BENCH_REVENUE_FLOOR_EACH', 3) };
-  // Requests only lines answer are timed one at a time: four at once run into the statement timeout at 10M lines (the problem rollups solve).
+  // Requests only lines answer are timed one at a time, app and floor in turn: four at once run into the statement timeout at 10M lines (the problem rollups solve).
   const linesShape: Shape = { sequential: setting('BENCH_REVENUE_LINES_SEQUENTIAL', 10), workers, each: 0 };
   const writeRounds = setting('BENCH_REVENUE_WRITE_ROUNDS', 4);
   const writeEach = setting('BENCH_REVENUE_WRITE_EACH', 50);
@@ -112,11 +138,15 @@ export async function benchRevenue(ctx: BenchContext): Promise<{ markdown: strin
     const agrees = target.agrees(await target.app(), await target.floor());
     if (!agrees) say(`${target.name}: the app and the floor DISAGREE`);
     valid &&= agrees;
-    const appTimes = await time(() => target.app(), target.kind === 'lines' ? linesShape : app);
-    const floorTimes = await time(() => target.floor(), target.kind === 'lines' ? linesShape : floorShape);
+    const [appTimes, floorTimes] = target.kind === 'lines'
+      ? await timeInTurn(() => target.app(), () => target.floor(), linesShape.sequential)
+      : [await time(() => target.app(), app), await time(() => target.floor(), floorShape)];
     const plans = [];
-    await db.query('set jit = off');
-    for (const statement of target.appStatements) plans.push({ via: statement.via, plan: await explain(db, statement.sql, statement.params) });
+    for (const statement of target.appStatements) {
+      // As the app runs them (read-only.ts): rollup statements without JIT.
+      await db.query(statement.small ? 'set jit = off' : 'reset jit');
+      plans.push({ via: statement.via, plan: await explain(db, statement.sql, statement.params) });
+    }
     await db.query('reset jit');
     say(`${target.name}: app p50 ${appTimes.sequential.p50.toFixed(1)} ms, floor p50 ${floorTimes.sequential.p50.toFixed(1)} ms` +
       (appTimes.concurrent && floorTimes.concurrent ? ` (concurrent ${appTimes.concurrent.p50.toFixed(1)} / ${floorTimes.concurrent.p50.toFixed(1)}; ${appTimes.refused} refused)` : ''));
