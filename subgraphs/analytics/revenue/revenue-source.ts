@@ -21,7 +21,9 @@ export interface RevenueSource {
   average(column: string): string;
   first: string;
   last: string;
-  countWhere(condition: string): string;
+  /** Lines of each source. */
+  chargeItems: string;
+  soldPackages: string;
   /** `lines`, or the rollup's name (for the benchmark's report). */
   via: string;
 }
@@ -38,7 +40,8 @@ export function linesSource(tenantId: string, filter: RevenueFilter): RevenueSou
     average: (column) => `round(avg(${column}))`,
     first: 'min(created_at)',
     last: 'max(created_at)',
-    countWhere: (condition) => `count(*) filter (where ${condition})`,
+    chargeItems: `count(*) filter (where source = 'charge_item')`,
+    soldPackages: `count(*) filter (where source = 'sold_package')`,
     via: 'lines',
   };
 }

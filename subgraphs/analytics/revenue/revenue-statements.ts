@@ -6,8 +6,9 @@ import { localDateSql } from './revenue-where';
 
 /**
  * The SQL of the four 4.3 endpoints, built from validated filters only. Pure functions, so the
- * benchmark runs exactly these statements through `pg` as its floor. Aggregates read a rollup
- * when one answers (`rollups`, the default), else the lines; the page of lines always reads lines.
+ * benchmark runs exactly these statements through `pg` as its floor. With `rollups` (the service
+ * sets it; the floor does not) aggregates read the smallest rollup that answers, else the lines;
+ * the page of lines always reads lines.
  */
 
 type Direction = 'asc' | 'desc';
@@ -77,8 +78,7 @@ export function groupSummariesStatement(
 /** `revenue-breakdown-summary`: one row over every filtered line. */
 export function summaryStatement(tenantId: string, filter: RevenueFilter, rollups = false): RevenueStatement {
   const source = revenueSource(tenantId, filter, undefined, rollups);
-  const sql = `select ${amounts(source)}, ${source.countWhere(`source = 'charge_item'`)} as charge_items,
-    ${source.countWhere(`source = 'sold_package'`)} as sold_packages, ${source.first} as first_at, ${source.last} as last_at
+  const sql = `select ${amounts(source)}, ${source.chargeItems} as charge_items, ${source.soldPackages} as sold_packages, ${source.first} as first_at, ${source.last} as last_at
     from ${source.from}`;
   return made(sql, source);
 }

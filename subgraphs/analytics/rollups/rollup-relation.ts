@@ -20,12 +20,14 @@ export interface RollupRead {
 /** Aggregates over the relation `rollupRelation` builds, mirroring those over lines (`count(*)`, `sum`, `avg`, `min`/`max(created_at)`). */
 export const ROLLUP_AGGREGATES = {
   count: 'coalesce(sum(line_count), 0)',
+  /** Lines of each source: a line is a charge item or a sold package. */
+  chargeItems: 'coalesce(sum(line_count - package_count), 0)',
+  soldPackages: 'coalesce(sum(package_count), 0)',
   sum: (column: string) => `coalesce(sum(${column}), 0)`,
   // The same numeric division avg(integer) does, so the rounding (half away from zero) is identical.
   average: (column: string) => `round(sum(${column})::numeric / nullif(sum(line_count), 0))`,
   first: 'min(first_at)',
   last: 'max(last_at)',
-  countWhere: (condition: string) => `coalesce(sum(line_count) filter (where ${condition}), 0)`,
 };
 
 const LINES = 'billing.revenue_line';
@@ -49,9 +51,9 @@ function pureHour(read: RollupRead): string {
 /**
  * The relation a rollup-backed statement aggregates, `u`: every whole hour of the range from the
  * view, and the lines of the partial hours at either end (and of the hours that straddle a bucket)
- * from `billing.revenue_line`, one row each. Rows carry the view's columns, `source`, `t` (the
- * hour, or the line's time: what time grouping reads; an hour used whole lies in one bucket),
- * `line_count` (1 for a line), the amounts, `first_at` and `last_at`. The two sources partition
+ * from `billing.revenue_line`, one row each. Rows carry the view's columns, `t` (the hour, or the
+ * line's time: what time grouping reads; an hour used whole lies in one bucket), `line_count` (1
+ * for a line), `package_count`, the amounts, `first_at` and `last_at`. The two sources partition
  * the range, so every line is counted exactly once.
  */
 export function rollupRelation(read: RollupRead): string {
@@ -66,12 +68,13 @@ export function rollupRelation(read: RollupRead): string {
   const where = read.where.map((w) => ` and ${w}`).join('');
   const pure = read.granularities.length ? pureHour(read) : '';
   const hours = `from ${read.view.relation} where tenant_id = ${read.tenant} and hour >= ${b('cs')} and hour < ${b('fe')}${where}`;
-  const totals = 'line_count, gross_cents, discount_cents, net_cents, first_at, last_at';
-  const line = `select ${dims}source, created_at as t, 1::bigint as line_count, gross_cents, discount_cents, net_cents, created_at as first_at, created_at as last_at from ${LINES}`;
+  const totals = 'line_count, package_count, gross_cents, discount_cents, net_cents, first_at, last_at';
+  const line = `select ${dims}created_at as t, 1::bigint as line_count, (source = 'sold_package')::int::bigint as package_count, gross_cents, discount_cents, net_cents,
+      created_at as first_at, created_at as last_at from ${LINES}`;
   // With time grouping, each hour's purity is computed once (materialized): the whole hours use it, the straddling ones its negation.
   const ctes = [`bounds as (${bounds})`];
-  if (pure) ctes.push(`whole as materialized (select ${dims}source, hour, ${totals}, ${pure} as pure ${hours})`);
-  const arms = [pure ? `select ${dims}source, hour as t, ${totals} from whole where pure` : `select ${dims}source, hour as t, ${totals} ${hours}`];
+  if (pure) ctes.push(`whole as materialized (select ${dims}hour, ${totals}, ${pure} as pure ${hours})`);
+  const arms = [pure ? `select ${dims}hour as t, ${totals} from whole where pure` : `select ${dims}hour as t, ${totals} ${hours}`];
   if (read.lower.length) arms.push(`${line} where tenant_id = ${read.tenant} and created_at >= ${b('s')} and created_at < least(${b('cs')}, ${b('e')})${where}`);
   if (read.upper.length) arms.push(`${line} where tenant_id = ${read.tenant} and created_at >= greatest(${b('fe')}, ${b('cs')}) and created_at < ${b('e')}${where}`);
   if (pure) {

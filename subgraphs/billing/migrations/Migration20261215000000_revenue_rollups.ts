@@ -1,12 +1,14 @@
 import { Migration } from '@mikro-orm/migrations';
 
 /**
- * The rollups: each sums a tenant's revenue lines per UTC hour, line source and a few dimension
- * columns. Chosen from measurement (docs/decisions.md, "Revenue rollups"): one narrow rollup per
- * grouping dimension of the breakdown, since a rollup over every dimension barely compresses.
+ * The rollups: each sums a tenant's revenue lines per UTC hour and a few dimension columns, and
+ * counts the sold packages among them (the summary's split by source). Chosen from measurement
+ * (docs/decisions.md, "Revenue rollups"): one narrow rollup per grouping dimension of the
+ * breakdown, since a rollup over every dimension barely compresses; only the smallest is also
+ * keyed by source, which doubled the others' rows for little use.
  */
 const ROLLUPS: { name: string; columns: string[] }[] = [
-  { name: 'total', columns: [] },
+  { name: 'total', columns: ['source'] },
   { name: 'location', columns: ['location_id', 'location_name'] },
   { name: 'provider', columns: ['provider_id', 'provider_name'] },
   { name: 'item_category', columns: ['item_category'] },
@@ -14,6 +16,7 @@ const ROLLUPS: { name: string; columns: string[] }[] = [
 ];
 
 const COLUMN_TYPES: Record<string, string> = {
+  source: 'text not null',
   location_id: 'uuid not null',
   location_name: 'text not null',
   provider_id: 'uuid null',
@@ -22,24 +25,26 @@ const COLUMN_TYPES: Record<string, string> = {
   payment_medium: 'text not null',
 };
 
-const keyOf = (columns: string[]) => ['tenant_id', 'hour', 'source', ...columns];
-const list = (columns: string[], prefix = '') => columns.map((c) => `${prefix}${c}`).join(', ');
+const keyOf = (columns: string[]) => ['tenant_id', 'hour', ...columns];
+const list = (columns: string[]) => columns.join(', ');
 
-/** Sums of the lines of `from` (a relation with revenue_line's columns and a `source`), per rollup key. */
+/** Sums of the lines of `from` per rollup key; `source` is how a line's source reads there (a column, or the trigger's table). */
 function aggregate(columns: string[], from: string, source = 'source'): string {
-  return `select tenant_id, date_bin('1 hour', created_at, '2000-01-01 00:00:00+00') as hour, ${source} as source${columns.length ? `, ${list(columns)}` : ''},
-      count(*), sum(gross_cents), sum(discount_cents), sum(net_cents), min(created_at), max(created_at)
+  const dims = columns.map((c) => (c === 'source' ? `${source} as source` : c));
+  return `select tenant_id, date_bin('1 hour', created_at, '2000-01-01 00:00:00+00') as hour${dims.map((d) => `, ${d}`).join('')},
+      count(*), count(*) filter (where ${source} = 'sold_package'), sum(gross_cents), sum(discount_cents), sum(net_cents), min(created_at), max(created_at)
     from ${from} group by ${keyOf(columns).map((_, i) => i + 1).join(', ')}`;
 }
 
-const TOTALS = 'line_count, gross_cents, discount_cents, net_cents, first_at, last_at';
+const TOTALS = 'line_count, package_count, gross_cents, discount_cents, net_cents, first_at, last_at';
 
 /** Adds new lines' sums to the rollup; rows come in key order so concurrent writers lock in one order. */
 function upsert(rollup: { name: string; columns: string[] }): string {
   const key = keyOf(rollup.columns);
   return `insert into billing.revenue_rollup_${rollup.name} as r (${list(key)}, ${TOTALS})
       ${aggregate(rollup.columns, 'new_rows', 'src')} order by ${key.map((_, i) => i + 1).join(', ')}
-    on conflict (${list(key)}) do update set line_count = r.line_count + excluded.line_count, gross_cents = r.gross_cents + excluded.gross_cents,
+    on conflict (${list(key)}) do update set line_count = r.line_count + excluded.line_count, package_count = r.package_count + excluded.package_count,
+      gross_cents = r.gross_cents + excluded.gross_cents,
       discount_cents = r.discount_cents + excluded.discount_cents, net_cents = r.net_cents + excluded.net_cents,
       first_at = least(r.first_at, excluded.first_at), last_at = greatest(r.last_at, excluded.last_at);`;
 }
@@ -73,7 +78,7 @@ function rebuild(rollup: { name: string; columns: string[] }): string {
 
 /**
  * Pre-aggregated revenue (issue 21, part 3): `billing.revenue_rollup_<name>` tables summing the
- * lines per tenant, UTC hour, source and dimensions, kept current in the same transaction as the
+ * lines per tenant, UTC hour and dimensions, kept current in the same transaction as the
  * lines by statement-level triggers on both line tables, and published to analytics as the
  * read-only views `billing.revenue_hourly_<name>` (docs/decisions.md, Data ownership). Inserts add
  * their sums (the application only ever inserts lines); updates, deletes and truncation recompute
@@ -90,9 +95,9 @@ export class Migration20261215000000_revenue_rollups extends Migration {
       this.addSql(`create table "billing"."revenue_rollup_${rollup.name}" (
         "tenant_id" uuid not null,
         "hour" timestamptz not null,
-        "source" text not null,
         ${dims}
         "line_count" bigint not null,
+        "package_count" bigint not null,
         "gross_cents" bigint not null,
         "discount_cents" bigint not null,
         "net_cents" bigint not null,
