@@ -159,8 +159,10 @@ export async function seedRevenue(databaseUrl: string, measured: string, others:
       await onClients(clients, rows, async (client, { name }) => {
         await client.query(`set work_mem = '256MB'; set maintenance_work_mem = '256MB'`);
         await client.query('select billing.rebuild_revenue_rollups($1)', [name]);
-        await client.query(`vacuum analyze billing.revenue_rollup_${name}`);
       });
+      // Only once every rebuild has committed: a vacuum while another connection's rebuild still runs cannot mark
+      // pages all-visible (that transaction may not see the rows), and index-only scans then visit the heap row by row.
+      await onClients(clients, rows, async (client, { name }) => void (await client.query(`vacuum analyze billing.revenue_rollup_${name}`)));
     }
     timings.rollups = since(phase);
     timings.total = since(started);
