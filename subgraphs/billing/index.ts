@@ -18,6 +18,7 @@ import { Migration20261206000000_member_payment_pending } from './migrations/Mig
 import { Migration20261207000000_processor_ids_across_tenants } from './migrations/Migration20261207000000_processor_ids_across_tenants';
 import { configureBilling, type BillingDeps } from './billing-deps';
 import { Migration20261210000000_notification_jobs } from './migrations/Migration20261210000000_notification_jobs';
+import { Migration20261215000000_revenue_rollups } from './migrations/Migration20261215000000_revenue_rollups';
 import { startBillingBackground } from './notifications/background';
 import { BILLING_QUEUES } from './notifications/email-queue';
 import { readMailSettings, type MailSettings } from './notifications/mail-settings';
@@ -49,6 +50,7 @@ export const billingSubgraph: SubgraphDefinition<MailSettings | null, BillingDep
     migration('Migration20261206000000_member_payment_pending', Migration20261206000000_member_payment_pending),
     migration('Migration20261207000000_processor_ids_across_tenants', Migration20261207000000_processor_ids_across_tenants),
     migration('Migration20261210000000_notification_jobs', Migration20261210000000_notification_jobs),
+    migration('Migration20261215000000_revenue_rollups', Migration20261215000000_revenue_rollups),
   ],
   resolvers: [PaymentMethodResolver, GiftCardResolver, MerchantAccountResolver, LocationMerchantAccountsResolver, MemberResolver, RevenueResolver, createHealthResolver('billing')],
   referenceResolvers: {

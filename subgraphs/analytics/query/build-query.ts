@@ -1,8 +1,10 @@
+import { rollupForQuery, rollupMeasureSql } from '../rollups/query-rollup';
+import { rollupRelation } from '../rollups/rollup-relation';
 import { filterSql, measureSql } from './filter-sql';
 import { CUBES, resolveMember, type MeasureDef } from './model';
 import { scopeOf } from './parse-filters';
 import type { NormalizedQuery } from './query-types';
-import { lowerBoundSql, SqlParams, upperBoundSql } from './sql-params';
+import { lowerBoundSql, lowerBoundValue, SqlParams, upperBoundExclusiveValue, upperBoundSql } from './sql-params';
 
 /** One column of the answer and the response keys it fills. */
 export interface OutputColumn {
@@ -18,6 +20,10 @@ export interface BuiltStatement {
   sql: string;
   params: unknown[];
   columns: OutputColumn[];
+  /** `lines`, or the rollup read (rollups/catalogue.ts). */
+  via: string;
+  /** True when a rollup is read (few rows: see read-only.ts). */
+  small: boolean;
 }
 
 // Cube's wall-clock format for time values: local time in the query's zone, no offset.
@@ -27,12 +33,17 @@ const LOCAL_TIME = `'YYYY-MM-DD"T"HH24:MI:SS.MS'`;
  * Turns a normalised query into one SELECT over the cube's relation: always `tenant_id = $1`,
  * identifiers only from the model, every request value a bind parameter. Time grouping is
  * `date_trunc(granularity, created_at at time zone tz)`, so buckets follow the zone's calendar.
+ * With `rollups`, a query the smallest covering rollup answers reads it instead of the lines
+ * (rollups/rollup-relation.ts): the same SELECT over a relation that holds the same figures.
  */
-export function buildQuery(query: NormalizedQuery, tenantId: string): BuiltStatement {
+export function buildQuery(query: NormalizedQuery, tenantId: string, rollups = false): BuiltStatement {
   const cube = CUBES.revenue; // the model has one cube; every member resolves into it
   const params = new SqlParams();
   const tenant = params.add(tenantId);
   const tz = params.shared(query.timezone);
+  const view = rollups ? rollupForQuery(query) : null;
+  const measure = view ? rollupMeasureSql : measureSql;
+  const granularities: string[] = [];
   const select: string[] = [];
   const columns: OutputColumn[] = [];
   const groupBy: string[] = [];
@@ -66,32 +77,42 @@ export function buildQuery(query: NormalizedQuery, tenantId: string): BuiltState
     if (member?.kind !== 'dimension') throw new Error(`${time.dimension} is not a dimension`);
     // Cube also answers the bare name with the first grouping of a time dimension the query does not select raw.
     const keys = aliasOf.has(time.dimension) ? [key] : [key, time.dimension];
-    const bucket = `date_trunc(${params.add(time.granularity)}, ${member.def.column} at time zone ${tz()})`;
+    const granularity = params.add(time.granularity);
+    granularities.push(granularity);
+    const bucket = `date_trunc(${granularity}, ${view ? 't' : member.def.column} at time zone ${tz()})`;
     const alias = add(`to_char(${bucket}, ${LOCAL_TIME})`, keys, bucket);
     if (!aliasOf.has(time.dimension)) aliasOf.set(time.dimension, alias);
   }
   for (const name of query.measures) {
     const member = resolveMember(name);
     if (member?.kind !== 'measure') throw new Error(`${name} is not a measure`);
-    aliasOf.set(name, add(measureSql(member.def), [name], false, member.def));
+    aliasOf.set(name, add(measure(member.def), [name], false, member.def));
   }
 
-  const where = [`${cube.tenantColumn} = ${tenant}`];
+  const where: string[] = [];
+  const lower: string[] = [];
+  const upper: string[] = [];
   for (const time of query.timeDimensions) {
     if (!time.dateRange) continue;
     const member = resolveMember(time.dimension);
     if (member?.kind !== 'dimension') continue;
-    where.push(lowerBoundSql(params, member.def.column, time.dateRange[0], tz), upperBoundSql(params, member.def.column, time.dateRange[1], tz));
+    if (view) {
+      lower.push(lowerBoundValue(params, time.dateRange[0], tz));
+      upper.push(upperBoundExclusiveValue(params, time.dateRange[1], tz));
+    } else where.push(lowerBoundSql(params, member.def.column, time.dateRange[0], tz), upperBoundSql(params, member.def.column, time.dateRange[1], tz));
   }
   const having: string[] = [];
-  for (const filter of query.filters) (scopeOf(filter) === 'measure' ? having : where).push(filterSql(params, filter, tz));
+  for (const filter of query.filters) (scopeOf(filter) === 'measure' ? having : where).push(filterSql(params, filter, tz, measure));
+  const from = view
+    ? rollupRelation({ params, tenant, view, lower, upper, where, granularities, tz })
+    : `${cube.relation} where ${[`${cube.tenantColumn} = ${tenant}`, ...where].join(' and ')}`;
 
   const orderBy = query.order.map(([name, direction]) => {
     const alias = aliasOf.get(name);
     if (alias) return `"${alias}" ${direction}`;
     const member = resolveMember(name);
     if (member?.kind !== 'measure') throw new Error(`cannot order by ${name}`);
-    return `${measureSql(member.def)} ${direction}`;
+    return `${measure(member.def)} ${direction}`;
   });
   // Grouping columns last, so equal sort keys still come back in one order and offsets page reliably.
   for (const column of columns) {
@@ -101,14 +122,13 @@ export function buildQuery(query: NormalizedQuery, tenantId: string): BuiltState
 
   const sql = [
     `select ${select.join(', ')}`,
-    `from ${cube.relation}`,
-    `where ${where.join(' and ')}`,
+    `from ${from}`,
     groupBy.length ? `group by ${groupBy.join(', ')}` : '',
     having.length ? `having ${having.join(' and ')}` : '',
     orderBy.length ? `order by ${orderBy.join(', ')}` : '',
     `limit ${params.add(query.limit)} offset ${params.add(query.offset)}`,
   ].filter(Boolean).join(' ');
-  return { sql, params: params.values, columns };
+  return { sql, params: params.values, columns, via: view?.name ?? 'lines', small: view !== null };
 }
 
 /** Reads one result row into Cube's shape: keys are member names, measures JSON numbers (cents stay integers). */

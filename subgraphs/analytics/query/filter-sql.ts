@@ -92,15 +92,18 @@ function timeSql(params: SqlParams, column: string, filter: MemberFilter, tz: Zo
   }
 }
 
-/** One filter node as a SQL condition; `tz` gives the placeholder of the query's time zone. */
-export function filterSql(params: SqlParams, node: FilterNode, tz: ZoneRef): string {
+/**
+ * One filter node as a SQL condition; `tz` gives the placeholder of the query's time zone and
+ * `measure` the aggregate of a measure (over lines by default, or over a rollup).
+ */
+export function filterSql(params: SqlParams, node: FilterNode, tz: ZoneRef, measure: (def: MeasureDef) => string = measureSql): string {
   if (isGroup(node)) {
     const [joiner, children] = 'and' in node ? [' and ', node.and] : [' or ', node.or];
-    return `(${children.map((child) => filterSql(params, child, tz)).join(joiner)})`;
+    return `(${children.map((child) => filterSql(params, child, tz, measure)).join(joiner)})`;
   }
   const member = resolveMember(node.member);
   if (!member) throw new Error(`unresolved member ${node.member} reached SQL`);
-  if (member.kind === 'measure') return numberSql(params, measureSql(member.def), node);
+  if (member.kind === 'measure') return numberSql(params, measure(member.def), node);
   if (member.def.type === 'time') return timeSql(params, member.def.column, node, tz);
   return stringSql(params, member.def.column, Boolean(member.def.uuid), node);
 }

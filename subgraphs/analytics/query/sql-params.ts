@@ -46,3 +46,18 @@ export function pointSql(params: SqlParams, text: string, tz: ZoneRef): string {
   return isInstantText(text) ? `${params.add(text)}::timestamptz` : `(${params.add(text)}::timestamp at time zone ${tz()})`;
 }
 
+
+/** The instant a range starts at, as SQL (the lower bound's value, inclusive). */
+export function lowerBoundValue(params: SqlParams, text: string, tz: ZoneRef): string {
+  return pointSql(params, text, tz);
+}
+
+/**
+ * The first instant after a range, as SQL: what `upperBoundSql` compares to, made exclusive. An
+ * instant end is inclusive and timestamptz counts microseconds, so the next one is the exclusive end.
+ */
+export function upperBoundExclusiveValue(params: SqlParams, text: string, tz: ZoneRef): string {
+  return isInstantText(text)
+    ? `(${params.add(text)}::timestamptz + interval '1 microsecond')`
+    : `((${params.add(text)}::timestamp + interval '1 millisecond') at time zone ${tz()})`;
+}

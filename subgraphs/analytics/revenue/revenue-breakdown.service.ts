@@ -62,26 +62,27 @@ function line(row: Row): RevenueBreakdownItemType {
  * to the summary, and the detail pages hold exactly the summary's lines.
  */
 export class RevenueBreakdownService {
-  constructor(private readonly em: EntityManager, private readonly tenantId: string) {}
+  /** `rollups: false` reads lines only: the reference the rollup path is tested against. */
+  constructor(private readonly em: EntityManager, private readonly tenantId: string, private readonly options: { rollups: boolean } = { rollups: true }) {}
 
   /** Distinct groups with their line counts. */
   async groups(args: RevenueGroupsArgs): Promise<RevenueGroupItemType[]> {
     const filter = this.validated((issues) => parseRevenueFilter(args, issues));
-    const rows = await this.run(args, (run) => run(groupsStatement(this.tenantId, filter, args.groupBy)));
+    const rows = await this.run(args, (run) => run(groupsStatement(this.tenantId, filter, args.groupBy, this.options.rollups)));
     return rows.map((row) => ({ ...group(row), totalCount: num(row.count) }));
   }
 
   /** Count and sums per group. */
   async groupSummaries(args: RevenueGroupSummariesArgs): Promise<RevenueGroupSummaryType[]> {
     const filter = this.validated((issues) => parseRevenueFilter(args, issues));
-    const rows = await this.run(args, (run) => run(groupSummariesStatement(this.tenantId, filter, args.groupBy, args.sortBy, args.sortDirection)));
+    const rows = await this.run(args, (run) => run(groupSummariesStatement(this.tenantId, filter, args.groupBy, args.sortBy, args.sortDirection, this.options.rollups)));
     return rows.map((row) => ({ ...group(row), ...amounts(row) }));
   }
 
   /** Count and sums of every filtered line. */
   async summary(args: RevenueSummaryArgs): Promise<RevenueSummaryType> {
     const filter = this.validated((issues) => parseRevenueFilter(args, issues));
-    const [row] = await this.run(args, (run) => run(summaryStatement(this.tenantId, filter)));
+    const [row] = await this.run(args, (run) => run(summaryStatement(this.tenantId, filter, this.options.rollups)));
     return { ...amounts(row), chargeItemCount: num(row.charge_items), soldPackageCount: num(row.sold_packages), firstDate: toDate(row.first_at), lastDate: toDate(row.last_at) };
   }
 
@@ -99,7 +100,7 @@ export class RevenueBreakdownService {
     const [rows, total] = await this.run(args, async (run) => {
       const page = await run(linesStatement(this.tenantId, filter, args.sortBy, args.sortDirection, args));
       // A first page shorter than a page is everything: no need to count.
-      const count = args.page === 1 && page.length < args.perPage ? page.length : num((await run(countStatement(this.tenantId, filter)))[0].count);
+      const count = args.page === 1 && page.length < args.perPage ? page.length : num((await run(countStatement(this.tenantId, filter, this.options.rollups)))[0].count);
       return [page, count] as const;
     });
     return toPage(rows.map(line), total, args);

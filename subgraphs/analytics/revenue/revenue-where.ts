@@ -25,7 +25,7 @@ export class RevenueParams {
 const UUID_COLUMNS = new Set(['location_id', 'provider_id', 'patient_id']);
 
 /** Ids compare as uuids (values that are no UUIDs match nothing); names and categories exactly but case-insensitively. */
-function listSql(p: RevenueParams, key: ListFilter, values: string[]): string {
+export function listSql(p: RevenueParams, key: ListFilter, values: string[]): string {
   const column = LIST_FILTERS[key];
   if (UUID_COLUMNS.has(column)) {
     const ids = values.filter(isUuid).map((id) => id.toLowerCase());

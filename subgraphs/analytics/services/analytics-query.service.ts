@@ -39,14 +39,15 @@ function unwrap(input: unknown): { raw: unknown; loc: IssueLoc } {
 
 /** Runs analysts' queries for one tenant (contract part 4.2, `execute-query`). */
 export class AnalyticsQueryService {
-  constructor(private readonly em: EntityManager, private readonly scope: TenantScope) {}
+  /** `rollups: false` reads lines only: the reference the rollup path is tested against. */
+  constructor(private readonly em: EntityManager, private readonly scope: TenantScope, private readonly options: { rollups: boolean } = { rollups: true }) {}
 
-  /** Validates, normalises and runs a query: one read-only statement under the statement timeout, scoped to the tenant. */
+  /** Validates, normalises and runs a query: one read-only statement under the statement timeout, scoped to the tenant, over a rollup when one answers. */
   async execute(input: unknown): Promise<AnalyticsQueryResult> {
     const { raw, loc } = unwrap(input);
     const parsed = parseQuery(raw, loc, { now: new Date(), requireMembers: true });
     if (!parsed.ok) throw new ValidationError(parsed.issues);
-    const statement = buildQuery(parsed.query, this.scope.tenantId);
+    const statement = buildQuery(parsed.query, this.scope.tenantId, this.options.rollups);
     const targets = { request: { loc, input: raw }, timezone: { loc: [...loc, 'timezone'], input: parsed.query.timezone } };
     const rows = await runReadOnly(this.em, targets, (run) => run(statement));
     return { query: parsed.query, data: rows.map((row) => shapeRow(row, statement.columns)), annotation: annotate(parsed.query) };
