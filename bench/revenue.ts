@@ -1,6 +1,6 @@
 import { Client, Pool } from 'pg';
 import { todayIn } from '../subgraphs/analytics/query/civil-time';
-import { QUERY_LIMITS } from '../subgraphs/analytics/query/limits';
+import { readAnalyticsSettings } from '../subgraphs/analytics/analytics-deps';
 import { ROLLUP_SETTINGS } from '../subgraphs/analytics/query/read-only';
 import { explain } from './lib/explain';
 import { describeMachine } from './lib/machine';
@@ -178,7 +178,7 @@ export async function benchRevenue(ctx: BenchContext): Promise<{ markdown: strin
     year,
     timezone: TIMEZONE,
     shapes: { app, floor: floorShape, lines: linesShape },
-    statementTimeoutMs: QUERY_LIMITS.statementTimeoutMs,
+    statementTimeoutMs: readAnalyticsSettings(process.env).settings.statementTimeoutMs,
     seed,
     rollups: rollups.map((r) => ({ name: r.name, rows: Number(r.rows), measured: Number(r.measured) })),
   });

@@ -16,9 +16,10 @@ import { RevenueBreakdownResolver } from './resolvers/revenue-breakdown.resolver
 import { WidgetResolver } from './resolvers/widget.resolver';
 import { seedAnalyticsDemo } from './seeder';
 import { outboxMigration } from '../shared/outbox/outbox.migration';
+import { configureAnalytics, readAnalyticsSettings, type AnalyticsDeps, type AnalyticsSettings } from './analytics-deps';
 
 /** The analytics subgraph: dashboards, widgets, the query engine, the revenue breakdown, campaigns and their opportunities (docs/decisions.md, Data ownership). */
-export const analyticsSubgraph: SubgraphDefinition = {
+export const analyticsSubgraph: SubgraphDefinition<AnalyticsSettings, AnalyticsDeps> = {
   name: 'analytics',
   schema: 'analytics',
   entities: [Dashboard, Widget, WidgetPosition, Campaign, Opportunity],
@@ -29,4 +30,7 @@ export const analyticsSubgraph: SubgraphDefinition = {
   ],
   resolvers: [DashboardResolver, WidgetResolver, AnalyticsQueryResolver, RevenueBreakdownResolver, CampaignResolver, CampaignLeadResolver, createHealthResolver('analytics')],
   seedDemo: seedAnalyticsDemo,
+  // ANALYTICS_STATEMENT_TIMEOUT_MS: how long one analytics statement may run.
+  readSettings: readAnalyticsSettings,
+  configure: configureAnalytics,
 };

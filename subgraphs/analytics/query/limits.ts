@@ -1,17 +1,8 @@
-/** Reads the statement timeout once; a wrong value stops the start with a readable message, as the gateway's config does. */
-function statementTimeoutMs(raw: string | undefined): number {
-  if (raw === undefined || raw.trim() === '') return 5_000;
-  const value = Number(raw);
-  if (!Number.isInteger(value) || value < 100 || value > 600_000) {
-    throw new Error(`ANALYTICS_STATEMENT_TIMEOUT_MS must be a whole number of milliseconds from 100 to 600000 (got "${raw}")`);
-  }
-  return value;
-}
-
 /**
- * Bounds of analytics queries. A query (or a revenue breakdown) that runs longer than the
- * statement timeout is cancelled by PostgreSQL and answered 422 ("query too expensive"): the
- * caller can narrow it, which a 5xx would not say.
+ * Bounds of analytics queries, fixed by the API. The statement timeout is a setting
+ * (ANALYTICS_STATEMENT_TIMEOUT_MS, analytics-deps.ts): a query (or a revenue breakdown) that runs
+ * longer is cancelled by PostgreSQL and answered 422 ("query too expensive"): the caller can
+ * narrow it, which a 5xx would not say.
  */
 export const QUERY_LIMITS = Object.freeze({
   /** Rows a query answers when it sets no `limit`. */
@@ -28,6 +19,4 @@ export const QUERY_LIMITS = Object.freeze({
   maxValues: 1_000,
   /** Longest filter value. */
   maxValueLength: 1_000,
-  /** `ANALYTICS_STATEMENT_TIMEOUT_MS`, default 5000. */
-  statementTimeoutMs: statementTimeoutMs(process.env.ANALYTICS_STATEMENT_TIMEOUT_MS),
 });

@@ -2,7 +2,6 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { ValidationError, type ValidationIssue } from '../../../schema/errors';
 import type { IssueLoc } from '../../shared/field-rules';
 import { TIME_ZONE_REASON } from '../../shared/time-zone';
-import { QUERY_LIMITS } from './limits';
 
 /** One statement: `$n` placeholders and their values. */
 export interface Statement {
@@ -39,10 +38,10 @@ interface PgConnection {
 const valueIssue = (loc: IssueLoc, reason: string, input: unknown): ValidationIssue => ({ type: 'value_error', loc, msg: `Value error, ${reason}`, input, ctx: { error: reason } });
 
 /** PostgreSQL's refusals that are the request's fault become 422s; anything else stays an internal error. */
-function translate(error: unknown, targets: RefusalTargets): unknown {
+function translate(error: unknown, targets: RefusalTargets, statementTimeoutMs: number): unknown {
   const pg = error as { code?: string; message?: string };
   if (pg?.code === '57014') {
-    const reason = `query too expensive: it ran longer than ${QUERY_LIMITS.statementTimeoutMs} ms; narrow the date range or add filters`;
+    const reason = `query too expensive: it ran longer than ${statementTimeoutMs} ms; narrow the date range or add filters`;
     return new ValidationError([valueIssue(targets.request.loc, reason, targets.request.input)]);
   }
   if (pg?.code === '22023' && /time zone/i.test(pg.message ?? '')) {
@@ -57,12 +56,12 @@ function translate(error: unknown, targets: RefusalTargets): unknown {
  * unchanged. Statements go to `pg` as written (`$n` placeholders, arrays as arrays); the ORM's
  * query layer would expand array bindings into lists.
  */
-export async function runReadOnly<T>(em: EntityManager, targets: RefusalTargets, work: (run: RunStatement) => Promise<T>): Promise<T> {
+export async function runReadOnly<T>(em: EntityManager, targets: RefusalTargets, work: (run: RunStatement) => Promise<T>, statementTimeoutMs: number): Promise<T> {
   const client = em.getKnex().client;
   const connection = (await client.acquireConnection()) as PgConnection;
   try {
     // The timeout is configuration (a validated integer), never request input.
-    await connection.query(`begin read only; set local statement_timeout = ${QUERY_LIMITS.statementTimeoutMs}`);
+    await connection.query(`begin read only; set local statement_timeout = ${statementTimeoutMs}`);
     try {
       let jit = true;
       const result = await work(async (statement) => {
@@ -76,7 +75,7 @@ export async function runReadOnly<T>(em: EntityManager, targets: RefusalTargets,
       return result;
     } catch (error) {
       await connection.query('rollback').catch(() => undefined);
-      throw translate(error, targets);
+      throw translate(error, targets, statementTimeoutMs);
     }
   } finally {
     await client.releaseConnection(connection);

@@ -6,13 +6,14 @@ import { AnalyticsQueryService, type AnalyticsQueryResult } from '../services/an
 import { describeModel } from '../query/describe-model';
 import { AnalyticsQueryModelType } from '../types/analytics-query-model.type';
 import { AnalyticsQueryResultType } from '../types/analytics-query.type';
+import type { AnalyticsContext } from '../analytics-deps';
 
 /** The analytics query engine (contract part 4.2, `POST /analytics/widgets/execute-query`) and the model it validates against. */
 @Resolver()
 export class AnalyticsQueryResolver {
   @Query(() => AnalyticsQueryResultType, { description: "Runs an analytics query in Cube's REST format (or its {query} envelope) over the tenant's data" })
   executeAnalyticsQuery(@Arg('query', () => JSONResolver) query: unknown, @Ctx() ctx: SubgraphContext): Promise<AnalyticsQueryResult> {
-    return new AnalyticsQueryService(ctx.em, requireScope(ctx)).execute(query);
+    return new AnalyticsQueryService(ctx.em, requireScope(ctx), { statementTimeoutMs: (ctx as AnalyticsContext).deps.statementTimeoutMs }).execute(query);
   }
 
   @Query(() => AnalyticsQueryModelType, { description: "The query model queries are validated against: cubes, measures, dimensions, granularities, filter operators (Cube's /v1/meta)" })

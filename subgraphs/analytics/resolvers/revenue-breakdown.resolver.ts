@@ -11,8 +11,9 @@ import {
   RevenueSummaryType,
   type RevenueBreakdownItemType,
 } from '../types/revenue-breakdown.type';
+import type { AnalyticsContext } from '../analytics-deps';
 
-const service = (ctx: SubgraphContext) => new RevenueBreakdownService(ctx.em, requireTenant(ctx));
+const service = (ctx: SubgraphContext) => new RevenueBreakdownService(ctx.em, requireTenant(ctx), { rollups: true, statementTimeoutMs: (ctx as AnalyticsContext).deps.statementTimeoutMs });
 
 /** The product sales revenue breakdown (contract part 4.3); thin: arguments -> service -> result. */
 @Resolver()

@@ -8,6 +8,7 @@ import type { RevenueBreakdownArgs, RevenueGroupsArgs, RevenueGroupSummariesArgs
 import type { RevenueBreakdownItemType, RevenueGroupItemType, RevenueGroupSummaryType, RevenueSummaryType } from '../types/revenue-breakdown.type';
 import { parseBreakdownFilter, parseRevenueFilter, type RevenueFilter } from './revenue-filter';
 import { countStatement, groupsStatement, groupSummariesStatement, linesStatement, summaryStatement } from './revenue-statements';
+import { DEFAULT_STATEMENT_TIMEOUT_MS } from '../analytics-deps';
 
 type Row = Record<string, unknown>;
 
@@ -63,7 +64,12 @@ function line(row: Row): RevenueBreakdownItemType {
  */
 export class RevenueBreakdownService {
   /** `rollups: false` reads lines only: the reference the rollup path is tested against. */
-  constructor(private readonly em: EntityManager, private readonly tenantId: string, private readonly options: { rollups: boolean } = { rollups: true }) {}
+  /** `rollups: false` reads lines only (the reference the rollup path is tested against); `statementTimeoutMs`: ANALYTICS_STATEMENT_TIMEOUT_MS (ctx.deps). */
+  constructor(
+    private readonly em: EntityManager,
+    private readonly tenantId: string,
+    private readonly options: { rollups: boolean; statementTimeoutMs?: number } = { rollups: true },
+  ) {}
 
   /** Distinct groups with their line counts. */
   async groups(args: RevenueGroupsArgs): Promise<RevenueGroupItemType[]> {
@@ -117,6 +123,6 @@ export class RevenueBreakdownService {
   private run<T>(args: { timezone: string }, work: (run: RunStatement) => Promise<T>): Promise<T> {
     // A request cancelled by the statement timeout is pointed at as a whole (loc ["query"] over REST).
     const targets: RefusalTargets = { request: { loc: ['query'], input: null }, timezone: { loc: ['timezone'], input: args.timezone } };
-    return runReadOnly(this.em, targets, work);
+    return runReadOnly(this.em, targets, work, this.options.statementTimeoutMs ?? DEFAULT_STATEMENT_TIMEOUT_MS);
   }
 }

@@ -8,6 +8,7 @@ import { parseQuery } from '../query/parse-query';
 import type { NormalizedQuery } from '../query/query-types';
 import { runReadOnly } from '../query/read-only';
 import { isJsonObject, Issues } from './input-rules';
+import { DEFAULT_STATEMENT_TIMEOUT_MS } from '../analytics-deps';
 
 /** The answer of `execute-query`, in Cube's `/load` shape. */
 export interface AnalyticsQueryResult {
@@ -39,17 +40,21 @@ function unwrap(input: unknown): { raw: unknown; loc: IssueLoc } {
 
 /** Runs analysts' queries for one tenant (contract part 4.2, `execute-query`). */
 export class AnalyticsQueryService {
-  /** `rollups: false` reads lines only: the reference the rollup path is tested against. */
-  constructor(private readonly em: EntityManager, private readonly scope: TenantScope, private readonly options: { rollups: boolean } = { rollups: true }) {}
+  /** `rollups: false` reads lines only: the reference the rollup path is tested against. `statementTimeoutMs`: ANALYTICS_STATEMENT_TIMEOUT_MS (ctx.deps). */
+  constructor(
+    private readonly em: EntityManager,
+    private readonly scope: TenantScope,
+    private readonly options: { rollups?: boolean; statementTimeoutMs?: number } = {},
+  ) {}
 
   /** Validates, normalises and runs a query: one read-only statement under the statement timeout, scoped to the tenant, over a rollup when one answers. */
   async execute(input: unknown): Promise<AnalyticsQueryResult> {
     const { raw, loc } = unwrap(input);
     const parsed = parseQuery(raw, loc, { now: new Date(), requireMembers: true });
     if (!parsed.ok) throw new ValidationError(parsed.issues);
-    const statement = buildQuery(parsed.query, this.scope.tenantId, this.options.rollups);
+    const statement = buildQuery(parsed.query, this.scope.tenantId, this.options.rollups ?? true);
     const targets = { request: { loc, input: raw }, timezone: { loc: [...loc, 'timezone'], input: parsed.query.timezone } };
-    const rows = await runReadOnly(this.em, targets, (run) => run(statement));
+    const rows = await runReadOnly(this.em, targets, (run) => run(statement), this.options.statementTimeoutMs ?? DEFAULT_STATEMENT_TIMEOUT_MS);
     return { query: parsed.query, data: rows.map((row) => shapeRow(row, statement.columns)), annotation: annotate(parsed.query) };
   }
 }

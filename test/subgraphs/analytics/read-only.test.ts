@@ -1,13 +1,14 @@
 import { randomUUID } from 'node:crypto';
 import { execute, parse } from 'graphql';
-import type { RunningSubgraph } from '../../../subgraphs/shared/subgraph-runtime';
+import { loadConfig } from '../../../gateway/config';
+import { ValidationError } from '../../../schema/errors';
+import { analyticsSubgraph } from '../../../subgraphs/analytics';
+import { readAnalyticsSettings } from '../../../subgraphs/analytics/analytics-deps';
+import { runReadOnly } from '../../../subgraphs/analytics/query/read-only';
+import { startSubgraph, type RunningSubgraph } from '../../../subgraphs/shared/subgraph-runtime';
 
-// The statement timeout is read when the module loads: set it low before anything imports it.
-process.env.ANALYTICS_STATEMENT_TIMEOUT_MS = '300';
-const { analyticsSubgraph } = require('../../../subgraphs/analytics') as typeof import('../../../subgraphs/analytics');
-const { startSubgraph } = require('../../../subgraphs/shared/subgraph-runtime') as typeof import('../../../subgraphs/shared/subgraph-runtime');
-const { runReadOnly } = require('../../../subgraphs/analytics/query/read-only') as typeof import('../../../subgraphs/analytics/query/read-only');
-const { ValidationError } = require('../../../schema/errors') as typeof import('../../../schema/errors');
+/** The statement timeout these tests run under (ANALYTICS_STATEMENT_TIMEOUT_MS, as the subgraph's deps carry it). */
+const TIMEOUT_MS = 300;
 
 const TARGETS = { request: { loc: ['query'], input: { measures: ['revenue.count'] } }, timezone: { loc: ['query', 'timezone'], input: 'Etc/Nowhere' } };
 
@@ -21,25 +22,25 @@ describe('analytics read-only statements (real PostgreSQL)', () => {
 
   it('cancels a statement past ANALYTICS_STATEMENT_TIMEOUT_MS and answers a 422 "query too expensive"', async () => {
     const started = Date.now();
-    const error = await runReadOnly(em(), TARGETS, (run) => run({ sql: 'select pg_sleep(5)', params: [] })).catch((e) => e);
+    const error = await runReadOnly(em(), TARGETS, (run) => run({ sql: 'select pg_sleep(5)', params: [] }), TIMEOUT_MS).catch((e) => e);
     expect(Date.now() - started).toBeLessThan(3000);
     expect(error).toBeInstanceOf(ValidationError);
     const reason = 'query too expensive: it ran longer than 300 ms; narrow the date range or add filters';
     expect(error.issues).toEqual([{ type: 'value_error', loc: ['query'], msg: `Value error, ${reason}`, input: TARGETS.request.input, ctx: { error: reason } }]);
     // The connection went back to the pool clean: the next statement runs, without the old limit leaking beyond its transaction.
-    const [row] = await runReadOnly(em(), TARGETS, (run) => run({ sql: `select current_setting('statement_timeout') as limit, current_setting('transaction_read_only') as ro`, params: [] }));
+    const [row] = await runReadOnly(em(), TARGETS, (run) => run({ sql: `select current_setting('statement_timeout') as limit, current_setting('transaction_read_only') as ro`, params: [] }), TIMEOUT_MS);
     expect(row).toEqual({ limit: '300ms', ro: 'on' });
   });
 
   it('runs read-only: a write is refused by the database, not performed', async () => {
-    const error = await runReadOnly(em(), TARGETS, (run) => run({ sql: 'create table analytics.should_not_exist (id int)', params: [] })).catch((e) => e);
+    const error = await runReadOnly(em(), TARGETS, (run) => run({ sql: 'create table analytics.should_not_exist (id int)', params: [] }), TIMEOUT_MS).catch((e) => e);
     expect(error.code).toBe('25006');
-    const [row] = await runReadOnly(em(), TARGETS, (run) => run({ sql: `select to_regclass('analytics.should_not_exist') as t`, params: [] }));
+    const [row] = await runReadOnly(em(), TARGETS, (run) => run({ sql: `select to_regclass('analytics.should_not_exist') as t`, params: [] }), TIMEOUT_MS);
     expect(row.t).toBeNull();
   });
 
   it('a zone PostgreSQL does not know is a 422 at the timezone, not a 500', async () => {
-    const error = await runReadOnly(em(), TARGETS, (run) => run({ sql: `select now() at time zone $1 as t`, params: ['Etc/Nowhere'] })).catch((e) => e);
+    const error = await runReadOnly(em(), TARGETS, (run) => run({ sql: `select now() at time zone $1 as t`, params: ['Etc/Nowhere'] }), TIMEOUT_MS).catch((e) => e);
     expect(error).toBeInstanceOf(ValidationError);
     expect(error.issues[0]).toMatchObject({ type: 'value_error', loc: ['query', 'timezone'], input: 'Etc/Nowhere' });
   });
@@ -51,11 +52,11 @@ describe('analytics read-only statements (real PostgreSQL)', () => {
     expect((await run(randomUUID())).data).toEqual({ executeAnalyticsQuery: { data: [{ 'revenue.count': 0 }] } });
   });
 
-  it('a wrong ANALYTICS_STATEMENT_TIMEOUT_MS stops the start with a readable message', () => {
-    process.env.ANALYTICS_STATEMENT_TIMEOUT_MS = 'soon';
-    jest.isolateModules(() => {
-      expect(() => require('../../../subgraphs/analytics/query/limits')).toThrow('ANALYTICS_STATEMENT_TIMEOUT_MS must be a whole number of milliseconds from 100 to 600000 (got "soon")');
-    });
-    process.env.ANALYTICS_STATEMENT_TIMEOUT_MS = '300';
+  it('a wrong ANALYTICS_STATEMENT_TIMEOUT_MS stops the start with a readable message; a right one reaches the resolvers', () => {
+    const problem = 'ANALYTICS_STATEMENT_TIMEOUT_MS must be a whole number of milliseconds from 100 to 600000 (got "soon")';
+    expect(readAnalyticsSettings({ ANALYTICS_STATEMENT_TIMEOUT_MS: 'soon' }).problems).toEqual([problem]);
+    expect(() => loadConfig({ ANALYTICS_STATEMENT_TIMEOUT_MS: 'soon' })).toThrow(problem);
+    expect(loadConfig({ ANALYTICS_STATEMENT_TIMEOUT_MS: '300' }).subgraphSettings.analytics).toEqual({ statementTimeoutMs: 300 });
+    expect(analyticsSubgraph.configure!({ statementTimeoutMs: 300 }, undefined as never)).toEqual({ statementTimeoutMs: 300 });
   });
 });
