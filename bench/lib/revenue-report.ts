@@ -124,7 +124,7 @@ export function buildRevenueReport(runs: RevenueRun[], writes: WriteRun, info: R
     '',
     table,
     '',
-    missed.length ? `Missed: ${missed.join('; ')}. Why: see the paragraph below this section in the file's notes (bench/RESULTS.md keeps it by hand, outside the generated section).` : 'Every target passed in this run.',
+    missed.length ? `Missed: ${missed.join('; ')}. Why it misses: "Notes on the revenue section" just below it, kept by hand outside the generated text.` : 'Every target passed in this run.',
     '',
     `Writes (${writes.rounds} alternating rounds each way, sequential; "without" disables billing's \`revenue_rollups_insert\` triggers for the round):`,
     '',
