@@ -1,5 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Client } from 'pg';
+// The demo seed's repeatable generator (mulberry32), so a failing run's data can be rebuilt.
+import { prng } from '../../../subgraphs/billing/seed-data';
 
 /** Helpers of the rollup suites: a tenant's lines written straight into billing's tables, as a bulk load or a sale would. */
 
@@ -29,17 +31,6 @@ export function lineDirectory(): LineDirectory {
   };
 }
 
-/** A repeatable generator (mulberry32), so a failing run's data can be rebuilt. */
-export function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
-  };
-}
 
 const HOUR = 3_600_000;
 
