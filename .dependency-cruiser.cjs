@@ -22,9 +22,9 @@ module.exports = {
     },
     {
       name: 'shared-kit-to-subgraph',
-      comment: 'subgraphs/shared is the kit every subgraph uses; it names none of them.',
+      comment: 'subgraphs/common is the kit every subgraph uses; it names none of them.',
       severity: 'error',
-      from: { path: '^subgraphs/shared/' },
+      from: { path: '^subgraphs/common/' },
       to: { path: SUBGRAPH },
     },
     {

@@ -5,7 +5,7 @@ import { composeServices } from '@apollo/composition';
 import { printSubgraphSchema } from '@apollo/subgraph';
 import { parse } from 'graphql';
 import { SUBGRAPHS } from '../subgraphs/registry';
-import { buildFederatedSchema } from '../subgraphs/shared/build-federated-schema';
+import { buildFederatedSchema } from '../subgraphs/common/build-federated-schema';
 import { schemaDir } from './paths';
 
 /** The composed graph: each subgraph's SDL and the supergraph SDL, as checked in under schema/. */

@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { freePort } from '../../gateway/database/free-port';
 import { readSupergraph } from '../../schema/compose';
-import type { SubgraphName } from '../../subgraphs/shared/subgraph-definition';
+import type { SubgraphName } from '../../subgraphs/common/subgraph-definition';
 import { startChild, type Child } from './child';
 import { waitForUrl } from './readiness';
 import { SERVER_NODE_FLAGS } from './server-flags';

@@ -1,10 +1,10 @@
 import type { MikroORM } from '@mikro-orm/postgresql';
 import type { Logger } from 'pino';
 import { SUBGRAPHS } from '../../subgraphs/registry';
-import { IDENTITY_HEADERS } from '../../subgraphs/shared/context';
-import { installJobQueues, openJobQueue, type JobQueue } from '../../subgraphs/shared/jobs/job-queue';
-import { closeWhenIdle, openOrm, runMigrations } from '../../subgraphs/shared/orm';
-import { startSubgraph, type RunningSubgraph } from '../../subgraphs/shared/subgraph-runtime';
+import { IDENTITY_HEADERS } from '../../subgraphs/common/context';
+import { installJobQueues, openJobQueue, type JobQueue } from '../../subgraphs/common/jobs/job-queue';
+import { closeWhenIdle, openOrm, runMigrations } from '../../subgraphs/common/orm';
+import { startSubgraph, type RunningSubgraph } from '../../subgraphs/common/subgraph-runtime';
 import { TenantAccess, tenantSubgraph } from '../../subgraphs/tenant';
 import type { Config } from '../config';
 import { GATEWAY_SCHEMA } from './gateway-schema';

@@ -4,8 +4,8 @@ import { ApolloServerPluginCacheControlDisabled, ApolloServerPluginLandingPageDi
 import type { GraphQLFormattedError, GraphQLSchema } from 'graphql';
 import type { Logger } from 'pino';
 import { readSupergraph } from '../../schema/compose';
-import type { RunningSubgraph } from '../../subgraphs/shared/subgraph-runtime';
-import type { SubgraphName } from '../../subgraphs/shared/subgraph-definition';
+import type { RunningSubgraph } from '../../subgraphs/common/subgraph-runtime';
+import type { SubgraphName } from '../../subgraphs/common/subgraph-definition';
 import type { Config } from '../config';
 import { armorProtection, cappedStringify, parseTokenLimit } from './graphql-limits';
 import { operationResolutionPlugin } from './graphql-operation-check';

@@ -1,11 +1,11 @@
 import type { GraphQLDataSource, GraphQLDataSourceProcessOptions } from '@apollo/gateway';
 import type { GatewayGraphQLResponse } from '@apollo/server-gateway-interface';
 import { execute, GraphQLError, parse, validate, type DocumentNode, type ExecutionResult } from 'graphql';
-import type { ErrorReporter } from '../../subgraphs/shared/format-error';
-import { toClientError } from '../../subgraphs/shared/format-error';
-import type { RunningSubgraph } from '../../subgraphs/shared/subgraph-runtime';
+import type { ErrorReporter } from '../../subgraphs/common/format-error';
+import { toClientError } from '../../subgraphs/common/format-error';
+import type { RunningSubgraph } from '../../subgraphs/common/subgraph-runtime';
 import type { RequestContext } from '../../schema/request-context';
-import { inSubgraphSpan } from '../../subgraphs/shared/tracing/subgraph-span';
+import { inSubgraphSpan } from '../../subgraphs/common/tracing/subgraph-span';
 
 /** Upper bound of cached subgraph documents; the gateway sends a small, fixed set of query shapes. */
 const MAX_CACHED_DOCUMENTS = 2_000;

@@ -1,5 +1,5 @@
 import { RemoteGraphQLDataSource, type GraphQLDataSourceProcessOptions } from '@apollo/gateway';
-import { IDENTITY_HEADERS } from '../../subgraphs/shared/context';
+import { IDENTITY_HEADERS } from '../../subgraphs/common/context';
 import type { RequestContext } from '../../schema/request-context';
 import { createSubgraphFetcher } from './subgraph-fetcher';
 

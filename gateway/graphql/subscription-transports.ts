@@ -2,10 +2,10 @@ import { subscribe, validate, type ExecutionResult } from 'graphql';
 import { createClient, NetworkError } from 'graphql-sse';
 import { ServiceUnavailableError } from '../../schema/errors';
 import type { OperationResult, RequestContext } from '../../schema/request-context';
-import { IDENTITY_HEADERS } from '../../subgraphs/shared/context';
-import { formatResult } from '../../subgraphs/shared/format-error';
-import type { SubgraphName } from '../../subgraphs/shared/subgraph-definition';
-import type { RunningSubgraph } from '../../subgraphs/shared/subgraph-runtime';
+import { IDENTITY_HEADERS } from '../../subgraphs/common/context';
+import { formatResult } from '../../subgraphs/common/format-error';
+import type { SubgraphName } from '../../subgraphs/common/subgraph-definition';
+import type { RunningSubgraph } from '../../subgraphs/common/subgraph-runtime';
 import type { SubscriptionEvents, SubscriptionTransport } from './subscription-router';
 
 /**

@@ -1,5 +1,5 @@
 import type { NextFunction, Request, Response } from 'express';
-import { setHttpRoute } from '../../subgraphs/shared/tracing/http-route';
+import { setHttpRoute } from '../../subgraphs/common/tracing/http-route';
 import { contextOf } from './request-context';
 
 /**

@@ -1,5 +1,5 @@
 import { Router, type NextFunction, type Request, type Response } from 'express';
-import { isUuid } from '../../subgraphs/shared/ids';
+import { isUuid } from '../../subgraphs/common/ids';
 import type { TenantAccess } from '../../subgraphs/tenant';
 
 /** The OpenAPI path item of `GET /assets/{asset_id}`: not a bridge route, so it is written here by hand. */

@@ -1,6 +1,6 @@
 import type { NextFunction, Request, Response } from 'express';
 import { ForbiddenError, RateLimitedError, UnauthenticatedError, ValidationError, type ValidationIssue } from '../../schema/errors';
-import { tagTenant } from '../../subgraphs/shared/tracing/tenant-attribute';
+import { tagTenant } from '../../subgraphs/common/tracing/tenant-attribute';
 import { rootFieldCount } from '../graphql/graphql-cost';
 import type { KeyCache } from './key-cache';
 import { authFailures } from '../metrics/instruments';

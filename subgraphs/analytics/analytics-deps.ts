@@ -1,5 +1,5 @@
-import type { SubgraphContext } from '../shared/context';
-import type { Env, SettingsRead } from '../shared/subgraph-definition';
+import type { SubgraphContext } from '../common/context';
+import type { Env, SettingsRead } from '../common/subgraph-definition';
 
 /** The analytics subgraph's settings (its definition's `readSettings`). */
 export interface AnalyticsSettings {

@@ -1,6 +1,6 @@
-import { createHealthResolver } from '../shared/health.resolver';
-import { migration } from '../shared/orm';
-import type { SubgraphDefinition } from '../shared/subgraph-definition';
+import { createHealthResolver } from '../common/health.resolver';
+import { migration } from '../common/orm';
+import type { SubgraphDefinition } from '../common/subgraph-definition';
 import { Campaign } from './entities/campaign.entity';
 import { Dashboard } from './entities/dashboard.entity';
 import { Opportunity } from './entities/opportunity.entity';
@@ -15,7 +15,7 @@ import { DashboardResolver } from './resolvers/dashboard.resolver';
 import { RevenueBreakdownResolver } from './resolvers/revenue-breakdown.resolver';
 import { WidgetResolver } from './resolvers/widget.resolver';
 import { seedAnalyticsDemo } from './seeder';
-import { outboxMigration } from '../shared/outbox/outbox.migration';
+import { outboxMigration } from '../common/outbox/outbox.migration';
 import { configureAnalytics, readAnalyticsSettings, type AnalyticsDeps, type AnalyticsSettings } from './analytics-deps';
 
 /** The analytics subgraph: dashboards, widgets, the query engine, the revenue breakdown, campaigns and their opportunities (docs/decisions.md, Data ownership). */

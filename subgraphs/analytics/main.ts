@@ -1,5 +1,5 @@
 import 'reflect-metadata';
-import { runSubgraphService } from '../shared/run-subgraph-service';
+import { runSubgraphService } from '../common/run-subgraph-service';
 import { analyticsSubgraph } from '.';
 
 // Runs the analytics subgraph alone over HTTP (distributed mode); default port 4003.

@@ -1,4 +1,4 @@
-import type { SubgraphContext } from '../shared/context';
+import type { SubgraphContext } from '../common/context';
 import type { PaymentProcessor } from './processor/payment-processor';
 import { SandboxPaymentProcessor } from './processor/sandbox.processor';
 

@@ -1,5 +1,5 @@
 import type { Logger } from 'pino';
-import type { SubgraphContext } from '../shared/context';
+import type { SubgraphContext } from '../common/context';
 import { BuiltInSuggestionProvider } from './providers/built-in.provider';
 import type { LlmSettings } from './providers/llm-settings';
 import { OpenAiSuggestionProvider } from './providers/openai.provider';

@@ -1,6 +1,6 @@
-import { migration } from '../shared/orm';
-import { createHealthResolver } from '../shared/health.resolver';
-import type { SubgraphDefinition } from '../shared/subgraph-definition';
+import { migration } from '../common/orm';
+import { createHealthResolver } from '../common/health.resolver';
+import type { SubgraphDefinition } from '../common/subgraph-definition';
 import { ApiKey } from './entities/api-key.entity';
 import { Asset } from './entities/asset.entity';
 import { Location } from './entities/location.entity';
@@ -14,7 +14,7 @@ import { Migration20261201000100_directory } from './migrations/Migration2026120
 import { Migration20261203000000_directory_views } from './migrations/Migration20261203000000_directory_views';
 import { Migration20261204000000_webhook_deliveries } from './migrations/Migration20261204000000_webhook_deliveries';
 import { Migration20261210000000_delivery_jobs } from './migrations/Migration20261210000000_delivery_jobs';
-import { outboxMigration } from '../shared/outbox/outbox.migration';
+import { outboxMigration } from '../common/outbox/outbox.migration';
 import { WebhookDeliveryResolver } from './resolvers/webhook-delivery.resolver';
 import { ApiKeyResolver } from './resolvers/api-key.resolver';
 import { resolveLocationReference, resolvePatientReference, resolveProviderReference } from './resolvers/directory.reference';

@@ -1,4 +1,4 @@
-import type { SubgraphContext } from '../shared/context';
+import type { SubgraphContext } from '../common/context';
 import type { WebhookSettings } from './webhooks/settings';
 
 /** The tenant subgraph's collaborators and switches, built once per running subgraph (SubgraphDefinition.configure). */

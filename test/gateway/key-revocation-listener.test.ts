@@ -1,7 +1,7 @@
 import type { MikroORM } from '@mikro-orm/postgresql';
 import pino from 'pino';
 import { listenForKeyRevocations, type KeyRevocationListener } from '../../gateway/http/key-revocation-listener';
-import { openOrm } from '../../subgraphs/shared/orm';
+import { openOrm } from '../../subgraphs/common/orm';
 import { tenantSubgraph } from '../../subgraphs/tenant';
 import { ApiKeyService } from '../../subgraphs/tenant/services/api-key.service';
 import { TenantService } from '../../subgraphs/tenant/services/tenant.service';

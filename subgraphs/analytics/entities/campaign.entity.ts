@@ -1,5 +1,5 @@
 import { Entity, Property } from '@mikro-orm/core';
-import { TenantScopedEntity } from '../../shared/base.entity';
+import { TenantScopedEntity } from '../../common/base.entity';
 
 /**
  * A marketing campaign (contract part 2, Campaign). The `external*` columns mirror the ad

@@ -1,5 +1,5 @@
 import { Entity, Property } from '@mikro-orm/core';
-import { TenantScopedEntity } from '../../shared/base.entity';
+import { TenantScopedEntity } from '../../common/base.entity';
 
 /** A tenant's analytics dashboard: a named, laid-out set of widgets (contract part 4.2). */
 @Entity({ tableName: 'dashboards' })

@@ -1,5 +1,5 @@
 import { Entity, Property } from '@mikro-orm/core';
-import { TenantScopedEntity } from '../../shared/base.entity';
+import { TenantScopedEntity } from '../../common/base.entity';
 
 /** Where a lead stands in the sales pipeline; CONVERTED ones make a campaign's `convertedCount`. */
 export type OpportunityStatus = 'NEW' | 'CONTACTED' | 'CONVERTED' | 'LOST';

@@ -1,5 +1,5 @@
 import { Embedded, Entity, Property } from '@mikro-orm/core';
-import { TenantScopedEntity } from '../../shared/base.entity';
+import { TenantScopedEntity } from '../../common/base.entity';
 import type { ChartType } from '../types/enums';
 import { WidgetPosition } from './widget-position.embeddable';
 

@@ -1,4 +1,4 @@
-import { DateTimeInput } from '../../shared/input-scalars';
+import { DateTimeInput } from '../../common/input-scalars';
 import { Field, InputType, Int } from 'type-graphql';
 
 // Input dates use the `DateTime` scalar: the REST bridge reads that name to give Pydantic's datetime errors.

@@ -1,6 +1,6 @@
-import type { SubgraphContext } from '../../shared/context';
-import { requestLoader } from '../../shared/request-loader';
-import { requireScope } from '../../shared/require-tenant';
+import type { SubgraphContext } from '../../common/context';
+import { requestLoader } from '../../common/request-loader';
+import { requireScope } from '../../common/require-tenant';
 import type { Widget } from '../entities/widget.entity';
 import { WidgetRepository } from '../repositories/widget.repository';
 

@@ -1,4 +1,4 @@
-import { isIsoDate } from '../../shared/field-rules';
+import { isIsoDate } from '../../common/field-rules';
 
 /**
  * Dates and times as analysts write them. A plain date or an offset-less date-time is a wall

@@ -1,4 +1,4 @@
-import type { IssueLoc } from '../../shared/field-rules';
+import type { IssueLoc } from '../../common/field-rules';
 import { isJsonObject } from '../services/input-rules';
 import { endText, parseBound, startText } from './civil-time';
 import { QUERY_LIMITS } from './limits';

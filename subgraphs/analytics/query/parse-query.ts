@@ -1,6 +1,6 @@
 import type { ValidationIssue } from '../../../schema/errors';
-import type { IssueLoc } from '../../shared/field-rules';
-import { canonicalTimeZone, TIME_ZONE_REASON } from '../../shared/time-zone';
+import type { IssueLoc } from '../../common/field-rules';
+import { canonicalTimeZone, TIME_ZONE_REASON } from '../../common/time-zone';
 import { isJsonObject } from '../services/input-rules';
 import { endText, parseBound, resolveRelative, startText } from './civil-time';
 import { QUERY_LIMITS } from './limits';

@@ -1,5 +1,5 @@
 import type { ValidationIssue } from '../../../schema/errors';
-import { Issues, type IssueLoc } from '../../shared/field-rules';
+import { Issues, type IssueLoc } from '../../common/field-rules';
 
 /** Pydantic v2's fixed messages for the type errors a query can have (docs/decisions.md, Errors). */
 const TYPE_MESSAGES = {

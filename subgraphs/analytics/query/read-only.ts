@@ -1,7 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { ValidationError, type ValidationIssue } from '../../../schema/errors';
-import type { IssueLoc } from '../../shared/field-rules';
-import { TIME_ZONE_REASON } from '../../shared/time-zone';
+import type { IssueLoc } from '../../common/field-rules';
+import { TIME_ZONE_REASON } from '../../common/time-zone';
 
 /** One statement: `$n` placeholders and their values. */
 export interface Statement {

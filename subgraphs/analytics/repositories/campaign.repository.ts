@@ -1,10 +1,10 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import type { TenantScope } from '../../shared/tenant-scope';
+import type { TenantScope } from '../../common/tenant-scope';
 import { Campaign } from '../entities/campaign.entity';
 import { Opportunity } from '../entities/opportunity.entity';
-import { SortDirection } from '../../shared/pagination';
+import { SortDirection } from '../../common/pagination';
 import { CampaignSortField } from '../types/enums';
-import { escapeLike } from '../../shared/field-rules';
+import { escapeLike } from '../../common/field-rules';
 
 /** A campaign row with its opportunity counts, as reads return it (property names of the Campaign entity). */
 export interface CampaignRecord {

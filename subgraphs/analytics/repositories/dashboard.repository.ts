@@ -1,10 +1,10 @@
 import type { FilterQuery } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import type { SortDirection } from '../../shared/pagination';
-import type { TenantScope } from '../../shared/tenant-scope';
+import type { SortDirection } from '../../common/pagination';
+import type { TenantScope } from '../../common/tenant-scope';
 import { Dashboard } from '../entities/dashboard.entity';
 import { DashboardSortField } from '../types/enums';
-import { escapeLike } from '../../shared/field-rules';
+import { escapeLike } from '../../common/field-rules';
 
 /** Entity property behind each `sort_by` value. */
 const SORT_COLUMNS: Record<DashboardSortField, 'name' | 'createdAt' | 'updatedAt'> = {

@@ -1,7 +1,7 @@
 import { JSONResolver } from 'graphql-scalars';
 import { Arg, Ctx, Query, Resolver } from 'type-graphql';
-import type { SubgraphContext } from '../../shared/context';
-import { requireScope, requireTenant } from '../../shared/require-tenant';
+import type { SubgraphContext } from '../../common/context';
+import { requireScope, requireTenant } from '../../common/require-tenant';
 import { AnalyticsQueryService, type AnalyticsQueryResult } from '../services/analytics-query.service';
 import { describeModel } from '../query/describe-model';
 import { AnalyticsQueryModelType } from '../types/analytics-query-model.type';

@@ -1,7 +1,7 @@
 import { Args, Ctx, Query, Resolver } from 'type-graphql';
-import type { SubgraphContext } from '../../shared/context';
-import type { Page } from '../../shared/pagination';
-import { requireTenant } from '../../shared/require-tenant';
+import type { SubgraphContext } from '../../common/context';
+import type { Page } from '../../common/pagination';
+import { requireTenant } from '../../common/require-tenant';
 import { RevenueBreakdownService } from '../revenue/revenue-breakdown.service';
 import { RevenueBreakdownArgs, RevenueGroupsArgs, RevenueGroupSummariesArgs, RevenueSummaryArgs } from '../types/revenue-breakdown.args';
 import {

@@ -1,7 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { ValidationError } from '../../../schema/errors';
-import { toPage, type Page } from '../../shared/pagination';
-import { validatePage } from '../../shared/validate-page';
+import { toPage, type Page } from '../../common/pagination';
+import { validatePage } from '../../common/validate-page';
 import { QueryIssues } from '../query/query-issues';
 import { runReadOnly, type RefusalTargets, type RunStatement } from '../query/read-only';
 import type { RevenueBreakdownArgs, RevenueGroupsArgs, RevenueGroupSummariesArgs, RevenueSummaryArgs } from '../types/revenue-breakdown.args';

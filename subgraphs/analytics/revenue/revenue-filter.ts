@@ -1,5 +1,5 @@
-import type { IssueLoc } from '../../shared/field-rules';
-import { canonicalTimeZone, TIME_ZONE_REASON } from '../../shared/time-zone';
+import type { IssueLoc } from '../../common/field-rules';
+import { canonicalTimeZone, TIME_ZONE_REASON } from '../../common/time-zone';
 import { endText, isCalendarDate, isInstantText, parseBound, startText } from '../query/civil-time';
 import { QueryIssues } from '../query/query-issues';
 import type { RevenueBreakdownArgs, RevenueFilterArgs } from '../types/revenue-breakdown.args';

@@ -1,7 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import type { TenantScope } from '../../shared/tenant-scope';
+import type { TenantScope } from '../../common/tenant-scope';
 import { ValidationError } from '../../../schema/errors';
-import type { IssueLoc } from '../../shared/field-rules';
+import type { IssueLoc } from '../../common/field-rules';
 import { annotate, type QueryAnnotation } from '../query/annotation';
 import { buildQuery, shapeRow } from '../query/build-query';
 import { parseQuery } from '../query/parse-query';

@@ -1,11 +1,11 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { ConflictError, NotFoundError } from '../../../schema/errors';
-import { TenantScope } from '../../shared/tenant-scope';
+import { TenantScope } from '../../common/tenant-scope';
 import { CampaignRepository } from '../repositories/campaign.repository';
 import type { CampaignLeadInput } from '../inputs/campaign-lead.input';
-import { isEmail } from '../../shared/field-rules';
+import { isEmail } from '../../common/field-rules';
 import { checkOptionalText, isJsonObject, Issues, MAX_NAME_LENGTH, typeIssue } from './input-rules';
-import { recordEvent } from '../../shared/jobs/record-event';
+import { recordEvent } from '../../common/jobs/record-event';
 
 /** What the lead endpoint answers: the new opportunity, and where the form sends the visitor next. */
 export interface CampaignLeadReceipt {

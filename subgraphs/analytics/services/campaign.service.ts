@@ -1,18 +1,18 @@
 import { randomBytes } from 'node:crypto';
 import { CheckConstraintViolationException } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import type { TenantScope } from '../../shared/tenant-scope';
+import type { TenantScope } from '../../common/tenant-scope';
 import { ConflictError, NotFoundError } from '../../../schema/errors';
-import { isUuid } from '../../shared/ids';
-import { toPage, type Page } from '../../shared/pagination';
-import { validatePage } from '../../shared/validate-page';
+import { isUuid } from '../../common/ids';
+import { toPage, type Page } from '../../common/pagination';
+import { validatePage } from '../../common/validate-page';
 import { Campaign } from '../entities/campaign.entity';
 import type { CreateCampaignInput, UpdateCampaignInput } from '../inputs/campaign.input';
 import { CampaignRepository, type CampaignListQuery } from '../repositories/campaign.repository';
 import { toCampaignView, type CampaignView } from './campaign-view';
-import { parseHttpUrl } from '../../shared/field-rules';
+import { parseHttpUrl } from '../../common/field-rules';
 import { checkName, checkOptionalText, Issues, MAX_REFERENCE_LENGTH, MAX_TEXT_LENGTH, typeIssue } from './input-rules';
-import { recordEvent } from '../../shared/jobs/record-event';
+import { recordEvent } from '../../common/jobs/record-event';
 
 /** Fields a campaign write may carry, once checked. */
 type CampaignChanges = Partial<Pick<Campaign, 'name' | 'locationId' | 'description' | 'platformId' | 'platformAssetId' | 'isActive' | 'startDate' | 'endDate' | 'budgetCents' | 'pipelineId' | 'redirectUrl'>>;

@@ -1,14 +1,14 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import type { TenantScope } from '../../shared/tenant-scope';
+import type { TenantScope } from '../../common/tenant-scope';
 import { NotFoundError } from '../../../schema/errors';
-import { isUuid } from '../../shared/ids';
-import { toPage, type Page } from '../../shared/pagination';
-import { validatePage } from '../../shared/validate-page';
+import { isUuid } from '../../common/ids';
+import { toPage, type Page } from '../../common/pagination';
+import { validatePage } from '../../common/validate-page';
 import type { Dashboard } from '../entities/dashboard.entity';
 import type { CreateDashboardInput, UpdateDashboardInput } from '../inputs/dashboard.input';
 import { DashboardRepository, type DashboardQuery } from '../repositories/dashboard.repository';
 import { checkName, checkOptionalText, isJsonObject, Issues, MAX_REFERENCE_LENGTH, MAX_TEXT_LENGTH, type Loc } from './input-rules';
-import { recordEvent } from '../../shared/jobs/record-event';
+import { recordEvent } from '../../common/jobs/record-event';
 
 /** A layout is whatever grid the front end keeps, but always a JSON object or array. */
 function checkLayout(issues: Issues, loc: Loc, value: unknown): unknown {

@@ -1,7 +1,7 @@
 import type { ValidationIssue } from '../../../schema/errors';
-import { Issues, optionalText, type IssueLoc } from '../../shared/field-rules';
+import { Issues, optionalText, type IssueLoc } from '../../common/field-rules';
 
-/** The issue collector shared with the other subgraphs (subgraphs/shared/field-rules.ts). */
+/** The issue collector shared with the other subgraphs (subgraphs/common/field-rules.ts). */
 export { Issues };
 /** Where a value sits, GraphQL-argument first (`["input", "name"]`); the REST bridge rewrites the head. */
 export type Loc = IssueLoc;

@@ -1,17 +1,17 @@
 import { ForeignKeyConstraintViolationException } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import type { TenantScope } from '../../shared/tenant-scope';
+import type { TenantScope } from '../../common/tenant-scope';
 import { NotFoundError } from '../../../schema/errors';
-import { isUuid } from '../../shared/ids';
-import { toPage, type Page } from '../../shared/pagination';
-import { validatePage } from '../../shared/validate-page';
+import { isUuid } from '../../common/ids';
+import { toPage, type Page } from '../../common/pagination';
+import { validatePage } from '../../common/validate-page';
 import type { Widget } from '../entities/widget.entity';
 import type { CreateWidgetInput, UpdateWidgetInput, WidgetPositionInput } from '../inputs/widget.input';
 import { validateWidgetQuery, type WidgetQuery } from '../query/validate-widget-query';
 import { DashboardRepository } from '../repositories/dashboard.repository';
 import { WidgetRepository, type WidgetQueryArgs } from '../repositories/widget.repository';
 import { ChartType } from '../types/enums';
-import { checkIntRange } from '../../shared/field-rules';
+import { checkIntRange } from '../../common/field-rules';
 import { checkName, Issues, typeIssue, type Loc } from './input-rules';
 
 /** Where a widget lands when the request does not place it. */

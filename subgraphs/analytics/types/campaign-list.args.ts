@@ -1,5 +1,5 @@
 import { ArgsType, Field } from 'type-graphql';
-import { PageArgs, SortDirection } from '../../shared/pagination';
+import { PageArgs, SortDirection } from '../../common/pagination';
 import { CampaignSortField } from './enums';
 
 /** Arguments of `campaigns`. */

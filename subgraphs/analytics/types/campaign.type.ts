@@ -1,6 +1,6 @@
 import { DateTimeISOResolver } from 'graphql-scalars';
 import { Field, ID, Int, ObjectType } from 'type-graphql';
-import { PageType } from '../../shared/pagination';
+import { PageType } from '../../common/pagination';
 
 /** The campaign's inbound lead webhook (contract part 2: webhookKey, webhookUrl, redirectUrl). */
 @ObjectType('CampaignWebhook', { description: "The campaign's inbound lead endpoint" })

@@ -1,6 +1,6 @@
 import { DateTimeISOResolver, JSONResolver } from 'graphql-scalars';
 import { Field, ID, ObjectType } from 'type-graphql';
-import { PageType } from '../../shared/pagination';
+import { PageType } from '../../common/pagination';
 
 /** A dashboard as the API shows it; its `widgets` come from DashboardResolver, batched per request. */
 @ObjectType('Dashboard', { description: 'An analytics dashboard: a named, laid-out set of widgets' })

@@ -1,5 +1,5 @@
 import { ArgsType, Field, Float, Int } from 'type-graphql';
-import { PAGE_DEFAULTS, SortDirection } from '../../shared/pagination';
+import { PAGE_DEFAULTS, SortDirection } from '../../common/pagination';
 import { RevenueBreakdownSortField, RevenueGroupBy, RevenueGroupSortField } from './revenue-enums';
 
 const LIST = { nullable: true } as const;

@@ -1,6 +1,6 @@
 import { DateTimeISOResolver, SafeIntResolver } from 'graphql-scalars';
 import { Field, ID, Int, ObjectType } from 'type-graphql';
-import { PageType } from '../../shared/pagination';
+import { PageType } from '../../common/pagination';
 
 // Sums of cents outgrow GraphQL's 32-bit Int long before a practice's revenue does: SafeInt holds up to 2^53 - 1.
 

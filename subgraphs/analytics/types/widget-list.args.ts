@@ -1,5 +1,5 @@
 import { ArgsType, Field, ID } from 'type-graphql';
-import { PageArgs, SortDirection } from '../../shared/pagination';
+import { PageArgs, SortDirection } from '../../common/pagination';
 import { ChartType, WidgetSortField } from './enums';
 
 /** Arguments of `widgets` (REST `GET /analytics/widgets`). */

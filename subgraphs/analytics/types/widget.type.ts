@@ -1,6 +1,6 @@
 import { DateTimeISOResolver, JSONObjectResolver } from 'graphql-scalars';
 import { Field, ID, Int, ObjectType } from 'type-graphql';
-import { PageType } from '../../shared/pagination';
+import { PageType } from '../../common/pagination';
 import { ChartType } from './enums';
 
 /** A widget's cell on the dashboard grid. */

@@ -1,5 +1,5 @@
 import { Entity, Property } from '@mikro-orm/core';
-import { TenantScopedEntity } from '../../shared/base.entity';
+import { TenantScopedEntity } from '../../common/base.entity';
 
 /** Kinds of balance movement; activation is the only one so far. */
 export type GiftCardTransactionType = 'ACTIVATION';

@@ -1,5 +1,5 @@
 import { Entity, Property } from '@mikro-orm/core';
-import { TenantScopedEntity } from '../../shared/base.entity';
+import { TenantScopedEntity } from '../../common/base.entity';
 
 /** Gift card states (contract part 3). */
 export type GiftCardStatus = 'PENDING' | 'ACTIVE' | 'DISABLED' | 'VOIDED';

@@ -1,5 +1,5 @@
 import { Entity, Property } from '@mikro-orm/core';
-import { TenantScopedEntity } from '../../shared/base.entity';
+import { TenantScopedEntity } from '../../common/base.entity';
 
 /** Outcome of a charge at the processor; PENDING until its answer is recorded. */
 export type PaymentStatus = 'PENDING' | 'SUCCEEDED' | 'FAILED';

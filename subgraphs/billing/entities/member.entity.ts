@@ -1,5 +1,5 @@
 import { Entity, Property } from '@mikro-orm/core';
-import { TenantScopedEntity } from '../../shared/base.entity';
+import { TenantScopedEntity } from '../../common/base.entity';
 
 /** Status of a membership (issue 4). */
 export type MemberStatus = 'ACTIVE' | 'PAST_DUE' | 'CANCELLED';

@@ -1,5 +1,5 @@
 import { Entity, Property } from '@mikro-orm/core';
-import { TenantScopedEntity } from '../../shared/base.entity';
+import { TenantScopedEntity } from '../../common/base.entity';
 
 /**
  * An e-mail queued in the same transaction as the change that asks for it, and sent later by

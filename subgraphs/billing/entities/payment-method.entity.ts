@@ -1,5 +1,5 @@
 import { Entity, Property } from '@mikro-orm/core';
-import { TenantScopedEntity } from '../../shared/base.entity';
+import { TenantScopedEntity } from '../../common/base.entity';
 
 /** Kinds of payment method (contract part 2: `type`). */
 export type PaymentMethodKind = 'CARD' | 'ACH' | 'WALLET_PAY';

@@ -1,5 +1,5 @@
 import { Field, ID, InputType, Int } from 'type-graphql';
-import { DateTimeInput } from '../../shared/input-scalars';
+import { DateTimeInput } from '../../common/input-scalars';
 
 /** `issueGiftCard`: a new PENDING card. Values are integer cents; names and contacts default to the directory's when a patient id is given. */
 @InputType('IssueGiftCardInput', { description: 'A gift card to issue (PENDING until activated)' })

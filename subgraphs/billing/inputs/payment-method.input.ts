@@ -1,6 +1,6 @@
 import { JSONResolver } from 'graphql-scalars';
 import { Field, InputType, Int } from 'type-graphql';
-import { DateTimeInput } from '../../shared/input-scalars';
+import { DateTimeInput } from '../../common/input-scalars';
 
 // Contract part 2, "Patient payment method": field names exactly as the REST body spells them.
 

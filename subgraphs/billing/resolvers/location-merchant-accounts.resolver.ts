@@ -1,8 +1,8 @@
 import { Ctx, FieldResolver, Resolver, Root } from 'type-graphql';
-import type { SubgraphContext } from '../../shared/context';
-import { isUuid } from '../../shared/ids';
-import { requireScope } from '../../shared/require-tenant';
-import { requestLoader } from '../../shared/request-loader';
+import type { SubgraphContext } from '../../common/context';
+import { isUuid } from '../../common/ids';
+import { requireScope } from '../../common/require-tenant';
+import { requestLoader } from '../../common/request-loader';
 import { MerchantAccountService } from '../services/merchant-account.service';
 import { LocationRef } from '../types/directory-refs.type';
 import { MerchantAccountView } from '../types/merchant-account.type';

@@ -1,7 +1,7 @@
 import { Arg, Args, Ctx, FieldResolver, ID, Mutation, Query, Resolver, Root } from 'type-graphql';
-import type { SubgraphContext } from '../../shared/context';
-import type { Page } from '../../shared/pagination';
-import { requireScope } from '../../shared/require-tenant';
+import type { SubgraphContext } from '../../common/context';
+import type { Page } from '../../common/pagination';
+import { requireScope } from '../../common/require-tenant';
 import { CreateMemberInput, MemberManualPaymentInput } from '../inputs/member.input';
 import { MemberPaymentService } from '../services/member-payment.service';
 import { MemberService } from '../services/member.service';

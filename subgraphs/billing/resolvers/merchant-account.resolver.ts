@@ -1,5 +1,5 @@
 import { Arg, Ctx, FieldResolver, ID, Mutation, Query, Resolver, Root } from 'type-graphql';
-import { requireScope } from '../../shared/require-tenant';
+import { requireScope } from '../../common/require-tenant';
 import { CreateMerchantAccountInput } from '../inputs/merchant-account.input';
 import { MerchantAccountService } from '../services/merchant-account.service';
 import { LocationRef, reference } from '../types/directory-refs.type';

@@ -1,9 +1,9 @@
 import { Arg, Ctx, FieldResolver, ID, Mutation, Resolver, Root } from 'type-graphql';
-import type { SubgraphContext } from '../../shared/context';
-import { isUuid } from '../../shared/ids';
-import { requireScope } from '../../shared/require-tenant';
+import type { SubgraphContext } from '../../common/context';
+import { isUuid } from '../../common/ids';
+import { requireScope } from '../../common/require-tenant';
 import { CreatePaymentMethodInput } from '../inputs/payment-method.input';
-import { requestLoader } from '../../shared/request-loader';
+import { requestLoader } from '../../common/request-loader';
 import { PaymentMethodService } from '../services/payment-method.service';
 import { PatientRef } from '../types/directory-refs.type';
 import { PaymentMethodView } from '../types/payment-method.type';

@@ -1,6 +1,6 @@
 import { Arg, Ctx, Mutation, Resolver } from 'type-graphql';
-import type { SubgraphContext } from '../../shared/context';
-import { requireScope } from '../../shared/require-tenant';
+import type { SubgraphContext } from '../../common/context';
+import { requireScope } from '../../common/require-tenant';
 import { RecordChargeItemInput, RecordSoldPackageInput } from '../inputs/revenue.input';
 import { RevenueService } from '../services/revenue.service';
 import { ChargeItemView, SoldPackageView } from '../types/revenue.type';

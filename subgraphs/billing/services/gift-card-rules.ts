@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { isUuid } from '../../shared/ids';
-import { Issues, type IssueLoc } from '../../shared/field-rules';
+import { isUuid } from '../../common/ids';
+import { Issues, type IssueLoc } from '../../common/field-rules';
 import type { IssueGiftCardInput } from '../inputs/gift-card.input';
 import { patientName, type DirectoryPatient } from '../repositories/directory.repository';
 import type { NewGiftCard } from '../repositories/gift-card.repository';

@@ -1,10 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import type { TenantScope } from '../../shared/tenant-scope';
+import type { TenantScope } from '../../common/tenant-scope';
 import { ConflictError, NotFoundError, ValidationError } from '../../../schema/errors';
-import { Issues } from '../../shared/field-rules';
-import { isUuid } from '../../shared/ids';
-import { recordEvent } from '../../shared/jobs/record-event';
+import { Issues } from '../../common/field-rules';
+import { isUuid } from '../../common/ids';
+import { recordEvent } from '../../common/jobs/record-event';
 import type { MemberManualPaymentInput } from '../inputs/member.input';
 import { withProcessor, type PaymentProcessor } from '../processor/payment-processor';
 import { MemberPaymentRepository, type MemberPaymentRow } from '../repositories/member-payment.repository';

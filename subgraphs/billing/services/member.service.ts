@@ -1,10 +1,10 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import type { TenantScope } from '../../shared/tenant-scope';
+import type { TenantScope } from '../../common/tenant-scope';
 import { NotFoundError } from '../../../schema/errors';
-import { Issues } from '../../shared/field-rules';
-import { isUuid } from '../../shared/ids';
-import { toPage, type Page } from '../../shared/pagination';
-import { validatePage } from '../../shared/validate-page';
+import { Issues } from '../../common/field-rules';
+import { isUuid } from '../../common/ids';
+import { toPage, type Page } from '../../common/pagination';
+import { validatePage } from '../../common/validate-page';
 import type { CreateMemberInput } from '../inputs/member.input';
 import { DirectoryRepository } from '../repositories/directory.repository';
 import { MemberRepository } from '../repositories/member.repository';

@@ -1,4 +1,4 @@
-import { checkIntRange, isCountryCode, Issues, type IssueLoc } from '../../shared/field-rules';
+import { checkIntRange, isCountryCode, Issues, type IssueLoc } from '../../common/field-rules';
 import type { PaymentMethodKind } from '../entities/payment-method.entity';
 import type { AchInput, BillingContactInput, CardInput, CreatePaymentMethodInput, WalletPayInput } from '../inputs/payment-method.input';
 import { findCardData, isAbaRoutingNumber, looksLikeFullNumber } from './card-data-rules';

@@ -1,9 +1,9 @@
 import { UniqueConstraintViolationException } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import type { TenantScope } from '../../shared/tenant-scope';
+import type { TenantScope } from '../../common/tenant-scope';
 import { ConflictError, NotFoundError } from '../../../schema/errors';
-import { isUuid } from '../../shared/ids';
-import { recordEvent } from '../../shared/jobs/record-event';
+import { isUuid } from '../../common/ids';
+import { recordEvent } from '../../common/jobs/record-event';
 import { PaymentMethod } from '../entities/payment-method.entity';
 import type { CreatePaymentMethodInput } from '../inputs/payment-method.input';
 import { DirectoryRepository } from '../repositories/directory.repository';

@@ -1,7 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import type { TenantScope } from '../../shared/tenant-scope';
-import { checkIntRange, Issues, type IssueLoc } from '../../shared/field-rules';
-import { isUuid } from '../../shared/ids';
+import type { TenantScope } from '../../common/tenant-scope';
+import { checkIntRange, Issues, type IssueLoc } from '../../common/field-rules';
+import { isUuid } from '../../common/ids';
 import { ChargeItem, SoldPackage } from '../entities/revenue-line.entity';
 import type { RecordChargeItemInput, RecordSoldPackageInput } from '../inputs/revenue.input';
 import { DirectoryRepository, patientName } from '../repositories/directory.repository';

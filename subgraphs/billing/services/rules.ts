@@ -1,4 +1,4 @@
-import { isEmail, isPhone, Issues, optionalText, type IssueLoc } from '../../shared/field-rules';
+import { isEmail, isPhone, Issues, optionalText, type IssueLoc } from '../../common/field-rules';
 
 /** Longest free text (names, bank names, plan names) a billing record keeps. */
 export const MAX_NAME = 200;

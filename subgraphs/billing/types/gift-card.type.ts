@@ -1,6 +1,6 @@
 import { DateTimeISOResolver } from 'graphql-scalars';
 import { ArgsType, Field, ID, Int, ObjectType } from 'type-graphql';
-import { PageArgs, PageType } from '../../shared/pagination';
+import { PageArgs, PageType } from '../../common/pagination';
 import { GiftCardStatus, GiftCardTransactionType } from './enums';
 
 /** One balance movement of a gift card (the card's `transactions` items; docs/api.md documents the shape). */

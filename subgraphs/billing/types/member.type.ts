@@ -1,6 +1,6 @@
 import { DateTimeISOResolver } from 'graphql-scalars';
 import { ArgsType, Field, ID, Int, ObjectType } from 'type-graphql';
-import { PageArgs, PageType } from '../../shared/pagination';
+import { PageArgs, PageType } from '../../common/pagination';
 import { MemberStatus, MembershipInterval, PaymentStatus } from './enums';
 
 /** One manual payment attempt; REST answers `{paymentId, memberId, amountCents, status, failureReason, comment, createdAt}`. */

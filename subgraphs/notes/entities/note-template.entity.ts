@@ -1,5 +1,5 @@
 import { Entity, Property } from '@mikro-orm/core';
-import { TenantScopedEntity } from '../../shared/base.entity';
+import { TenantScopedEntity } from '../../common/base.entity';
 
 /** A clinical note template: a named, versioned list of questions (docs/decisions.md, Data ownership). */
 @Entity({ tableName: 'note_templates' })

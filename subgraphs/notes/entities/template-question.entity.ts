@@ -1,5 +1,5 @@
 import { Entity, ManyToOne, Property } from '@mikro-orm/core';
-import { TenantScopedEntity } from '../../shared/base.entity';
+import { TenantScopedEntity } from '../../common/base.entity';
 import { QuestionKind } from '../types/question-kind';
 import { NoteTemplate } from './note-template.entity';
 

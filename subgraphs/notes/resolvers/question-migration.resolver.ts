@@ -1,6 +1,6 @@
 import { Arg, ID, Resolver, Root, Subscription } from 'type-graphql';
-import type { SubgraphContext } from '../../shared/context';
-import { requireScope } from '../../shared/require-tenant';
+import type { SubgraphContext } from '../../common/context';
+import { requireScope } from '../../common/require-tenant';
 import type { MigrationEvent } from '../services/migration-events';
 import { QuestionMigrationService } from '../services/question-migration.service';
 import { QuestionMigrationEventType } from '../types/migration-event.type';

@@ -1,8 +1,8 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import type { TenantScope } from '../../shared/tenant-scope';
+import type { TenantScope } from '../../common/tenant-scope';
 import { NotFoundError, ValidationError, type ValidationIssue } from '../../../schema/errors';
-import { toPage, type Page, type SortDirection } from '../../shared/pagination';
-import { validatePage } from '../../shared/validate-page';
+import { toPage, type Page, type SortDirection } from '../../common/pagination';
+import { validatePage } from '../../common/validate-page';
 import type { NoteTemplate } from '../entities/note-template.entity';
 import type { TemplateQuestion } from '../entities/template-question.entity';
 import type { CreateNoteTemplateInput } from '../inputs/create-note-template.input';

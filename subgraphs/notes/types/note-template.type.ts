@@ -1,6 +1,6 @@
 import { DateTimeISOResolver } from 'graphql-scalars';
 import { ArgsType, Field, ID, Int, ObjectType } from 'type-graphql';
-import { PageArgs, PageType, SortDirection } from '../../shared/pagination';
+import { PageArgs, PageType, SortDirection } from '../../common/pagination';
 import { QuestionKind } from './question-kind';
 
 /** One question of a template, as clients read it. */

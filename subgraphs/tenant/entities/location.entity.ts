@@ -1,5 +1,5 @@
 import { Entity, Property } from '@mikro-orm/core';
-import { TenantScopedEntity } from '../../shared/base.entity';
+import { TenantScopedEntity } from '../../common/base.entity';
 
 /** A place where the practice sees patients, or a virtual one for telehealth (contract part 2, Location). */
 @Entity({ tableName: 'locations' })

@@ -1,5 +1,5 @@
 import { Collection, Entity, ManyToMany, Property } from '@mikro-orm/core';
-import { TenantScopedEntity } from '../../shared/base.entity';
+import { TenantScopedEntity } from '../../common/base.entity';
 import { Location } from './location.entity';
 
 /** A clinician of the practice, working at one or more of its locations. */

@@ -1,5 +1,5 @@
 import { ArrayType, Entity, Property } from '@mikro-orm/core';
-import { TenantScopedEntity } from '../../shared/base.entity';
+import { TenantScopedEntity } from '../../common/base.entity';
 
 /**
  * Where and what a tenant's webhook receives (contract part 6.1); at most one per tenant.

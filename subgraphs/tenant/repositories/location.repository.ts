@@ -1,6 +1,6 @@
 import type { EntityManager, FilterQuery } from '@mikro-orm/postgresql';
-import { isUuid } from '../../shared/ids';
-import type { TenantScope } from '../../shared/tenant-scope';
+import { isUuid } from '../../common/ids';
+import type { TenantScope } from '../../common/tenant-scope';
 import { Location } from '../entities/location.entity';
 import type { LocationListArgs } from '../types/location.type';
 import { searchCondition } from './search';

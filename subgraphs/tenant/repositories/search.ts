@@ -1,4 +1,4 @@
-import { escapeLike } from '../../shared/field-rules';
+import { escapeLike } from '../../common/field-rules';
 
 /** Words a search may hold; more are ignored so one request cannot build an unbounded query. */
 const MAX_WORDS = 5;

@@ -1,6 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Db } from 'pg-boss' with { 'resolution-mode': 'import' };
-import type { TenantScope } from '../../shared/tenant-scope';
+import type { TenantScope } from '../../common/tenant-scope';
 import { WebhookConfig } from '../entities/webhook-config.entity';
 
 /** The scope's webhook configuration (at most one row per tenant). */

@@ -2,9 +2,9 @@ import { randomUUID } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Pool } from 'pg';
 import type { Db } from 'pg-boss' with { 'resolution-mode': 'import' };
-import { enqueue } from '../../shared/jobs/job-queue';
-import type { WebhookEventJob } from '../../shared/jobs/webhook-event';
-import type { TenantScope } from '../../shared/tenant-scope';
+import { enqueue } from '../../common/jobs/job-queue';
+import type { WebhookEventJob } from '../../common/jobs/webhook-event';
+import type { TenantScope } from '../../common/tenant-scope';
 import { WEBHOOK_DELIVERY_QUEUE } from '../webhooks/queues';
 
 /** One delivery of the log, as reads return it. */

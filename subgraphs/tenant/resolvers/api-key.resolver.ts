@@ -1,8 +1,8 @@
 import { Args, Ctx, Query, Resolver } from 'type-graphql';
-import type { SubgraphContext } from '../../shared/context';
-import { toPage, type Page } from '../../shared/pagination';
-import { requireScope } from '../../shared/require-tenant';
-import { validatePage } from '../../shared/validate-page';
+import type { SubgraphContext } from '../../common/context';
+import { toPage, type Page } from '../../common/pagination';
+import { requireScope } from '../../common/require-tenant';
+import { validatePage } from '../../common/validate-page';
 import { ApiKeyRepository } from '../repositories/api-key.repository';
 import { ApiKeyListArgs, ApiKeyPage, type ApiKeyType } from '../types/api-key.type';
 

@@ -1,6 +1,6 @@
-import type { SubgraphContext } from '../../shared/context';
-import { requireScope } from '../../shared/require-tenant';
-import { requestLoader } from '../../shared/request-loader';
+import type { SubgraphContext } from '../../common/context';
+import { requireScope } from '../../common/require-tenant';
+import { requestLoader } from '../../common/request-loader';
 import { toLocationView, toPatientView, toProviderView } from '../directory-view';
 import { LocationRepository } from '../repositories/location.repository';
 import { PatientRepository } from '../repositories/patient.repository';

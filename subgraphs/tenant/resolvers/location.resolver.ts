@@ -1,7 +1,7 @@
 import { Arg, Args, Ctx, ID, Mutation, Query, Resolver } from 'type-graphql';
-import type { SubgraphContext } from '../../shared/context';
-import type { Page } from '../../shared/pagination';
-import { requireScope } from '../../shared/require-tenant';
+import type { SubgraphContext } from '../../common/context';
+import type { Page } from '../../common/pagination';
+import { requireScope } from '../../common/require-tenant';
 import { CreateLocationInput } from '../inputs/create-location.input';
 import { LocationService } from '../services/location.service';
 import { LocationListArgs, LocationPage, LocationType } from '../types/location.type';

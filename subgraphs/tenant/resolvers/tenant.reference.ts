@@ -1,6 +1,6 @@
-import type { SubgraphContext } from '../../shared/context';
-import { isUuid } from '../../shared/ids';
-import { requireScope } from '../../shared/require-tenant';
+import type { SubgraphContext } from '../../common/context';
+import { isUuid } from '../../common/ids';
+import { requireScope } from '../../common/require-tenant';
 import { TenantRepository } from '../repositories/tenant.repository';
 import { toTenantView, type TenantView } from '../tenant-view';
 

@@ -1,6 +1,6 @@
 import { Arg, Ctx, Mutation, Query, Resolver } from 'type-graphql';
-import type { SubgraphContext } from '../../shared/context';
-import { requireScope } from '../../shared/require-tenant';
+import type { SubgraphContext } from '../../common/context';
+import { requireScope } from '../../common/require-tenant';
 import { UpdateTenantInput } from '../inputs/update-tenant.input';
 import { TenantService } from '../services/tenant.service';
 import { toTenantView, type TenantView } from '../tenant-view';

@@ -1,6 +1,6 @@
 import { Arg, Ctx, FieldResolver, Mutation, Query, Resolver, Root } from 'type-graphql';
-import type { SubgraphContext } from '../../shared/context';
-import { requireScope } from '../../shared/require-tenant';
+import type { SubgraphContext } from '../../common/context';
+import { requireScope } from '../../common/require-tenant';
 import { WebhookConfigInput } from '../inputs/webhook-config.input';
 import { TenantService } from '../services/tenant.service';
 import { WebhookConfigService } from '../services/webhook-config.service';

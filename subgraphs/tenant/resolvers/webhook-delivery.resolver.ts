@@ -1,10 +1,10 @@
 import { Arg, Args, Ctx, FieldResolver, ID, Mutation, Query, Resolver, Root } from 'type-graphql';
 import { ConflictError, NotFoundError } from '../../../schema/errors';
-import type { SubgraphContext } from '../../shared/context';
-import { isUuid } from '../../shared/ids';
-import { toPage, type Page } from '../../shared/pagination';
-import { requireScope } from '../../shared/require-tenant';
-import { validatePage } from '../../shared/validate-page';
+import type { SubgraphContext } from '../../common/context';
+import { isUuid } from '../../common/ids';
+import { toPage, type Page } from '../../common/pagination';
+import { requireScope } from '../../common/require-tenant';
+import { validatePage } from '../../common/validate-page';
 import { WebhookConfigRepository } from '../repositories/webhook-config.repository';
 import { WebhookDeliveryRepository, type AttemptRecord, type DeliveryRecord } from '../repositories/webhook-delivery.repository';
 import { WebhookAttemptType, WebhookDeliveryListArgs, WebhookDeliveryPage, WebhookDeliveryType } from '../types/webhook-delivery.type';

@@ -1,4 +1,4 @@
-import { isCountryCode, isEmail, isIsoDate, isPhone, Issues, MAX_TEXT, optionalText, type IssueLoc } from '../../shared/field-rules';
+import { isCountryCode, isEmail, isIsoDate, isPhone, Issues, MAX_TEXT, optionalText, type IssueLoc } from '../../common/field-rules';
 import type { CreateLocationInput } from '../inputs/create-location.input';
 import type { CreatePatientInput } from '../inputs/create-patient.input';
 import type { CreateProviderInput } from '../inputs/create-provider.input';

@@ -1,6 +1,6 @@
 import { createHash, randomUUID } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import type { TenantScope } from '../../shared/tenant-scope';
+import type { TenantScope } from '../../common/tenant-scope';
 import { valueError } from '../../../schema/errors';
 import { LogoKind, type UploadedFileInput } from '../inputs/uploaded-file.input';
 import { LOGO_MAX_BYTES } from '../../../schema/upload-limits';

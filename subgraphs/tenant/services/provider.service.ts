@@ -1,8 +1,8 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import type { TenantScope } from '../../shared/tenant-scope';
+import type { TenantScope } from '../../common/tenant-scope';
 import { NotFoundError } from '../../../schema/errors';
-import { toPage, type Page } from '../../shared/pagination';
-import { validatePage } from '../../shared/validate-page';
+import { toPage, type Page } from '../../common/pagination';
+import { validatePage } from '../../common/validate-page';
 import { toLocationView, toProviderView } from '../directory-view';
 import type { CreateProviderInput } from '../inputs/create-provider.input';
 import { LocationRepository } from '../repositories/location.repository';

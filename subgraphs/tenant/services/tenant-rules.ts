@@ -1,9 +1,9 @@
-import { isUuid } from '../../shared/ids';
-import { checkIntRange, isCountryCode, isEmail, isPhone, Issues, MAX_TEXT, optionalText, parseHttpUrl, type IssueLoc } from '../../shared/field-rules';
+import { isUuid } from '../../common/ids';
+import { checkIntRange, isCountryCode, isEmail, isPhone, Issues, MAX_TEXT, optionalText, parseHttpUrl, type IssueLoc } from '../../common/field-rules';
 import type { Tenant } from '../entities/tenant.entity';
 import type { TenantAddressInput, TenantSettingsInput, UpdateTenantInput } from '../inputs/update-tenant.input';
 import { MAX_REMINDER_HOURS, type StoredTenantSettings } from '../tenant-settings';
-import { canonicalTimeZone, TIME_ZONE_REASON } from '../../shared/time-zone';
+import { canonicalTimeZone, TIME_ZONE_REASON } from '../../common/time-zone';
 
 /** The tenant columns an update may change, already validated and normalised. */
 export type TenantPatch = Partial<

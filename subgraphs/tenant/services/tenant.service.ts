@@ -1,11 +1,11 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { NotFoundError } from '../../../schema/errors';
-import type { TenantScope } from '../../shared/tenant-scope';
+import type { TenantScope } from '../../common/tenant-scope';
 import type { Tenant } from '../entities/tenant.entity';
 import type { UpdateTenantInput } from '../inputs/update-tenant.input';
 import { TenantRepository, type TenantRecord } from '../repositories/tenant.repository';
 import { validateTenantUpdate } from './tenant-rules';
-import { recordEvent } from '../../shared/jobs/record-event';
+import { recordEvent } from '../../common/jobs/record-event';
 
 /** Reads and changes the request's own tenant: every read goes through a repository bound to its scope. */
 export class TenantService {

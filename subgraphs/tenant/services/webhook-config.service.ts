@@ -1,16 +1,16 @@
 import { randomBytes } from 'node:crypto';
 import { UniqueConstraintViolationException } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import type { TenantScope } from '../../shared/tenant-scope';
+import type { TenantScope } from '../../common/tenant-scope';
 import { ConflictError } from '../../../schema/errors';
-import { Issues, optionalText, type IssueLoc } from '../../shared/field-rules';
+import { Issues, optionalText, type IssueLoc } from '../../common/field-rules';
 import type { WebhookConfig } from '../entities/webhook-config.entity';
 import type { WebhookConfigInput } from '../inputs/webhook-config.input';
 import { WebhookConfigRepository } from '../repositories/webhook-config.repository';
 import { toWebhookConfigView, type WebhookConfigView } from '../webhook-config-view';
 import { isWebhookEvent, WEBHOOK_EVENTS } from '../webhook-events';
 import { webhookUrlProblem } from './webhook-url';
-import { recordEvent } from '../../shared/jobs/record-event';
+import { recordEvent } from '../../common/jobs/record-event';
 
 /** A Standard Webhooks signing secret: `whsec_` and the base64 of 24 random bytes (192 bits, Svix's size). */
 export const newWebhookSecret = (): string => `whsec_${randomBytes(24).toString('base64')}`;

@@ -1,5 +1,5 @@
 import { isIP } from 'node:net';
-import { parseHttpUrl } from '../../shared/field-rules';
+import { parseHttpUrl } from '../../common/field-rules';
 
 /**
  * Why the text cannot be a webhook endpoint, or null when it can. Only the URL itself is judged:

@@ -1,6 +1,6 @@
 import { DateTimeISOResolver } from 'graphql-scalars';
 import { ArgsType, Field, ID, ObjectType } from 'type-graphql';
-import { PageArgs, PageType, SortDirection } from '../../shared/pagination';
+import { PageArgs, PageType, SortDirection } from '../../common/pagination';
 
 /** An API key of the calling tenant, without its secret. */
 @ObjectType('ApiKey', { description: "One of the tenant's API keys (the secret is never shown again)" })

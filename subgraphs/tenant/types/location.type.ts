@@ -1,6 +1,6 @@
 import { DateTimeISOResolver } from 'graphql-scalars';
 import { ArgsType, Directive, Field, ID, ObjectType } from 'type-graphql';
-import { PageArgs, PageType } from '../../shared/pagination';
+import { PageArgs, PageType } from '../../common/pagination';
 
 /** A practice location, every field of the contract's Location (part 2). */
 @ObjectType('Location', { description: 'A place where the practice sees patients, or a virtual (telehealth) one' })

@@ -1,6 +1,6 @@
 import { DateTimeISOResolver } from 'graphql-scalars';
 import { ArgsType, Directive, Field, ID, ObjectType } from 'type-graphql';
-import { PageArgs, PageType, SortDirection } from '../../shared/pagination';
+import { PageArgs, PageType, SortDirection } from '../../common/pagination';
 
 /** A patient of the practice (PHI: never logged). */
 @ObjectType('Patient', { description: 'A patient of the practice' })

@@ -1,6 +1,6 @@
 import { DateTimeISOResolver } from 'graphql-scalars';
 import { ArgsType, Directive, Field, ID, ObjectType } from 'type-graphql';
-import { PageArgs, PageType } from '../../shared/pagination';
+import { PageArgs, PageType } from '../../common/pagination';
 
 /** A clinician of the practice. */
 @ObjectType('Provider', { description: 'A clinician of the practice' })

@@ -1,6 +1,6 @@
 import { DateTimeISOResolver } from 'graphql-scalars';
 import { ArgsType, Field, ID, Int, ObjectType, registerEnumType } from 'type-graphql';
-import { PageArgs, PageType } from '../../shared/pagination';
+import { PageArgs, PageType } from '../../common/pagination';
 
 /** Where a delivery stands. */
 export enum WebhookDeliveryStatus {

@@ -1,5 +1,5 @@
-import type { JobQueueDefinition } from '../../shared/jobs/job-queue';
-import { WEBHOOK_EVENT_QUEUE } from '../../shared/jobs/webhook-event';
+import type { JobQueueDefinition } from '../../common/jobs/job-queue';
+import { WEBHOOK_EVENT_QUEUE } from '../../common/jobs/webhook-event';
 
 /** One job per delivery attempt; its id is the delivery's `job_id` while it is the current one. */
 export const WEBHOOK_DELIVERY_QUEUE = 'tenant.webhook-delivery';

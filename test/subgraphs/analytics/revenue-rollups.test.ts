@@ -10,10 +10,10 @@ import { parseRevenueFilter } from '../../../subgraphs/analytics/revenue/revenue
 import { summaryStatement } from '../../../subgraphs/analytics/revenue/revenue-statements';
 import { AnalyticsQueryService } from '../../../subgraphs/analytics/services/analytics-query.service';
 import { RevenueBreakdownSortField, RevenueGroupBy, RevenueGroupSortField } from '../../../subgraphs/analytics/types/revenue-enums';
-import { SortDirection } from '../../../subgraphs/shared/pagination';
-import { startSubgraph, type RunningSubgraph } from '../../../subgraphs/shared/subgraph-runtime';
+import { SortDirection } from '../../../subgraphs/common/pagination';
+import { startSubgraph, type RunningSubgraph } from '../../../subgraphs/common/subgraph-runtime';
 import { lineDirectory, writeLines, type LineDirectory } from './rollup-lines';
-import { TenantScope } from '../../../subgraphs/shared/tenant-scope';
+import { TenantScope } from '../../../subgraphs/common/tenant-scope';
 
 /**
  * The rollup path against the lines (issue 21, part 3): for random filters, groupings, time zones

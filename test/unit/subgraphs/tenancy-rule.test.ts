@@ -101,7 +101,7 @@ function methodsOf(classBody: string): Method[] {
   }));
 }
 
-const subgraphFiles = sourceFiles(SUBGRAPHS).filter((f) => !f.startsWith('subgraphs/shared/') && f.split('/').length > 2);
+const subgraphFiles = sourceFiles(SUBGRAPHS).filter((f) => !f.startsWith('subgraphs/common/') && f.split('/').length > 2);
 const repositoryFiles = subgraphFiles.filter((f) => f.includes('/repositories/'));
 
 describe('the tenancy rule in data access', () => {

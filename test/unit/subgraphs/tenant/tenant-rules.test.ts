@@ -1,5 +1,5 @@
 import { ValidationError } from '../../../../schema/errors';
-import { canonicalTimeZone } from '../../../../subgraphs/shared/time-zone';
+import { canonicalTimeZone } from '../../../../subgraphs/common/time-zone';
 import { validateTenantUpdate } from '../../../../subgraphs/tenant/services/tenant-rules';
 
 /** The issues a tenant update raises, or [] when it passes. */

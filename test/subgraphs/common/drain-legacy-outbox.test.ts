@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { analyticsSubgraph } from '../../../subgraphs/analytics';
-import { jobQueueOf } from '../../../subgraphs/shared/jobs/job-queue';
-import { WEBHOOK_EVENT_QUEUE, type WebhookEventJob } from '../../../subgraphs/shared/jobs/webhook-event';
-import { drainLegacyOutbox } from '../../../subgraphs/shared/outbox/drain-legacy-outbox';
-import { startSubgraph, type RunningSubgraph } from '../../../subgraphs/shared/subgraph-runtime';
+import { jobQueueOf } from '../../../subgraphs/common/jobs/job-queue';
+import { WEBHOOK_EVENT_QUEUE, type WebhookEventJob } from '../../../subgraphs/common/jobs/webhook-event';
+import { drainLegacyOutbox } from '../../../subgraphs/common/outbox/drain-legacy-outbox';
+import { startSubgraph, type RunningSubgraph } from '../../../subgraphs/common/subgraph-runtime';
 
 describe('events left in an outbox table by an earlier release move to the job queue', () => {
   let subgraph: RunningSubgraph;

@@ -1,6 +1,6 @@
 import type { AddressInfo } from 'node:net';
-import { serveSubgraph } from '../../../subgraphs/shared/serve-subgraph';
-import { startSubgraph, type RunningSubgraph } from '../../../subgraphs/shared/subgraph-runtime';
+import { serveSubgraph } from '../../../subgraphs/common/serve-subgraph';
+import { startSubgraph, type RunningSubgraph } from '../../../subgraphs/common/subgraph-runtime';
 import { tenantSubgraph } from '../../../subgraphs/tenant';
 import { TenantService } from '../../../subgraphs/tenant/services/tenant.service';
 import { request } from '../../utils/e2e';

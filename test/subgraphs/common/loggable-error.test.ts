@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { Client } from 'pg';
-import { loggableError } from '../../../subgraphs/shared/loggable-error';
+import { loggableError } from '../../../subgraphs/common/loggable-error';
 import { tenantSubgraph } from '../../../subgraphs/tenant';
-import { startSubgraph } from '../../../subgraphs/shared/subgraph-runtime';
+import { startSubgraph } from '../../../subgraphs/common/subgraph-runtime';
 import { Patient } from '../../../subgraphs/tenant/entities/patient.entity';
 
 describe('errors written to logs never carry SQL values', () => {

@@ -2,8 +2,8 @@ import { request as httpRequest } from 'node:http';
 import { setTimeout as sleep } from 'node:timers/promises';
 import express from 'express';
 import type { MikroORM } from '@mikro-orm/postgresql';
-import { drainOnShutdown, waitUntilIdle } from '../../../subgraphs/shared/http-drain';
-import { closeWhenIdle, openOrm, poolBusy } from '../../../subgraphs/shared/orm';
+import { drainOnShutdown, waitUntilIdle } from '../../../subgraphs/common/http-drain';
+import { closeWhenIdle, openOrm, poolBusy } from '../../../subgraphs/common/orm';
 import { tenantSubgraph } from '../../../subgraphs/tenant';
 import { listen, type ListeningApp } from '../../utils/listen';
 

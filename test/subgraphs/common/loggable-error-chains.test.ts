@@ -4,8 +4,8 @@ import { GraphQLError, locatedError } from 'graphql';
 import pino from 'pino';
 import { GATEWAY_SCHEMA } from '../../../gateway/database/gateway-schema';
 import { createLogger } from '../../../gateway/logger';
-import { errorLogOptions, loggableError } from '../../../subgraphs/shared/loggable-error';
-import { openOrm } from '../../../subgraphs/shared/orm';
+import { errorLogOptions, loggableError } from '../../../subgraphs/common/loggable-error';
+import { openOrm } from '../../../subgraphs/common/orm';
 
 /**
  * Issue 18, finding 12: database errors reach loggers wrapped (a GraphQL error's originalError, a

@@ -3,9 +3,9 @@ import { Writable } from 'node:stream';
 import { GraphQLObjectType, GraphQLSchema, GraphQLString } from 'graphql';
 import pino from 'pino';
 import { ServiceUnavailableError } from '../../../../schema/errors';
-import type { RequestIdentity, SubgraphContext } from '../../../../subgraphs/shared/context';
-import { serveSubgraph } from '../../../../subgraphs/shared/serve-subgraph';
-import type { RunningSubgraph } from '../../../../subgraphs/shared/subgraph-runtime';
+import type { RequestIdentity, SubgraphContext } from '../../../../subgraphs/common/context';
+import { serveSubgraph } from '../../../../subgraphs/common/serve-subgraph';
+import type { RunningSubgraph } from '../../../../subgraphs/common/subgraph-runtime';
 
 const SECRET = 'subgraph-errors-secret-0123456789';
 

@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import type { MikroORM } from '@mikro-orm/postgresql';
-import { openOrm } from '../../../subgraphs/shared/orm';
-import { queryPrepared, type PreparedStatement } from '../../../subgraphs/shared/prepared-statement';
+import { openOrm } from '../../../subgraphs/common/orm';
+import { queryPrepared, type PreparedStatement } from '../../../subgraphs/common/prepared-statement';
 import { tenantSubgraph } from '../../../subgraphs/tenant';
-import { TenantScope } from '../../../subgraphs/shared/tenant-scope';
+import { TenantScope } from '../../../subgraphs/common/tenant-scope';
 import { TENANT_BY_ID, TenantRepository } from '../../../subgraphs/tenant/repositories/tenant.repository';
 
 const COUNT_TENANTS: PreparedStatement = { name: 'test_count_tenants_by_name', text: 'select count(*)::int as n from tenant.tenants where name = $1' };
