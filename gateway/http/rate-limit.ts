@@ -57,15 +57,7 @@ export class RateLimits {
   async consumeTenant(tenantId: string, points = 1): Promise<RateDecision> {
     if (!this.tenantLease) return this.consume(this.tenant, tenantId, 'tenant', this.config.points, points);
     const spent = await this.tenantLease.spend(tenantId, points);
-    if (!spent.allowed) rateLimitRefusals.inc({ policy: 'tenant' });
-    return {
-      allowed: spent.allowed,
-      limit: this.config.points,
-      remaining: Math.min(this.config.points, spent.remaining),
-      resetSeconds: Math.max(1, Math.ceil(spent.msBeforeNext / 1000)),
-      policy: 'tenant',
-      windowSeconds: this.config.windowSeconds,
-    };
+    return this.decide('tenant', this.config.points, spent.allowed, Math.min(this.config.points, spent.remaining), spent.msBeforeNext);
   }
 
   /** Counts a request that is nobody's yet, by client address. */
@@ -78,23 +70,19 @@ export class RateLimits {
   }
 
   private async consume(limiter: RateLimiterAbstract, key: string, policy: RateDecision['policy'], limit: number, points = 1): Promise<RateDecision> {
-    const decide = (res: RateLimiterRes, allowed: boolean): RateDecision => ({
-      allowed,
-      limit,
-      remaining: Math.max(0, res.remainingPoints),
-      resetSeconds: Math.max(1, Math.ceil(res.msBeforeNext / 1000)),
-      policy,
-      windowSeconds: this.config.windowSeconds,
-    });
     try {
-      return decide(await limiter.consume(key, points), true);
+      const res = await limiter.consume(key, points);
+      return this.decide(policy, limit, true, Math.max(0, res.remainingPoints), res.msBeforeNext);
     } catch (rejection) {
-      if (rejection instanceof RateLimiterRes) {
-        rateLimitRefusals.inc({ policy });
-        return decide(rejection, false);
-      }
-      throw rejection;
+      if (!(rejection instanceof RateLimiterRes)) throw rejection;
+      return this.decide(policy, limit, false, Math.max(0, rejection.remainingPoints), rejection.msBeforeNext);
     }
+  }
+
+  /** One decision, whichever way the budget was counted; a refusal is counted in the metrics here. */
+  private decide(policy: RateDecision['policy'], limit: number, allowed: boolean, remaining: number, msBeforeNext: number): RateDecision {
+    if (!allowed) rateLimitRefusals.inc({ policy });
+    return { allowed, limit, remaining, resetSeconds: Math.max(1, Math.ceil(msBeforeNext / 1000)), policy, windowSeconds: this.config.windowSeconds };
   }
 }
 
