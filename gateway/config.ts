@@ -54,6 +54,8 @@ export interface Config {
   metricsHost: string;
   /** Whether identical query fetches to a subgraph in flight at once share one answer (GRAPHQL_DEDUP; on by default; gateway/graphql/inflight-dedup.ts). */
   graphqlDedup: boolean;
+  /** Whether a REST route whose query the gateway answers with one subgraph fetch sends that fetch itself (REST_DIRECT; on by default; gateway/graphql/single-fetch-plan.ts). */
+  restDirect: boolean;
   /** Operation limits of `/graphql` and `/graphql/stream` (GRAPHQL_*; gateway/graphql/graphql-limits.ts applies them). */
   graphql: GraphQLLimits;
   /** The job queue of webhook deliveries and e-mail (JOB_SUPERVISE_SECONDS). */
@@ -201,6 +203,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     metricsPort,
     metricsHost: text('METRICS_HOST') ?? host,
     graphqlDedup: bool('GRAPHQL_DEDUP', true),
+    restDirect: bool('REST_DIRECT', true),
     graphql: {
       maxDepth: int('GRAPHQL_MAX_DEPTH', 10, 2, 100),
       maxAliases: int('GRAPHQL_MAX_ALIASES', 15, 0, 1_000),

@@ -14,6 +14,7 @@ import { DeduplicatingDataSource } from './inflight-dedup';
 import { CachedLocalDataSource } from './local-data-source';
 import { graphqlMetricsPlugin } from '../metrics/graphql-metrics';
 import { createOperationRunner } from './operation-runner';
+import { planSingleFetches } from './single-fetch-plan';
 import { IdentityForwardingDataSource } from './remote-data-source';
 import type { OperationExecutor, RequestContext } from '../../schema/request-context';
 
@@ -28,16 +29,22 @@ export interface GraphQLLayer {
   busy(): boolean;
 }
 
-/** Starts the gateway: local data sources in all-in-one mode, HTTP to each subgraph in distributed mode. */
-export async function startGraphQL(config: Config, local: RunningSubgraph[] | null, log: Logger): Promise<GraphQLLayer> {
+/**
+ * Starts the gateway: local data sources in all-in-one mode, HTTP to each subgraph in distributed
+ * mode. `runnerDocuments` are the fixed operations `runOperation` will get (the REST routes'): with
+ * REST_DIRECT, those the gateway answers with one subgraph fetch are planned once here and sent as that fetch.
+ */
+export async function startGraphQL(config: Config, local: RunningSubgraph[] | null, log: Logger, runnerDocuments: readonly string[] = []): Promise<GraphQLLayer> {
   const report = (error: unknown, requestId: string | undefined) => log.error({ err: error, requestId }, 'subgraph resolver failed');
   // Apollo Gateway otherwise exports usage metrics to Apollo's servers every hour; a platform
   // holding patients' and payment data sends nothing anywhere unasked.
   // (Written, not read: Apollo's own switch, set before the gateway is built.)
   process.env.APOLLO_TELEMETRY_DISABLED ??= 'true';
   const localSources: CachedLocalDataSource[] = [];
+  const sources = new Map<string, GraphQLDataSource<RequestContext>>();
+  const supergraphSdl = readSupergraph();
   const gateway = new ApolloGateway({
-    supergraphSdl: readSupergraph(),
+    supergraphSdl,
     buildService: ({ name }): GraphQLDataSource => {
       let source: GraphQLDataSource<RequestContext>;
       if (local) {
@@ -50,7 +57,9 @@ export async function startGraphQL(config: Config, local: RunningSubgraph[] | nu
         source = new IdentityForwardingDataSource(config.subgraphUrls[name as SubgraphName]!, config.internalSecret!);
       }
       // Identical query fetches in flight reach the subgraph once (inflight-dedup.ts; GRAPHQL_DEDUP).
-      return config.graphqlDedup ? new DeduplicatingDataSource(source, name, log) : source;
+      if (config.graphqlDedup) source = new DeduplicatingDataSource(source, name, log);
+      sources.set(name, source);
+      return source;
     },
   });
   let apiSchema: GraphQLSchema | undefined;
@@ -87,7 +96,8 @@ export async function startGraphQL(config: Config, local: RunningSubgraph[] | nu
   return {
     server,
     apiSchema,
-    runOperation: createOperationRunner(gateway, apiSchema, formatError),
+    // REST routes that are one subgraph fetch skip the gateway's planning and result shaping (REST_DIRECT).
+    runOperation: createOperationRunner(gateway, apiSchema, formatError, config.restDirect ? { fetches: planSingleFetches(supergraphSdl, runnerDocuments), sources } : undefined),
     busy: () => localSources.some((source) => source.busy),
   };
 }

@@ -1,9 +1,10 @@
 import { createHash } from 'node:crypto';
-import type { ApolloGateway } from '@apollo/gateway';
+import type { ApolloGateway, GraphQLDataSource, GraphQLDataSourceProcessOptions } from '@apollo/gateway';
 import type { GatewayGraphQLRequestContext } from '@apollo/server-gateway-interface';
 import { GraphQLError, type DocumentNode, type GraphQLFormattedError, type GraphQLSchema, type OperationDefinitionNode } from 'graphql';
 import { parseSingleOperation } from '../../schema/single-operation';
-import type { OperationExecutor, RequestContext } from '../../schema/request-context';
+import type { OperationExecutor, OperationResult, RequestContext } from '../../schema/request-context';
+import type { SingleFetch } from './single-fetch-plan';
 
 
 /** Formats an error for clients, as Apollo Server's `formatError` option. */
@@ -14,7 +15,19 @@ interface PreparedOperation {
   document: DocumentNode;
   operation: OperationDefinitionNode;
   queryHash: string;
+  /** Set when the gateway would answer with one fetch it passes through: the runner sends that fetch itself. */
+  direct: { fetch: SingleFetch; source: GraphQLDataSource<RequestContext> } | null;
 }
+
+/** What lets the runner skip the gateway for single-fetch queries (REST_DIRECT): their fetches, planned at start-up, and the gateway's own data sources. */
+export interface DirectFetches {
+  /** By the client document's text (planSingleFetches). */
+  fetches: ReadonlyMap<string, SingleFetch>;
+  /** By subgraph name: the same data sources the gateway calls, deduplication included. */
+  sources: ReadonlyMap<string, GraphQLDataSource<RequestContext>>;
+}
+
+type GatewayRequestContext = GatewayGraphQLRequestContext<RequestContext & Record<string, unknown>>;
 
 /** Upper bound of prepared documents; the REST routes send a small, fixed set. */
 const MAX_PREPARED = 1_000;
@@ -26,18 +39,19 @@ const MAX_PREPARED = 1_000;
  * validated and hashed once here and the gateway then plans (cached) and executes it as it would
  * for `/graphql`. Errors get the same `formatError` as `/graphql`.
  */
-export function createOperationRunner(gateway: ApolloGateway, schema: GraphQLSchema, formatError: ErrorFormatter): OperationExecutor {
+export function createOperationRunner(gateway: ApolloGateway, schema: GraphQLSchema, formatError: ErrorFormatter, directFetches?: DirectFetches): OperationExecutor {
   const prepared = new Map<string, PreparedOperation>();
   const prepare = (query: string): PreparedOperation => {
     let entry = prepared.get(query);
     if (entry) return entry;
-    entry = { ...parseSingleOperation(query, schema), queryHash: createHash('sha256').update(query).digest('hex') };
+    const parsed = parseSingleOperation(query, schema);
+    entry = { ...parsed, queryHash: createHash('sha256').update(query).digest('hex'), direct: directFetches ? findDirect(directFetches, query) : null };
     if (prepared.size >= MAX_PREPARED) prepared.clear();
     prepared.set(query, entry);
     return entry;
   };
   return async (query, variables, context) => {
-    const { document, operation, queryHash } = prepare(query);
+    const { document, operation, queryHash, direct } = prepare(query);
     // Only the fields the gateway's executor and data sources read; the name is left out because
     // the document holds one operation, and naming it would cost the executor a hash per request.
     const requestContext = {
@@ -51,9 +65,54 @@ export function createOperationRunner(gateway: ApolloGateway, schema: GraphQLSch
       schema,
       logger: context.log,
       metrics: {},
-    } as unknown as GatewayGraphQLRequestContext<RequestContext & Record<string, unknown>>;
+    } as unknown as GatewayRequestContext;
+    if (direct) return sendFetch(direct.fetch, direct.source, requestContext, formatError);
     const result = await gateway.executor(requestContext);
     const errors = result.errors?.map((error) => formatError(error instanceof GraphQLError ? error.toJSON() : (error as GraphQLFormattedError), error));
     return errors?.length ? { data: result.data, errors } : { data: result.data };
   };
+}
+
+/** The single fetch for a document, with the data source that sends it; null when the gateway must plan it. */
+function findDirect(direct: DirectFetches, query: string): PreparedOperation['direct'] {
+  const fetch = direct.fetches.get(query);
+  const source = fetch && direct.sources.get(fetch.subgraph);
+  return fetch && source ? { fetch, source } : null;
+}
+
+/** Apollo's GraphQLDataSourceRequestKind.INCOMING_OPERATION; the enum is not exported from the package's entry point. */
+const INCOMING_OPERATION = 'incoming operation' as GraphQLDataSourceProcessOptions['kind'];
+
+/**
+ * Sends a single-fetch query's one fetch as Apollo Gateway's executeFetch does (the variables it
+ * uses, the subgraph's document, the incoming request's context) and keeps the answer as the
+ * gateway's result shaping would: the planner found nothing to add, drop or rename. Errors get
+ * what executeQueryPlan gives a subgraph's errors (no locations, `serviceName` until formatError
+ * strips it), then the same formatError.
+ */
+async function sendFetch(fetch: SingleFetch, source: GraphQLDataSource<RequestContext>, requestContext: GatewayRequestContext, formatError: ErrorFormatter): Promise<OperationResult> {
+  const given = requestContext.request.variables ?? {};
+  const variables: Record<string, unknown> = Object.create(null);
+  for (const name of fetch.variableNames) if (Object.hasOwn(given, name) && given[name] !== undefined) variables[name] = given[name];
+  let response;
+  try {
+    response = await source.process({
+      kind: INCOMING_OPERATION,
+      request: { query: fetch.query, variables, operationName: fetch.operationName },
+      incomingRequestContext: requestContext,
+      context: requestContext.context,
+      document: fetch.document,
+      pathInIncomingRequest: [],
+    } as GraphQLDataSourceProcessOptions<RequestContext>);
+  } catch (error) {
+    const thrown = error instanceof GraphQLError ? error : new GraphQLError((error as Error)?.message ?? String(error), { originalError: error as Error });
+    return { data: null, errors: [formatError(thrown.toJSON(), thrown)] };
+  }
+  const data = (response.data ?? null) as OperationResult['data'];
+  if (!response.errors?.length) return { data };
+  const errors = response.errors.map((received) => {
+    const error = new GraphQLError(received.message, { path: received.path, extensions: { ...received.extensions, serviceName: fetch.subgraph } });
+    return formatError(error.toJSON(), error);
+  });
+  return { data, errors };
 }

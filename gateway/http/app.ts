@@ -76,7 +76,7 @@ export async function startApp(config: Config, platform: Platform, log: Logger, 
       log.warn('key revocation not confirmed by every worker in time; a worker may accept the key until its cache entry expires (10 s)');
     }
   });
-  const graph = await startGraphQL(config, platform.subgraphs, log);
+  const graph = await startGraphQL(config, platform.subgraphs, log, routes.filter((route) => !route.stream).map((route) => route.document));
   const logError = (ctx: RequestContext, error: unknown) => ctx.log.error({ err: error }, 'request failed');
   const openApi = platformOpenApi(routes, graph.apiSchema, config.publicUrl);
   // What FastAPI reads as JSON (no content type included), never nested deeper than any contract body needs.
