@@ -1,4 +1,5 @@
 import type { NextFunction, Request, Response } from 'express';
+import type { Logger } from 'pino';
 import { setHttpRoute } from '../../subgraphs/common/tracing/http-route';
 import { contextOf } from './request-context';
 
@@ -24,7 +25,7 @@ export function routeNamed(route: string) {
  * One line per finished request: method, route, status, duration, tenant, request id. The route
  * is the matched pattern (no ids, no query string), so no patient data reaches the log.
  */
-export function accessLog() {
+export function accessLog(log: Logger) {
   return (req: Request, res: Response, next: NextFunction) => {
     const started = process.hrtime.bigint();
     res.on('finish', () => {
@@ -35,7 +36,8 @@ export function accessLog() {
       const durationMs = Number(process.hrtime.bigint() - started) / 1e6;
       const line = { method: req.method, route, status: res.statusCode, durationMs: Math.round(durationMs * 100) / 100, tenantId: ctx.tenantId };
       if (res.statusCode >= 500) ctx.log.error(line, 'request');
-      else ctx.log.info(line, 'request');
+      // Asked of the parent: the request's own child logger is made only when a line is written.
+      else if (log.isLevelEnabled('info')) ctx.log.info(line, 'request');
     });
     next();
   };

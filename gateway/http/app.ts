@@ -92,9 +92,30 @@ export async function startApp(config: Config, platform: Platform, log: Logger, 
   // No upgrade-insecure-requests: a plain-HTTP dev server reached by a host name would lose /docs.
   app.use(helmet({ contentSecurityPolicy: { directives: { upgradeInsecureRequests: null } } }));
   app.use(requestContextMiddleware(log));
-  app.use(accessLog());
+  app.use(accessLog(log));
   app.use(httpMetrics());
   app.use(refuseLongUrl);
+
+  const tenantScoped = authenticate(keys, limits);
+  const idempotency = new PostgresIdempotencyStore(platform.gatewayOrm);
+  const pruneTimer = setInterval(() => void idempotency.prune().catch((error) => log.warn({ err: error }, 'idempotency prune failed')), 3_600_000).unref();
+  const streams = { subscribe: subscriptions.subscribe.bind(subscriptions), heartbeatMs: options.streamHeartbeatMs };
+  const anonymous = limitAnonymous(limits);
+  const basicJsonErrors = jsonErrorsInStyle('basic');
+  const guards = (route: RouteDefinition) => [
+    // Public routes (a secret in the path stands in for credentials) count against the client address, like failed authentications.
+    route.auth === 'public' ? anonymous : tenantScoped,
+    ...json,
+    ...(route.body ? readNonJsonBody(config.bodyLimitBytes) : []),
+    ...(route.validationStyle === 'basic' ? [basicJsonErrors] : []),
+  ];
+  const rest = createRestRouter(routes, graph.apiSchema, { context: contextOf, run: graph.runOperation, logError }, { idempotency, streams, guards });
+  // The router would answer OPTIONS on a known path itself (200, plain-text `Allow`, uncounted); no
+  // route of the contract is an OPTIONS one, so it gets the JSON 404 of any unknown route instead.
+  // First among the routes: no contract path is one of the platform's own (health, docs, IDE,
+  // assets, admin, metrics, /graphql), so its place changes no answer, and the hot path walks
+  // one router instead of a dozen layers; any other path falls through to them.
+  app.use((req, res, next) => (req.method === 'OPTIONS' ? next() : rest(req, res, next)));
 
   app.get('/healthz', (_req, res) => void res.json({ status: 'ok' }));
   app.get('/readyz', async (_req, res) => {
@@ -112,26 +133,8 @@ export async function startApp(config: Config, platform: Platform, log: Logger, 
   // Prometheus text of every worker (docs/metrics.md); like /admin, absent without an operator token.
   if (config.operatorToken) app.get('/metrics', operatorOnly(config.operatorToken, limits), metricsRoute());
 
-  const tenantScoped = authenticate(keys, limits);
   app.use('/graphql/stream', routeNamed('/graphql/stream'), tenantScoped, json, streamHandler(subscriptions, config.graphql, graph.apiSchema));
   app.use('/graphql', routeNamed('/graphql'), tenantScoped, json, chargeRootFields(limits, config.graphql.maxTokens), expressMiddleware(graph.server, { context: async ({ res }) => contextOf(res) }));
-  const idempotency = new PostgresIdempotencyStore(platform.gatewayOrm);
-  const pruneTimer = setInterval(() => void idempotency.prune().catch((error) => log.warn({ err: error }, 'idempotency prune failed')), 3_600_000).unref();
-  const streams = { subscribe: subscriptions.subscribe.bind(subscriptions), heartbeatMs: options.streamHeartbeatMs };
-  const anonymous = limitAnonymous(limits);
-  const basicJsonErrors = jsonErrorsInStyle('basic');
-  const guards = (route: RouteDefinition) => [
-    // Public routes (a secret in the path stands in for credentials) count against the client address, like failed authentications.
-    route.auth === 'public' ? anonymous : tenantScoped,
-    ...json,
-    ...(route.body ? readNonJsonBody(config.bodyLimitBytes) : []),
-    ...(route.validationStyle === 'basic' ? [basicJsonErrors] : []),
-  ];
-  const rest = createRestRouter(routes, graph.apiSchema, { context: contextOf, run: graph.runOperation, logError }, { idempotency, streams, guards });
-  // The router would answer OPTIONS on a known path itself (200, plain-text `Allow`, uncounted); no
-  // route of the contract is an OPTIONS one, so it gets the JSON 404 of any unknown route instead.
-  app.use((req, res, next) => (req.method === 'OPTIONS' ? next() : rest(req, res, next)));
-
   app.use(anonymous, notFound);
   app.use(errorHandler(logError, contextOf));
 

@@ -7,6 +7,6 @@ import { toTenantView, type TenantView } from '../tenant-view';
 /** Resolves `Tenant` references from other subgraphs. Only the caller's own tenant resolves: any other id reads as null. */
 export async function resolveTenantReference(reference: { id: string }, ctx: SubgraphContext): Promise<TenantView | null> {
   if (!ctx.tenantId || !isUuid(reference.id) || reference.id.toLowerCase() !== ctx.tenantId.toLowerCase()) return null;
-  const record = await new TenantRepository(ctx.em, requireScope(ctx)).current();
+  const record = await new TenantRepository(ctx.reads, requireScope(ctx)).current();
   return record && toTenantView(record, ctx.publicUrl);
 }

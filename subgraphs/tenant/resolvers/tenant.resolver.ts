@@ -11,12 +11,12 @@ import { PublicTenantType, TenantType } from '../types/tenant.type';
 export class TenantResolver {
   @Query(() => TenantType, { description: 'The calling tenant, whole (staff only)' })
   async tenant(@Ctx() ctx: SubgraphContext): Promise<TenantView> {
-    return toTenantView(await new TenantService(ctx.em).current(requireScope(ctx)), ctx.publicUrl);
+    return toTenantView(await new TenantService(ctx.reads).current(requireScope(ctx)), ctx.publicUrl);
   }
 
   @Query(() => PublicTenantType, { description: 'The calling tenant, as shown to patients' })
   async publicTenant(@Ctx() ctx: SubgraphContext): Promise<TenantView> {
-    return toTenantView(await new TenantService(ctx.em).current(requireScope(ctx)), ctx.publicUrl);
+    return toTenantView(await new TenantService(ctx.reads).current(requireScope(ctx)), ctx.publicUrl);
   }
 
   @Mutation(() => TenantType, { description: 'Changes the fields sent, after validating all of them; returns the whole tenant' })

@@ -24,7 +24,7 @@ export class WebhookConfigResolver {
   async updateWebhookConfig(@Arg('input', () => WebhookConfigInput) input: WebhookConfigInput, @Ctx() ctx: SubgraphContext): Promise<TenantView> {
     const scope = requireScope(ctx);
     const webhookConfig = await new WebhookConfigService(ctx.em, scope, (ctx as TenantContext).deps.allowInsecureWebhooks).update(input);
-    return { ...toTenantView(await new TenantService(ctx.em).current(scope), ctx.publicUrl), webhookConfig };
+    return { ...toTenantView(await new TenantService(ctx.reads).current(scope), ctx.publicUrl), webhookConfig };
   }
 
   @FieldResolver(() => WebhookConfigType, {
