@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { ApolloGateway, GraphQLDataSource, GraphQLDataSourceProcessOptions } from '@apollo/gateway';
 import type { GatewayGraphQLRequestContext } from '@apollo/server-gateway-interface';
-import { GraphQLError, type DocumentNode, type GraphQLFormattedError, type GraphQLSchema, type OperationDefinitionNode } from 'graphql';
+import { GraphQLError, isNonNullType, Kind, type DocumentNode, type GraphQLFormattedError, type GraphQLSchema, type OperationDefinitionNode } from 'graphql';
 import { parseSingleOperation } from '../../schema/single-operation';
 import type { OperationExecutor, OperationResult, RequestContext } from '../../schema/request-context';
 import type { SingleFetch } from './single-fetch-plan';
@@ -106,13 +106,30 @@ async function sendFetch(fetch: SingleFetch, source: GraphQLDataSource<RequestCo
     } as GraphQLDataSourceProcessOptions<RequestContext>);
   } catch (error) {
     const thrown = error instanceof GraphQLError ? error : new GraphQLError((error as Error)?.message ?? String(error), { originalError: error as Error });
-    return { data: null, errors: [formatError(thrown.toJSON(), thrown)] };
+    return { data: unanswered(requestContext), errors: [formatError(thrown.toJSON(), thrown)] };
   }
-  const data = (response.data ?? null) as OperationResult['data'];
+  const data = (response.data ?? unanswered(requestContext)) as OperationResult['data'];
   if (!response.errors?.length) return { data };
   const errors = response.errors.map((received) => {
     const error = new GraphQLError(received.message, { path: received.path, extensions: { ...received.extensions, serviceName: fetch.subgraph } });
     return formatError(error.toJSON(), error);
   });
   return { data, errors };
+}
+
+/**
+ * What the gateway's result shaping makes of a fetch that brought no data (the subgraph could not
+ * be reached, or refused the request): each root field null, so `data` is null when one of them
+ * is non-null. A root selection other than a plain field (no REST route has one) keeps null data.
+ */
+function unanswered({ schema, operation }: GatewayRequestContext): OperationResult['data'] {
+  const fields = schema.getQueryType()?.getFields() ?? {};
+  const data: Record<string, null> = {};
+  for (const selection of operation.selectionSet.selections) {
+    if (selection.kind !== Kind.FIELD || selection.directives?.length) return null;
+    const field = fields[selection.name.value];
+    if (!field || isNonNullType(field.type)) return null;
+    data[selection.alias?.value ?? field.name] = null;
+  }
+  return data;
 }
