@@ -56,6 +56,8 @@ export interface Config {
   graphqlDedup: boolean;
   /** Whether a REST route whose query the gateway answers with one subgraph fetch sends that fetch itself (REST_DIRECT; on by default; gateway/graphql/single-fetch-plan.ts). */
   restDirect: boolean;
+  /** Whether those fetches run compiled by graphql-jit in an all-in-one process (REST_COMPILED; on by default; gateway/graphql/local-data-source.ts). */
+  restCompiled: boolean;
   /** Operation limits of `/graphql` and `/graphql/stream` (GRAPHQL_*; gateway/graphql/graphql-limits.ts applies them). */
   graphql: GraphQLLimits;
   /** The job queue of webhook deliveries and e-mail (JOB_SUPERVISE_SECONDS). */
@@ -204,6 +206,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     metricsHost: text('METRICS_HOST') ?? host,
     graphqlDedup: bool('GRAPHQL_DEDUP', true),
     restDirect: bool('REST_DIRECT', true),
+    restCompiled: bool('REST_COMPILED', true),
     graphql: {
       maxDepth: int('GRAPHQL_MAX_DEPTH', 10, 2, 100),
       maxAliases: int('GRAPHQL_MAX_ALIASES', 15, 0, 1_000),

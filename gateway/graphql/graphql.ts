@@ -25,6 +25,8 @@ export interface GraphQLLayer {
   runOperation: OperationExecutor;
   /** The public (API) schema of the supergraph, for the REST bridge's coercion and OpenAPI. */
   apiSchema: GraphQLSchema;
+  /** The subgraph operations (the REST routes' single fetches) that run compiled by graphql-jit, by operation name. */
+  compiled: readonly string[];
   /** Whether an in-process subgraph is executing a fetch (always false in distributed mode, where each subgraph drains itself). */
   busy(): boolean;
 }
@@ -40,7 +42,7 @@ export async function startGraphQL(config: Config, local: RunningSubgraph[] | nu
   // holding patients' and payment data sends nothing anywhere unasked.
   // (Written, not read: Apollo's own switch, set before the gateway is built.)
   process.env.APOLLO_TELEMETRY_DISABLED ??= 'true';
-  const localSources: CachedLocalDataSource[] = [];
+  const localSources = new Map<string, CachedLocalDataSource>();
   const sources = new Map<string, GraphQLDataSource<RequestContext>>();
   const supergraphSdl = readSupergraph();
   const gateway = new ApolloGateway({
@@ -51,7 +53,7 @@ export async function startGraphQL(config: Config, local: RunningSubgraph[] | nu
         const subgraph = local.find((s) => s.name === name);
         if (!subgraph) throw new Error(`supergraph names subgraph "${name}" that this process does not run`);
         const cached = new CachedLocalDataSource(subgraph, report);
-        localSources.push(cached);
+        localSources.set(name, cached);
         source = cached;
       } else {
         source = new IdentityForwardingDataSource(config.subgraphUrls[name as SubgraphName]!, config.internalSecret!);
@@ -93,12 +95,20 @@ export async function startGraphQL(config: Config, local: RunningSubgraph[] | nu
   });
   await server.start();
   if (!apiSchema) throw new Error('gateway started without a schema');
+  // REST routes that are one subgraph fetch skip the gateway's planning and result shaping
+  // (REST_DIRECT), and in-process run compiled (REST_COMPILED).
+  const fetches = config.restDirect ? planSingleFetches(supergraphSdl, runnerDocuments) : new Map();
+  const compiled: string[] = [];
+  for (const fetch of config.restCompiled ? fetches.values() : []) {
+    if (localSources.get(fetch.subgraph)?.compile(fetch.query)) compiled.push(fetch.operationName ?? fetch.query);
+    else if (local) log.warn({ subgraph: fetch.subgraph, operation: fetch.operationName }, 'graphql-jit could not compile a REST fetch; it runs interpreted');
+  }
   return {
     server,
     apiSchema,
-    // REST routes that are one subgraph fetch skip the gateway's planning and result shaping (REST_DIRECT).
-    runOperation: createOperationRunner(gateway, apiSchema, formatError, config.restDirect ? { fetches: planSingleFetches(supergraphSdl, runnerDocuments), sources } : undefined),
-    busy: () => localSources.some((source) => source.busy),
+    runOperation: createOperationRunner(gateway, apiSchema, formatError, config.restDirect ? { fetches, sources } : undefined),
+    compiled,
+    busy: () => [...localSources.values()].some((source) => source.busy),
   };
 }
 

@@ -157,6 +157,12 @@ describe(`direct execution of single-fetch REST routes (${MODE} mode)`, () => {
     );
   });
 
+  it('in-process, every single fetch runs compiled by graphql-jit (the gateway path, interpreted, is what it is compared with)', () => {
+    const expected = MODE === 'all-in-one' ? ELIGIBLE.map((id) => plans.get(route(id).document)!.operationName).sort() : [];
+    expect([...direct.compiled].sort()).toEqual(expected);
+    expect(gateway.compiled).toEqual([]);
+  });
+
   it.each(ELIGIBLE)('%s: every sample answers the same data and errors directly as through the gateway', async (operationId) => {
     const { document } = route(operationId);
     const differences: unknown[] = [];
