@@ -6,7 +6,6 @@ import { parseSingleOperation } from '../../schema/single-operation';
 import type { OperationExecutor, OperationResult, RequestContext } from '../../schema/request-context';
 import type { SingleFetch } from './single-fetch-plan';
 
-
 /** Formats an error for clients, as Apollo Server's `formatError` option. */
 export type ErrorFormatter = (formatted: GraphQLFormattedError, error: unknown) => GraphQLFormattedError;
 
@@ -37,7 +36,8 @@ const MAX_PREPARED = 1_000;
  * pipeline (hashing the query text, document cache, media-type negotiation, plugin hooks) costs
  * more than the tenant read it wraps; the bridge's documents are fixed, so each is parsed,
  * validated and hashed once here and the gateway then plans (cached) and executes it as it would
- * for `/graphql`. Errors get the same `formatError` as `/graphql`.
+ * for `/graphql`. With `directFetches`, a document the gateway would answer with one subgraph fetch
+ * is sent as that fetch instead (docs/decisions.md). Errors get the same `formatError` as `/graphql`.
  */
 export function createOperationRunner(gateway: ApolloGateway, schema: GraphQLSchema, formatError: ErrorFormatter, directFetches?: DirectFetches): OperationExecutor {
   const prepared = new Map<string, PreparedOperation>();
@@ -63,7 +63,10 @@ export function createOperationRunner(gateway: ApolloGateway, schema: GraphQLSch
       source: query,
       operationName: null,
       schema,
-      logger: context.log,
+      // Read only when something logs: the request's child logger is made on first use.
+      get logger() {
+        return context.log;
+      },
       metrics: {},
     } as unknown as GatewayRequestContext;
     if (direct) return sendFetch(direct.fetch, direct.source, requestContext, formatError);
