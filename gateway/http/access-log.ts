@@ -1,6 +1,7 @@
 import type { NextFunction, Request, Response } from 'express';
 import type { Logger } from 'pino';
 import { setHttpRoute } from '../../subgraphs/common/tracing/http-route';
+import { recordHttpRequest } from '../metrics/http-metrics';
 import { contextOf } from './request-context';
 
 /**
@@ -22,8 +23,9 @@ export function routeNamed(route: string) {
 }
 
 /**
- * One line per finished request: method, route, status, duration, tenant, request id. The route
- * is the matched pattern (no ids, no query string), so no patient data reaches the log.
+ * One line per finished request (method, route, status, duration, tenant, request id) and its
+ * metrics (gateway/metrics/http-metrics.ts), from one `finish` listener. The route is the matched
+ * pattern (no ids, no query string), so no patient data reaches the log or a metric label.
  */
 export function accessLog(log: Logger) {
   return (req: Request, res: Response, next: NextFunction) => {
@@ -34,10 +36,13 @@ export function accessLog(log: Logger) {
       // The edge span's name and http.route: the template, never the raw path.
       setHttpRoute(route);
       const durationMs = Number(process.hrtime.bigint() - started) / 1e6;
+      recordHttpRequest(req.method, route, res.statusCode, durationMs / 1000);
+      const info = log.isLevelEnabled('info');
+      if (res.statusCode < 500 && !info) return;
       const line = { method: req.method, route, status: res.statusCode, durationMs: Math.round(durationMs * 100) / 100, tenantId: ctx.tenantId };
-      if (res.statusCode >= 500) ctx.log.error(line, 'request');
       // Asked of the parent: the request's own child logger is made only when a line is written.
-      else if (log.isLevelEnabled('info')) ctx.log.info(line, 'request');
+      if (res.statusCode >= 500) ctx.log.error(line, 'request');
+      else ctx.log.info(line, 'request');
     });
     next();
   };

@@ -23,7 +23,6 @@ import { startGraphQL } from '../graphql/graphql';
 import { platformOpenApi } from './openapi-document';
 import { PostgresIdempotencyStore } from '../database/idempotency-store';
 import { KeyCache } from './key-cache';
-import { httpMetrics } from '../metrics/http-metrics';
 import { metricsRoute } from '../metrics/metrics-route';
 import type { Platform } from '../database/platform';
 import { RateLimits } from './rate-limit';
@@ -93,7 +92,6 @@ export async function startApp(config: Config, platform: Platform, log: Logger, 
   app.use(helmet({ contentSecurityPolicy: { directives: { upgradeInsecureRequests: null } } }));
   app.use(requestContextMiddleware(log));
   app.use(accessLog(log));
-  app.use(httpMetrics());
   app.use(refuseLongUrl);
 
   const tenantScoped = authenticate(keys, limits);
