@@ -4,6 +4,9 @@ import { setHttpRoute } from '../../subgraphs/common/tracing/http-route';
 import { recordHttpRequest } from '../metrics/http-metrics';
 import { contextOf } from './request-context';
 
+/** Route pattern -> label, computed once per pattern: the replace was a measurable part of every request. */
+const labels = new Map<string, string>();
+
 /**
  * The matched route's template, as the contract writes it (`/patients/{patient_id}`): set by the
  * handler, else express's pattern of a route refused in its guards (`:patient_id` written the same
@@ -11,7 +14,14 @@ import { contextOf } from './request-context';
  */
 export function routeLabel(req: Request, res: Response): string {
   const route: unknown = res.locals.route ?? req.route?.path;
-  return typeof route === 'string' ? route.replace(/:(\w+)/g, '{$1}') : 'unmatched';
+  if (typeof route !== 'string') return 'unmatched';
+  let label = labels.get(route);
+  if (label === undefined) {
+    label = route.replace(/:(\w+)/g, '{$1}');
+    // Patterns come from the route tables, never from a request, so this holds a few dozen entries.
+    labels.set(route, label);
+  }
+  return label;
 }
 
 /** Names the route of a mounted handler (`app.use('/graphql', ...)`), which express leaves without a `req.route`. */
