@@ -1,9 +1,10 @@
 import { describeFailures, isClean, type LoadShape, type LoadSummary } from './lib/load';
 import { formatMachine, type Machine } from './lib/machine';
+import type { ClusterRss } from './lib/process-tree';
 import { markdownTable } from './lib/table';
 
-/** Issue 2's targets for the REST route, against GraphQL and the floor. */
-export const TARGETS = { restOverGraphql: 1, restOverFloor: 0.6, restP99Ms: 40 };
+/** Issue 2's targets for the REST route, against GraphQL and the floor; issue 21's for a worker's resident memory after the runs. */
+export const TARGETS = { restOverGraphql: 1, restOverFloor: 0.6, restP99Ms: 40, workerRssMiB: 250 };
 
 /** The three measured runs of the tenant-public benchmark. */
 export interface TenantPublicRuns {
@@ -14,6 +15,15 @@ export interface TenantPublicRuns {
 
 /** Server CPU time (user + system, all its processes) per answered request in microseconds, per target; NaN where /proc is missing. */
 export type CpuPerRequest = Record<keyof TenantPublicRuns, number>;
+
+/** The app's resident memory once ready (before any request) and after the measured runs. */
+export interface MemoryReading {
+  atStart: ClusterRss;
+  afterRuns: ClusterRss;
+}
+
+/** The processes that serve HTTP: the workers under a primary, or the single process itself. */
+const httpProcesses = (rss: ClusterRss): number[] => (rss.workers.length ? rss.workers : [rss.primary]);
 
 /** Where and how the runs were made, for the record. */
 export interface RunConditions {
@@ -47,9 +57,10 @@ const rps = (n: number) => Math.round(n).toLocaleString('en-US');
 // autocannon records latency in whole milliseconds; keep decimals only if a future version has them.
 const ms = (n: number) => (Number.isInteger(n) ? String(n) : n.toFixed(2));
 const times = (n: number) => `${n.toFixed(2)}x`;
+const mib = (n: number) => String(Math.round(n));
 
 /** Computes the ratios and verdicts and writes them up. */
-export function buildReport(runs: TenantPublicRuns, cpu: CpuPerRequest, conditions: RunConditions): TenantPublicReport {
+export function buildReport(runs: TenantPublicRuns, cpu: CpuPerRequest, memory: MemoryReading, conditions: RunConditions): TenantPublicReport {
   const all = [runs.rest, runs.graphql, runs.floor];
   const problems = all.filter((run) => !isClean(run)).map((run) => `${run.target}: ${describeFailures(run)}`);
   const valid = problems.length === 0;
@@ -57,10 +68,12 @@ export function buildReport(runs: TenantPublicRuns, cpu: CpuPerRequest, conditio
     restOverGraphql: runs.rest.requestsPerSecond / runs.graphql.requestsPerSecond,
     restOverFloor: runs.rest.requestsPerSecond / runs.floor.requestsPerSecond,
   };
+  const maxWorkerRss = Math.max(...httpProcesses(memory.afterRuns));
   const verdicts: Verdict[] = [
     { name: 'REST >= GraphQL', wanted: `>= ${times(TARGETS.restOverGraphql)}`, measured: times(ratios.restOverGraphql), pass: ratios.restOverGraphql >= TARGETS.restOverGraphql },
     { name: 'REST >= 0.6x floor', wanted: `>= ${times(TARGETS.restOverFloor)}`, measured: times(ratios.restOverFloor), pass: ratios.restOverFloor >= TARGETS.restOverFloor },
     { name: 'REST p99 < 40 ms', wanted: `< ${TARGETS.restP99Ms} ms`, measured: `${ms(runs.rest.p99Ms)} ms`, pass: runs.rest.p99Ms < TARGETS.restP99Ms },
+    { name: 'RSS per HTTP worker', wanted: `<= ${TARGETS.workerRssMiB} MiB`, measured: `${mib(maxWorkerRss)} MiB`, pass: maxWorkerRss <= TARGETS.workerRssMiB },
   ];
 
   const table = markdownTable(
@@ -70,6 +83,14 @@ export function buildReport(runs: TenantPublicRuns, cpu: CpuPerRequest, conditio
       return [run.target, rps(run.requestsPerSecond), ms(run.p50Ms), ms(run.p99Ms), Number.isNaN(cpu[key]) ? 'n/a' : String(Math.round(cpu[key])), run.total.toLocaleString('en-US'), run.seconds.toFixed(1), String(run.non2xx), String(run.errors)];
     }),
     [false, true, true, true, true, true, true, true, true],
+  );
+  const memoryTable = markdownTable(
+    ['process', 'RSS MiB at start', 'RSS MiB after the runs'],
+    [
+      ...(memory.afterRuns.workers.length ? [['primary', mib(memory.atStart.primary), mib(memory.afterRuns.primary)]] : []),
+      ...httpProcesses(memory.afterRuns).map((after, i) => [memory.afterRuns.workers.length ? `HTTP worker ${i + 1}` : 'the process', mib(httpProcesses(memory.atStart)[i] ?? Number.NaN), mib(after)]),
+    ],
+    [false, true, true],
   );
   // An invalid run still shows its verdicts, marked, since they hint at where the errors come from.
   const verdictTable = markdownTable(
@@ -92,6 +113,11 @@ export function buildReport(runs: TenantPublicRuns, cpu: CpuPerRequest, conditio
     '',
     // Throughput on a shared VM moves with its neighbours; CPU time per request much less, so it shows whether a change helped.
     `Server CPU per request (the app's processes, or the floor's; PostgreSQL and the load generator not included): floor / REST **${times(cpu.floor / cpu.rest)}**, the throughput ratio REST would reach if both were CPU-bound on one core each.`,
+    '',
+    // A container is sized by its largest process; worker 1 also runs the background work (migrations, webhook delivery).
+    'Resident memory of the app\'s processes (VmRSS) once ready and after the warm-ups and measured runs:',
+    '',
+    memoryTable,
     '',
     verdictTable,
     '',

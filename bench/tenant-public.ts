@@ -3,7 +3,7 @@ import type { AppUnderTest } from './lib/app';
 import { startFloor } from './lib/floor';
 import { combineLoads, describeFailures, isClean, runLoad, type LoadShape, type LoadSummary, type LoadTarget } from './lib/load';
 import { describeMachine } from './lib/machine';
-import { describeProcesses, treeCpuMs } from './lib/process-tree';
+import { clusterRssMiB, describeProcesses, treeCpuMs } from './lib/process-tree';
 import { say } from './lib/progress';
 import { writeSection } from './lib/results-file';
 import type { Teardown } from './lib/teardown';
@@ -30,6 +30,7 @@ export interface BenchContext {
  * `/graphql`, and the floor, measured back to back in one run and recorded in RESULTS.md.
  */
 export async function benchTenantPublic(ctx: BenchContext): Promise<TenantPublicReport> {
+  const rssAtStart = clusterRssMiB(ctx.app.child.process.pid!);
   const tenant = await createTenant(ctx.app.url, ctx.app.operatorToken, 'Bench Clinic');
   say(`created tenant ${tenant.tenantId}`);
   const floor = await startFloor(ctx.databaseUrl);
@@ -66,13 +67,15 @@ export async function benchTenantPublic(ctx: BenchContext): Promise<TenantPublic
     parts[key].push(await measure(targets[key], shape));
     cpuMs[key] += treeCpuMs(serverPid[key]) - before;
   }
+  const rssAfterRuns = clusterRssMiB(ctx.app.child.process.pid!);
   const runs = { rest: combineLoads(parts.rest), graphql: combineLoads(parts.graphql), floor: combineLoads(parts.floor) };
   const cpu: CpuPerRequest = { rest: (cpuMs.rest * 1000) / runs.rest.total, graphql: (cpuMs.graphql * 1000) / runs.graphql.total, floor: (cpuMs.floor * 1000) / runs.floor.total };
   for (const key of ['rest', 'graphql', 'floor'] as const) {
     say(`${key}: ${Math.round(runs[key].requestsPerSecond)} req/s, p99 ${runs[key].p99Ms} ms, server CPU ${Math.round(cpu[key])} us per request`);
   }
 
-  const report = buildReport(runs, cpu, {
+  say(`resident memory after the runs: primary ${Math.round(rssAfterRuns.primary)} MiB, workers ${rssAfterRuns.workers.map(Math.round).join(', ')} MiB`);
+  const report = buildReport(runs, cpu, { atStart: rssAtStart, afterRuns: rssAfterRuns }, {
     date: new Date(),
     machine: describeMachine(),
     mode: `all-in-one (${describeProcesses(ctx.app.workers)}; gateway and subgraphs in-process), NODE_ENV=production, LOG_LEVEL=warn`,

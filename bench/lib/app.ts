@@ -4,6 +4,7 @@ import { startChild, type Child } from './child';
 import { freePort } from '../../gateway/database/free-port';
 import { waitForUrl } from './readiness';
 import { SERVER_NODE_FLAGS } from './server-flags';
+import { waitForIdleWorkers } from './process-tree';
 
 /** The platform running as a child process, set up for load: where it is and the operator token it accepts. */
 export interface AppUnderTest {
@@ -21,7 +22,8 @@ const NO_RATE_LIMIT = '10000000';
 const nodeArgs = (): string[] => [...SERVER_NODE_FLAGS, ...(process.env.BENCH_APP_NODE_ARGS ?? '').split(/\s+/).filter(Boolean)];
 
 /**
- * Starts `dist/gateway/main.js` all-in-one against `databaseUrl` and waits for /readyz. Logs
+ * Starts `dist/gateway/main.js` all-in-one against `databaseUrl` and waits for /readyz (and for
+ * every worker to have started, under WEB_CONCURRENCY). Logs
  * at warn because the per-request access log would cost more than some handlers; no demo
  * tenant because the benchmark makes its own.
  */
@@ -44,6 +46,7 @@ export async function startApp(databaseUrl: string, workers: number, extraEnv: R
   const url = `http://127.0.0.1:${port}`;
   try {
     await waitForUrl(child, `${url}/readyz`);
+    if (workers > 1) await waitForIdleWorkers(child.process.pid!, workers);
   } catch (error) {
     await child.stop();
     throw error;

@@ -1,4 +1,4 @@
-import sharp from 'sharp';
+import type sharp from 'sharp';
 import { LOGO_DECODES_AT_ONCE, LOGO_MAX_PIXELS, LOGO_MAX_SIDE } from '../logo-limits';
 import { Slots } from './decode-slots';
 
@@ -6,14 +6,24 @@ import { Slots } from './decode-slots';
 const ACCEPTED = ['png', 'jpeg', 'webp', 'gif'] as const;
 type LogoFormat = (typeof ACCEPTED)[number];
 
-// Process-wide decoder settings, set once when logos are first handled. Only the four accepted
-// decoders may run on upload bytes (SVG, TIFF, HEIF... are refused before any of their parsers
-// sees a byte); one libvips thread per image, so the slots below bound the threads in use;
-// nothing cached, since an upload is seen once.
-sharp.block({ operation: ['VipsForeignLoad'] });
-sharp.unblock({ operation: ['VipsForeignLoadPngBuffer', 'VipsForeignLoadJpegBuffer', 'VipsForeignLoadWebpBuffer', 'VipsForeignLoadNsgifBuffer'] });
-sharp.concurrency(1);
-sharp.cache(false);
+let loaded: typeof sharp | undefined;
+
+/**
+ * sharp, loaded with the first logo: libvips costs a process ~10 MiB resident, and logo uploads
+ * are rare, so most processes never need it. Its decoder settings are process-wide,
+ * set once here. Only the four accepted decoders may run on upload bytes (SVG, TIFF, HEIF... are
+ * refused before any of their parsers sees a byte); one libvips thread per image, so the slots
+ * below bound the threads in use; nothing cached, since an upload is seen once.
+ */
+function sharpLib(): typeof sharp {
+  if (loaded) return loaded;
+  const lib = require('sharp') as typeof sharp;
+  lib.block({ operation: ['VipsForeignLoad'] });
+  lib.unblock({ operation: ['VipsForeignLoadPngBuffer', 'VipsForeignLoadJpegBuffer', 'VipsForeignLoadWebpBuffer', 'VipsForeignLoadNsgifBuffer'] });
+  lib.concurrency(1);
+  lib.cache(false);
+  return (loaded = lib);
+}
 
 const slots = new Slots(LOGO_DECODES_AT_ONCE);
 
@@ -58,7 +68,7 @@ export function checkLogoImage(bytes: Buffer): Promise<CheckedLogo | LogoRefusal
     let header: sharp.Metadata;
     try {
       // Header only: the dimensions are judged here, with a clearer answer than the decoder's limit.
-      header = await sharp(bytes, { limitInputPixels: false }).metadata();
+      header = await sharpLib()(bytes, { limitInputPixels: false }).metadata();
     } catch {
       return { refused: NOT_AN_IMAGE };
     }
@@ -70,7 +80,7 @@ export function checkLogoImage(bytes: Buffer): Promise<CheckedLogo | LogoRefusal
     }
     try {
       // failOn 'warning' (sharp's default, stated here on purpose): a truncated or damaged image is refused, not half-decoded.
-      const image = sharp(bytes, { limitInputPixels: LOGO_MAX_PIXELS, failOn: 'warning', pages: 1, autoOrient: true });
+      const image = sharpLib()(bytes, { limitInputPixels: LOGO_MAX_PIXELS, failOn: 'warning', pages: 1, autoOrient: true });
       return { contentType: `image/${format}`, bytes: await ENCODE[format](image).toBuffer() };
     } catch {
       return { refused: 'file could not be decoded as an image (it is corrupt or truncated)' };
