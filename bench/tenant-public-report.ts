@@ -3,8 +3,12 @@ import { formatMachine, type Machine } from './lib/machine';
 import type { ClusterRss } from './lib/process-tree';
 import { markdownTable } from './lib/table';
 
-/** Issue 2's targets for the REST route, against GraphQL and the floor; issue 21's for a worker's resident memory after the runs. */
-export const TARGETS = { restOverGraphql: 1, restOverFloor: 0.6, restP99Ms: 40, workerRssMiB: 250 };
+/**
+ * Issue 21's targets for the REST route: REST at least GraphQL's req/s, server CPU per request
+ * within 2x of the floor's, a worker's resident memory after the runs. (Issue 2's req/s against the
+ * floor and its p99 are shown, not judged: issue 21 withdrew them as measures of the neighbours.)
+ */
+export const TARGETS = { restOverGraphql: 1, floorOverRestCpu: 0.5, workerRssMiB: 250 };
 
 /** The three measured runs of the tenant-public benchmark. */
 export interface TenantPublicRuns {
@@ -71,8 +75,7 @@ export function buildReport(runs: TenantPublicRuns, cpu: CpuPerRequest, memory: 
   const maxWorkerRss = Math.max(...httpProcesses(memory.afterRuns));
   const verdicts: Verdict[] = [
     { name: 'REST >= GraphQL', wanted: `>= ${times(TARGETS.restOverGraphql)}`, measured: times(ratios.restOverGraphql), pass: ratios.restOverGraphql >= TARGETS.restOverGraphql },
-    { name: 'REST >= 0.6x floor', wanted: `>= ${times(TARGETS.restOverFloor)}`, measured: times(ratios.restOverFloor), pass: ratios.restOverFloor >= TARGETS.restOverFloor },
-    { name: 'REST p99 < 40 ms', wanted: `< ${TARGETS.restP99Ms} ms`, measured: `${ms(runs.rest.p99Ms)} ms`, pass: runs.rest.p99Ms < TARGETS.restP99Ms },
+    { name: 'floor / REST server CPU', wanted: `>= ${times(TARGETS.floorOverRestCpu)}`, measured: times(cpu.floor / cpu.rest), pass: cpu.floor / cpu.rest >= TARGETS.floorOverRestCpu },
     { name: 'RSS per HTTP worker', wanted: `<= ${TARGETS.workerRssMiB} MiB`, measured: `${mib(maxWorkerRss)} MiB`, pass: maxWorkerRss <= TARGETS.workerRssMiB },
   ];
 
