@@ -51,28 +51,30 @@ class LazyForkContext<Deps> implements SubgraphContext<Deps> {
   readonly tenantId: string | null;
   readonly requestId: string;
   readonly scope: TenantScope | null;
-  readonly #rootEm: EntityManager;
-  #em: EntityManager | undefined;
+  // Not `#private`: Apollo Server runs a subgraph operation on a copy of its context (prototype and
+  // own properties), which a private field would not follow.
+  private readonly rootEm: EntityManager;
+  private forked: EntityManager | undefined;
 
   constructor(rootEm: EntityManager, identity: RequestIdentity, readonly publicUrl: string, readonly deps: Deps) {
-    this.#rootEm = rootEm;
+    this.rootEm = rootEm;
     this.tenantId = identity.tenantId;
     this.requestId = identity.requestId;
     this.scope = identity.tenantId ? TenantScope.ofRequest(identity) : null;
   }
 
   get em(): EntityManager {
-    if (!this.#em) {
-      this.#em = this.#rootEm.fork();
+    if (!this.forked) {
+      this.forked = this.rootEm.fork();
       // The tenancy rule is the repositories' explicit scope; the default `tenant` filter is a second guard that throws
       // when its parameter is unset (docs/architecture.md, Stack notes): a request without a tenant can only reach
       // queries that disable the filter on purpose.
-      if (this.tenantId) this.#em.setFilterParams('tenant', { tenantId: this.tenantId });
+      if (this.tenantId) this.forked.setFilterParams('tenant', { tenantId: this.tenantId });
     }
-    return this.#em;
+    return this.forked;
   }
 
   get reads(): EntityManager {
-    return this.#em ?? this.#rootEm;
+    return this.forked ?? this.rootEm;
   }
 }

@@ -49,6 +49,16 @@ describe('createSubgraphContext', () => {
     expect(ctx.reads).toBe(em);
   });
 
+  // Apollo Server runs a subgraph's operation on such a copy of its context (a `#private` field broke it).
+  it('works on a copy made of its prototype and own properties', () => {
+    const { root, forks } = recordingRoot();
+    const ctx = createSubgraphContext(root, { tenantId: 't-1', requestId: 'r-4' }, 'http://api', null);
+    const copy = Object.assign(Object.create(Object.getPrototypeOf(ctx)), ctx) as typeof ctx;
+    expect(copy.reads).toBe(root);
+    expect(copy.em).toBe(forks[0]);
+    expect(copy.scope?.tenantId).toBe('t-1');
+  });
+
   it('gives each request its own fork', () => {
     const { root, forks } = recordingRoot();
     const a = createSubgraphContext(root, { tenantId: 't-1', requestId: 'a' }, 'http://api', null);
