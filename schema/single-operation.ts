@@ -5,7 +5,13 @@ export function parseSingleOperation(source: string, schema: GraphQLSchema): { d
   const document = parse(source);
   const problems = validate(schema, document);
   if (problems.length > 0) throw new Error(problems.map((p) => p.message).join('; '));
+  const operation = onlyOperation(document);
+  if (!operation) throw new Error('the document must hold exactly one operation');
+  return { document, operation };
+}
+
+/** The document's operation when it holds exactly one, else null. */
+export function onlyOperation(document: DocumentNode): OperationDefinitionNode | null {
   const operations = document.definitions.filter((d): d is OperationDefinitionNode => d.kind === Kind.OPERATION_DEFINITION);
-  if (operations.length !== 1) throw new Error('the document must hold exactly one operation');
-  return { document, operation: operations[0] };
+  return operations.length === 1 ? operations[0] : null;
 }

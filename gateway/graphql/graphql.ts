@@ -100,7 +100,7 @@ export async function startGraphQL(config: Config, local: RunningSubgraph[] | nu
   const fetches = config.restDirect ? planSingleFetches(supergraphSdl, runnerDocuments) : new Map();
   const compiled: string[] = [];
   for (const fetch of config.restCompiled ? fetches.values() : []) {
-    if (localSources.get(fetch.subgraph)?.compile(fetch.query)) compiled.push(fetch.operationName ?? fetch.query);
+    if (localSources.get(fetch.subgraph)?.compile(fetch.query, fetch.document)) compiled.push(fetch.operationName ?? fetch.query);
     else if (local) log.warn({ subgraph: fetch.subgraph, operation: fetch.operationName }, 'graphql-jit could not compile a REST fetch; it runs interpreted');
   }
   return {

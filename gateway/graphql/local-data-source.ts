@@ -35,8 +35,7 @@ export class CachedLocalDataSource implements GraphQLDataSource<RequestContext> 
    * compiling costs far more than executing once, so a client's documents are never compiled.
    * False when graphql-jit refuses it (it then runs as any other).
    */
-  compile(query: string): boolean {
-    const document = parse(query);
+  compile(query: string, document: DocumentNode = parse(query)): boolean {
     if (validate(this.subgraph.schema, document).length > 0) return false;
     const compiled = compileQuery(this.subgraph.schema, document);
     if (!isCompiledQuery(compiled)) return false;

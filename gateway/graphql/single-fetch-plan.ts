@@ -1,6 +1,7 @@
 import { operationFromDocument, Supergraph, type Schema } from '@apollo/federation-internals';
 import { QueryPlanner, type FetchNode } from '@apollo/query-planner';
-import { Kind, parse, print, type DocumentNode, type OperationDefinitionNode, type SelectionSetNode } from 'graphql';
+import { parse, print, type DocumentNode, type SelectionSetNode } from 'graphql';
+import { onlyOperation } from '../../schema/single-operation';
 
 /** A query the gateway answers with one fetch from one subgraph, and that fetch as the gateway would send it. */
 export interface SingleFetch {
@@ -47,11 +48,6 @@ function planOne(planner: QueryPlanner, apiSchema: Schema, document: DocumentNod
 /** A root fetch whose answer the gateway keeps as it comes. */
 const passesThrough = (node: FetchNode): boolean =>
   !node.requires?.length && !node.inputRewrites?.length && !node.outputRewrites?.length && !node.contextRewrites?.length && !node.hasDefers;
-
-function onlyOperation(document: DocumentNode): OperationDefinitionNode | null {
-  const operations = document.definitions.filter((d): d is OperationDefinitionNode => d.kind === Kind.OPERATION_DEFINITION);
-  return operations.length === 1 ? operations[0] : null;
-}
 
 /** Same fields, aliases, arguments and order; printed without locations, so spacing and comments do not count. */
 const sameSelection = (a: SelectionSetNode, b: SelectionSetNode): boolean => print(a) === print(b);
