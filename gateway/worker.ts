@@ -5,6 +5,7 @@ import { webhookMetricsHooks } from './metrics/webhook-hooks';
 import { openJobQueue } from '../subgraphs/common/jobs/job-queue';
 import { startWebhookWorkers } from '../subgraphs/tenant';
 import { loadWorkerConfig } from './worker-config';
+import { Lifecycle } from './lifecycle';
 
 /**
  * `npm run worker`: the tenant subgraph's webhook workers as their own process (distributed mode),
@@ -13,16 +14,16 @@ import { loadWorkerConfig } from './worker-config';
 async function main(): Promise<void> {
   const config = loadWorkerConfig();
   const log = createLogger(config.logLevel).child({ component: 'webhook-worker' });
-  const jobs = await openJobQueue(config.databaseUrl, { supervise: true, settings: config.jobs, onError: (error) => log.error({ err: error }, 'job queue error') });
-  const workers = await startWebhookWorkers(jobs, config.webhooks, log, webhookMetricsHooks);
+  const life = new Lifecycle(log);
+  const jobs = await life.step(
+    () => openJobQueue(config.databaseUrl, { supervise: true, settings: config.jobs, onError: (error) => log.error({ err: error }, 'job queue error') }),
+    (started) => started.stop(),
+  );
+  await life.step(
+    () => startWebhookWorkers(jobs, config.webhooks, log, webhookMetricsHooks),
+    (started) => started.stop(),
+  );
   log.info({ pid: process.pid }, 'webhook worker started');
-  const shutdown = async () => {
-    await workers.stop();
-    await jobs.stop();
-    process.exit(0);
-  };
-  process.once('SIGTERM', () => void shutdown());
-  process.once('SIGINT', () => void shutdown());
 }
 
 main().catch((error) => {

