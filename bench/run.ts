@@ -72,8 +72,10 @@ async function main(): Promise<number> {
     let valid = true;
     for (const [name, bench] of Object.entries(benchmarks)) {
       if (only.length && !only.includes(name)) continue;
+      const began = Date.now();
       const report = await bench(context);
       process.stdout.write(`\n${report.markdown}\n\n`);
+      say(`${name} took ${((Date.now() - began) / 1000).toFixed(0)} s`);
       valid &&= report.valid;
     }
     say(`wrote ${path.relative(process.cwd(), RESULTS_FILE) || RESULTS_FILE}`);

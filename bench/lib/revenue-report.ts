@@ -46,7 +46,7 @@ const ms = (n: number) => n.toFixed(1);
 const x = (n: number) => `${n.toFixed(2)}x`;
 const thousands = (n: number) => n.toLocaleString('en-US');
 const verdict = (ok: boolean) => (ok ? 'PASS' : 'MISS');
-/** Seeding the lines (load, indexes, vacuum) must take under 5 minutes at 10M lines (issue 21). */
+/** Seeding the lines and their rollups (load, indexes, vacuum, rollups) must take under 5 minutes at 10M lines (issue 21). */
 const SEED_LIMIT_S = 300;
 
 function verdicts(runs: RevenueRun[], writes: WriteRun, info: RevenueRunInfo): { table: string; missed: string[] } {
@@ -74,8 +74,8 @@ function verdicts(runs: RevenueRun[], writes: WriteRun, info: RevenueRunInfo): {
   }
   const write = writes.app.on.p50 / writes.app.off.p50;
   add('writing a revenue line (recordChargeItem): p50 with rollups / without', '<= 1.50x', x(write), write <= 1.5);
-  const seeded = info.seed.load + info.seed.index + info.seed.vacuum;
-  add(`seeding ${thousands(info.lines + 9 * info.otherLines)} lines (load, indexes, vacuum)`, `< ${SEED_LIMIT_S} s`, `${seeded.toFixed(0)} s`, seeded < SEED_LIMIT_S);
+  const seeded = info.seed.total;
+  add(`seeding ${thousands(info.lines + 9 * info.otherLines)} lines and their rollups`, `< ${SEED_LIMIT_S} s`, `${seeded.toFixed(0)} s`, seeded < SEED_LIMIT_S);
   return { table: markdownTable(['target', 'wanted', 'measured', 'verdict'], rows), missed };
 }
 
@@ -114,7 +114,7 @@ export function buildRevenueReport(runs: RevenueRun[], writes: WriteRun, info: R
     `- Date: ${info.date.toISOString()}`,
     `- Machine: ${formatMachine(info.machine)}`,
     `- Mode: all-in-one (${info.processes}; gateway, REST bridge and subgraphs in-process), NODE_ENV=production, LOG_LEVEL=warn; database: ${info.database}`,
-    `- Data: ${thousands(info.lines)} revenue lines for the measured tenant (95% charge items, 5% sold packages, two years), ${thousands(info.otherLines)} for each of nine other tenants (bench/lib/revenue-seed.ts): loaded in ${s.load.toFixed(0)} s with the secondary indexes and the rollup trigger set aside, indexes rebuilt in ${s.index.toFixed(0)} s, \`VACUUM ANALYZE\` ${s.vacuum.toFixed(0)} s, rollups rebuilt by \`billing.rebuild_revenue_rollups\` in ${s.rollups.toFixed(0)} s (${s.total.toFixed(0)} s in all)`,
+    `- Data: ${thousands(info.lines)} revenue lines for the measured tenant (95% charge items, 5% sold packages, two years), ${thousands(info.otherLines)} for each of nine other tenants (bench/lib/revenue-seed.ts): loaded in ${s.load.toFixed(0)} s with the secondary indexes and the rollup trigger set aside${s.rollupsSummed ? ' (the seed summing the rollups as it drew the lines)' : ''}, indexes rebuilt in ${s.index.toFixed(0)} s, \`VACUUM ANALYZE\` ${s.vacuum.toFixed(0)} s, rollups ${s.rollupsSummed ? 'written (key indexes rebuilt, `VACUUM ANALYZE`)' : 'rebuilt by `billing.rebuild_revenue_rollups`'} in ${s.rollups.toFixed(0)} s (${s.total.toFixed(0)} s in all)`,
     `- Range: ${info.year.start} to ${info.year.end} in ${info.timezone} (one year, about half the tenant's lines); the targets only lines answer read the last 90 days of it`,
     `- Requests: each side warmed up 3 times; app: ${app.sequential} sequential, then ${app.workers} concurrent loops of ${app.each}; floor: ${floor.sequential} sequential, then ${floor.workers} concurrent loops of ${floor.each}; targets only lines answer: ${lines.sequential} sequential each side, app and floor in turn. Times in ms, measured by the benchmark process on the same machine`,
     `- \`app\` = the REST route over HTTP (API key auth, rate limit, REST bridge, Apollo Gateway, analytics subgraph, one read-only transaction with \`statement_timeout\` ${info.statementTimeoutMs} ms), reading the rollup named under "app reads" where one answers; \`floor\` = the same figures computed from the lines (\`billing.revenue_line\`, the statements of the path without rollups) sent by \`pg\` from a pool in the benchmark process (no HTTP, no transaction). A 422 is timed and counted, not retried`,
