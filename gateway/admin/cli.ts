@@ -26,7 +26,9 @@ async function main(argv: string[]): Promise<number> {
     return values.help ? 0 : 2;
   }
   const config = loadConfig({ ...process.env, MODE: 'all-in-one' });
-  const platform = await bootPlatform(config, pino({ level: 'warn' }), { migrate: true, reuseRunningEmbedded: true });
+  // A command, not a server: no e-mail sender or other background work (a running server's own
+  // would otherwise compete with it, and a CLI command would send e-mails with the operator's settings).
+  const platform = await bootPlatform(config, pino({ level: 'warn' }), { migrate: true, reuseRunningEmbedded: true, background: false });
   try {
     const admin = new AdminService(platform.tenants, platform.seeders);
     let output: unknown;

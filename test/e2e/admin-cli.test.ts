@@ -1,7 +1,10 @@
 import { execFile } from 'node:child_process';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
+import { Client } from 'pg';
 import { admin as adminApi, baseUrl, createTestTenant, request } from '../utils/e2e';
+import { issueCard, mailsMentioning, send } from '../subgraphs/billing/rest-kit';
+import { eventually } from '../utils/eventually';
 
 const run = promisify(execFile);
 const CLI = join(__dirname, '../../dist/gateway/admin/cli.js');
@@ -47,6 +50,29 @@ describe(`the admin CLI reaches the same database as the server (${process.env.E
     expect(res.body).toEqual({ detail: 'Invalid API key' });
     expect((await tenant.get('/tenant/public')).status).toBe(200);
   });
+
+  it('runs no background work: a gift card e-mail left unqueued stays for the servers\' sender, not taken by a CLI command', async () => {
+    const tenant = await createTestTenant('CLI Background Clinic');
+    const card = await issueCard(tenant, { initialValue: 1000, recipientPatientEmail: 'cli@example.com' });
+    expect((await send(tenant, 'POST', `/billing/gift-cards/issued/${card.id}/activate`, {})).status).toBe(200);
+    await eventually(() => mailsMentioning(card.code).length > 0);
+    const db = new Client({ connectionString: process.env.DATABASE_URL });
+    await db.connect();
+    try {
+      // The state the sender adopts when it starts: an e-mail not yet sent and on no queue (a row
+      // from before the job queue). Due tomorrow, so nothing would be sent today either way.
+      const where = `gift_card_id = $1`;
+      await db.query(`update billing.notifications set sent_at = null, job_id = null, next_attempt_at = now() + interval '1 day' where ${where}`, [card.id]);
+      // The sender is on, as on an operator's machine (jest's own environment turns it off).
+      await run(process.execPath, [CLI, 'list-keys', tenant.tenantId], { env: { ...process.env, NOTIFICATION_SENDER: 'on' } });
+      const { rows } = await db.query<{ job_id: string | null }>(`select job_id from billing.notifications where ${where}`, [card.id]);
+      expect(rows).toEqual([{ job_id: null }]);
+      // Put back as sent, so no later start of a server on this database picks it up.
+      await db.query(`update billing.notifications set sent_at = now() where ${where}`, [card.id]);
+    } finally {
+      await db.end();
+    }
+  }, 60_000);
 
   it('explains its usage and fails on an unknown tenant', async () => {
     await expect(run(process.execPath, [CLI])).rejects.toMatchObject({ code: 2, stderr: expect.stringContaining('Usage: npm run admin') });
