@@ -44,6 +44,11 @@ export class Lifecycle {
     }
   }
 
+  /** Remembers an undo that has no start-up step of its own; like every undo, it runs in reverse order of registration. */
+  onStop(undo: () => Promise<unknown>): void {
+    this.undo.push(undo);
+  }
+
   /** Stops listening for signals: the caller's own shutdown takes over from here. */
   release(): void {
     for (const signal of SIGNALS) process.off(signal, this.onSignal);

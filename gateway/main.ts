@@ -30,7 +30,7 @@ async function main(): Promise<void> {
   if (config.workers > 1 && cluster.isPrimary) return runPrimary(config, log);
   const life = new Lifecycle(log);
   // Undone last: spans of the shutdown itself are exported too.
-  await life.step(async () => undefined, () => flushTracing());
+  life.onStop(() => flushTracing());
   // With WEB_CONCURRENCY > 1 only the first worker migrates, seeds, prints and runs background work.
   const first = workerRole(config) === 'first';
   const platform = await life.step(
