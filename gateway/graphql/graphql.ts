@@ -1,3 +1,4 @@
+import './apollo-telemetry';
 import { ApolloGateway, type GraphQLDataSource } from '@apollo/gateway';
 import { ApolloServer } from '@apollo/server';
 import { ApolloServerPluginCacheControlDisabled, ApolloServerPluginLandingPageDisabled } from '@apollo/server/plugin/disabled';
@@ -38,10 +39,6 @@ export interface GraphQLLayer {
  */
 export async function startGraphQL(config: Config, local: RunningSubgraph[] | null, log: Logger, runnerDocuments: readonly string[] = []): Promise<GraphQLLayer> {
   const report = (error: unknown, requestId: string | undefined) => log.error({ err: error, requestId }, 'subgraph resolver failed');
-  // Apollo Gateway otherwise exports usage metrics to Apollo's servers every hour; a platform
-  // holding patients' and payment data sends nothing anywhere unasked.
-  // (Written, not read: Apollo's own switch, set before the gateway is built.)
-  process.env.APOLLO_TELEMETRY_DISABLED ??= 'true';
   const localSources = new Map<string, CachedLocalDataSource>();
   const sources = new Map<string, GraphQLDataSource<RequestContext>>();
   const supergraphSdl = readSupergraph();

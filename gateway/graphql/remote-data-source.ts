@@ -1,3 +1,4 @@
+import './apollo-telemetry';
 import { RemoteGraphQLDataSource, type GraphQLDataSourceProcessOptions } from '@apollo/gateway';
 import { IDENTITY_HEADERS } from '../../subgraphs/common/context';
 import type { RequestContext } from '../../schema/request-context';

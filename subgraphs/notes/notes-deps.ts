@@ -2,7 +2,6 @@ import type { Logger } from 'pino';
 import type { SubgraphContext } from '../common/context';
 import { BuiltInSuggestionProvider } from './providers/built-in.provider';
 import type { LlmSettings } from './providers/llm-settings';
-import { OpenAiSuggestionProvider } from './providers/openai.provider';
 import type { SuggestionProvider } from './providers/suggestion-provider';
 
 /**
@@ -38,7 +37,13 @@ export interface NotesDeps {
  */
 export function configureNotes(llm: LlmSettings | null, log: Logger): NotesDeps {
   return {
-    suggestions: llm ? new OpenAiSuggestionProvider(llm) : new BuiltInSuggestionProvider(),
+    suggestions: llm ? openAiProvider(llm) : new BuiltInSuggestionProvider(),
     failureLog: (failure) => log.warn(failure, 'question migration failed'),
   };
+}
+
+/** The OpenAI-compatible provider, its module (and the openai client, ~1 MiB of heap) loaded only when a language model is configured. */
+function openAiProvider(llm: LlmSettings): SuggestionProvider {
+  const { OpenAiSuggestionProvider } = require('./providers/openai.provider') as typeof import('./providers/openai.provider');
+  return new OpenAiSuggestionProvider(llm);
 }
