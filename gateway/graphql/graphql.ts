@@ -13,6 +13,7 @@ import { operationResolutionPlugin } from './graphql-operation-check';
 import { surrogateLiteralError, textRulePlugin } from './graphql-text-rule';
 import { DeduplicatingDataSource } from './inflight-dedup';
 import { CachedLocalDataSource } from './local-data-source';
+import { installGatewayRequestContext } from './gateway-request-context';
 import { graphqlMetricsPlugin } from '../metrics/graphql-metrics';
 import { createOperationRunner } from './operation-runner';
 import { planSingleFetches } from './single-fetch-plan';
@@ -76,6 +77,8 @@ export async function startGraphQL(config: Config, local: RunningSubgraph[] | nu
     return { message: 'Internal server error', path: formatted.path, extensions: { code: 'INTERNAL_SERVER_ERROR' } };
   };
   // Operation limits (docs/api.md, "GraphQL limits"): refused before planning, so no subgraph sees them.
+  // Before the first request: Apollo's per-request gateway context kept requests alive through scavenges (gateway-request-context.ts).
+  if (!installGatewayRequestContext()) log.warn('@apollo/server changed makeGatewayGraphQLRequestContext: its per-request context is used as is');
   const armor = armorProtection(config.graphql);
   const server = new ApolloServer<RequestContext>({
     gateway,

@@ -8,7 +8,11 @@ import { readTracingSettings } from './settings';
 // tracing is on, so a process that does not trace does not carry it.
 const running: RunningTracing | null = (() => {
   const { settings, problems } = readTracingSettings(process.env);
-  if (!settings.enabled || problems.length > 0) return null;
+  if (!settings.enabled || problems.length > 0) {
+    // Spans without contexts: the API's no-op tracer's kept requests alive through scavenges (untraced.ts).
+    (require('./untraced') as typeof import('./untraced')).registerUntraced();
+    return null;
+  }
   const { startTracing } = require('./sdk') as typeof import('./sdk');
   return startTracing(settings);
 })();
