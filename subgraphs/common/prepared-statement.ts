@@ -10,9 +10,11 @@ export interface PreparedStatement {
   text: string;
 }
 
-/** The slice of node-postgres' client a pooled connection is. */
+type QueryConfig = { name: string; text: string; values: unknown[] };
+
+/** The slice of node-postgres' client a pooled connection is: its callback form (see runQuery). */
 interface PgConnection {
-  query(config: { name: string; text: string; values: unknown[] }): Promise<{ rows: unknown[] }>;
+  query(config: QueryConfig, callback: (error: Error | null, result: { rows: unknown[] }) => void): void;
 }
 
 /** The slice of knex's client that lends connections; a knex transaction lends its own connection. */
@@ -33,9 +35,31 @@ export async function queryPrepared<T>(em: EntityManager, statement: PreparedSta
   const knex = (em.getTransactionContext() ?? em.getConnection().getKnex()) as unknown as { client: ConnectionLender };
   const connection = await knex.client.acquireConnection();
   try {
-    const result = await connection.query({ name: statement.name, text: statement.text, values });
+    let result: { rows: unknown[] };
+    try {
+      result = await runQuery(connection, { name: statement.name, text: statement.text, values });
+    } catch (error) {
+      // As pg's promise form does: a stack that leads back to the caller, not to the socket read.
+      if (error instanceof Error) Error.captureStackTrace(error);
+      throw error;
+    }
     return result.rows as T[];
   } finally {
     await knex.client.releaseConnection(connection);
   }
+}
+
+/**
+ * `client.query` in its callback form, wrapped in a promise of our own. The promise form of pg 8
+ * stores on each Query a callback closing over that Query and wraps the promise in a `.catch`;
+ * V8 (Node 24) kept those objects, and with them everything of the request awaiting them, alive
+ * through scavenges after the request ended: every REST request's objects (pg's Query, Result,
+ * RowDescription fields, the resolver's frames) were promoted to the old generation, 2.3 MiB per
+ * scavenge at 4 connections with the optimizing compilers off, against 0.1-0.2 MiB this way.
+ * queryPrepared gives errors the caller's stack, as the promise form's `.catch` does.
+ */
+function runQuery(connection: PgConnection, config: QueryConfig): Promise<{ rows: unknown[] }> {
+  return new Promise((resolve, reject) => {
+    connection.query(config, (error, result) => (error ? reject(error) : resolve(result)));
+  });
 }
