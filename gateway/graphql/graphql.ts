@@ -76,9 +76,9 @@ export async function startGraphQL(config: Config, local: RunningSubgraph[] | nu
     log.error({ err: error, path: formatted.path }, 'graphql operation failed');
     return { message: 'Internal server error', path: formatted.path, extensions: { code: 'INTERNAL_SERVER_ERROR' } };
   };
-  // Operation limits (docs/api.md, "GraphQL limits"): refused before planning, so no subgraph sees them.
   // Before the first request: Apollo's per-request gateway context kept requests alive through scavenges (gateway-request-context.ts).
   if (!installGatewayRequestContext()) log.warn('@apollo/server changed makeGatewayGraphQLRequestContext: its per-request context is used as is');
+  // Operation limits (docs/api.md, "GraphQL limits"): refused before planning, so no subgraph sees them.
   const armor = armorProtection(config.graphql);
   const server = new ApolloServer<RequestContext>({
     gateway,
