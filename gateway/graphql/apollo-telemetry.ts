@@ -38,11 +38,18 @@ const telemetryOff = ['true', '1'].includes(process.env.APOLLO_TELEMETRY_DISABLE
 
 if (telemetryOff) unloadTelemetryPackages();
 
-/** Points the gateway telemetry module's requires of TELEMETRY_ONLY at the empty module. */
+/**
+ * Loads the gateway's telemetry module with its requires of TELEMETRY_ONLY pointed at the empty
+ * module, then takes the hook away again. A resolve hook stays in every later `require` of the
+ * process, and Apollo Server requires `crypto` on every request (@apollo/utils.createhash): left in
+ * place, the hook cost ~20% CPU per request, and its per-call objects kept requests alive through
+ * scavenges, which grew each worker's old generation by 5-15 MiB a second (bench/RESULTS.md).
+ */
 function unloadTelemetryPackages(): void {
   const emptyModule = pathToFileURL(path.join(__dirname, 'apollo-telemetry-stub.js')).href;
+  let hooks: { deregister(): void };
   try {
-    registerHooks({
+    hooks = registerHooks({
       resolve(specifier, context, nextResolve) {
         if (TELEMETRY_ONLY.has(specifier) && context.parentURL && TELEMETRY_MODULE.test(context.parentURL)) {
           return { url: emptyModule, format: 'commonjs', shortCircuit: true };
@@ -52,5 +59,17 @@ function unloadTelemetryPackages(): void {
     });
   } catch {
     // A module loader that refuses hooks (jest's sandbox does) loads the real packages: memory, not behaviour.
+    return;
   }
+  try {
+    // Its requires run once, at load: loaded now, the gateway later gets it from the module cache.
+    require(telemetryModulePath());
+  } finally {
+    hooks.deregister();
+  }
+}
+
+/** Where the module that TELEMETRY_MODULE matches is (the package's exports do not name it). */
+function telemetryModulePath(): string {
+  return path.join(path.dirname(require.resolve('@apollo/gateway')), 'utilities', 'opentelemetry.js');
 }

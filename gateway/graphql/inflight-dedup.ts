@@ -4,6 +4,7 @@ import { trace } from '@opentelemetry/api';
 import { Kind, type DocumentNode } from 'graphql';
 import type { Logger } from 'pino';
 import type { RequestContext } from '../../schema/request-context';
+import { SlotList } from '../../subgraphs/common/slot-list';
 
 /** Fetches whose key (document and variables) is longer are sent as they are: holding a big key buys little. */
 const MAX_KEY_CHARS = 64 * 1024;
@@ -34,7 +35,9 @@ interface InFlight {
  * is not part of it; mutations, and every fetch of an operation that is not a query, never share.
  */
 export class DeduplicatingDataSource implements GraphQLDataSource<RequestContext> {
-  private readonly inFlight = new Map<string, InFlight>();
+  /** Key to slot in `fetches`: the map holds small integers, so its hash-table copies keep no request alive (slot-list.ts). */
+  private readonly inFlight = new Map<string, number>();
+  private readonly fetches = new SlotList<InFlight>();
 
   constructor(
     private readonly inner: GraphQLDataSource<RequestContext>,
@@ -47,24 +50,28 @@ export class DeduplicatingDataSource implements GraphQLDataSource<RequestContext
     if (key === null) return this.inner.process(options);
     const identity = options.context as Partial<RequestContext>;
     const requestId = identity.requestId ?? 'internal';
-    const running = this.inFlight.get(key);
+    const runningSlot = this.inFlight.get(key);
+    const running = runningSlot === undefined ? undefined : this.fetches.get(runningSlot);
     if (running) {
       // The follower's own fetch span says whose answer it got: its trace has no subgraph span of its own.
       trace.getActiveSpan()?.setAttribute(SHARED_FETCH_ATTRIBUTE, running.leaderRequestId);
       return new Promise((resolve, reject) => running.followers.push({ requestId, resolve, reject }));
     }
     const entry: InFlight = { leaderRequestId: requestId, followers: [] };
-    this.inFlight.set(key, entry);
+    const slot = this.fetches.add(entry);
+    this.inFlight.set(key, slot);
     let response: GatewayGraphQLResponse;
     try {
       response = await this.inner.process(options);
     } catch (error) {
       this.inFlight.delete(key);
+      this.fetches.remove(slot);
       if (entry.followers.length > 0) this.reportShared(entry, 'threw');
       for (const follower of entry.followers) follower.reject(error);
       throw error;
     }
     this.inFlight.delete(key);
+    this.fetches.remove(slot);
     if (entry.followers.length > 0) {
       if (response.errors?.some(isUnexpected)) this.reportShared(entry, 'answered an internal error');
       // Copies are made before the leader's caller resumes and merges the original into its result.

@@ -52,28 +52,43 @@ export function createOperationRunner(gateway: ApolloGateway, schema: GraphQLSch
   };
   return async (query, variables, context) => {
     const { document, operation, queryHash, direct } = prepare(query);
-    // Only the fields the gateway's executor and data sources read; the name is left out because
-    // the document holds one operation, and naming it would cost the executor a hash per request.
-    const requestContext = {
-      request: { query, variables },
-      context,
-      document,
-      operation,
-      queryHash,
-      source: query,
-      operationName: null,
-      schema,
-      // Read only when something logs: the request's child logger is made on first use.
-      get logger() {
-        return context.log;
-      },
-      metrics: {},
-    } as unknown as GatewayRequestContext;
+    const requestContext = new RunnerRequestContext(query, variables, context, document, operation, queryHash, schema) as unknown as GatewayRequestContext;
     if (direct) return sendFetch(direct.fetch, direct.source, requestContext, formatError);
     const result = await gateway.executor(requestContext);
     const errors = result.errors?.map((error) => formatError(error instanceof GraphQLError ? error.toJSON() : (error as GraphQLFormattedError), error));
     return errors?.length ? { data: result.data, errors } : { data: result.data };
   };
+}
+
+/**
+ * The request context the runner gives Apollo Gateway's executor and data sources: only the fields
+ * they read. The name is left out because the document holds one operation, and naming it would
+ * cost the executor a hash per request. A class with the getter on its prototype, not an object
+ * literal with `get logger()` made per request (docs/decisions.md, "Request objects die young").
+ */
+class RunnerRequestContext {
+  readonly request: { query: string; variables: Record<string, unknown> };
+  readonly source: string;
+  readonly operationName = null;
+  readonly metrics = {};
+
+  constructor(
+    query: string,
+    variables: Record<string, unknown>,
+    readonly context: RequestContext,
+    readonly document: DocumentNode,
+    readonly operation: OperationDefinitionNode,
+    readonly queryHash: string,
+    readonly schema: GraphQLSchema,
+  ) {
+    this.request = { query, variables };
+    this.source = query;
+  }
+
+  /** Read only when something logs: the request's child logger is made on first use. */
+  get logger() {
+    return this.context.log;
+  }
 }
 
 /** The single fetch for a document, with the data source that sends it; null when the gateway must plan it. */

@@ -1,5 +1,6 @@
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { SlotList } from './slot-list';
 
 /** How long a shutdown waits by default for in-flight work (SHUTDOWN_GRACE_SECONDS). */
 export const DEFAULT_SHUTDOWN_GRACE_MS = 10_000;
@@ -31,22 +32,23 @@ const isEventStream = (res: ServerResponse) => String(res.getHeader('content-typ
  * slow payment halfway.
  */
 export function drainOnShutdown(server: Server): HttpDrain {
-  const inFlight = new Set<ServerResponse>();
+  // Not a Set: one add and one delete per request in a long-lived Set kept requests alive through scavenges (slot-list.ts).
+  const inFlight = new SlotList<ServerResponse>();
   let draining = false;
   const closeAfterResponse = (res: ServerResponse) => {
     if (!res.headersSent) res.setHeader('Connection', 'close');
   };
   // Ahead of the application's listener, so a response it ends at once is still seen ending.
   server.prependListener('request', (_req: IncomingMessage, res: ServerResponse) => {
-    inFlight.add(res);
-    res.once('close', () => inFlight.delete(res));
+    const slot = inFlight.add(res);
+    res.once('close', () => inFlight.remove(slot));
     if (draining) closeAfterResponse(res);
   });
 
   return async (graceMs) => {
     draining = true;
     const closed = new Promise<void>((resolve) => server.close(() => resolve()));
-    inFlight.forEach(closeAfterResponse);
+    for (const res of inFlight) closeAfterResponse(res);
     server.closeIdleConnections();
     const deadline = Date.now() + graceMs;
     for (;;) {
