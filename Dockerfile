@@ -3,7 +3,7 @@ FROM node:24-bookworm-slim
 WORKDIR /app
 ENV NODE_ENV=production
 # A larger young generation: requests in flight die young instead of being promoted (docs/decisions.md, bench/RESULTS.md).
-ENV NODE_OPTIONS=--max-semi-space-size=32
+ENV NODE_OPTIONS=--max-semi-space-size=16
 COPY package.json package-lock.json ./
 RUN npm ci --no-audit --no-fund --include=dev
 COPY . .
