@@ -2,7 +2,7 @@
 FROM node:24-bookworm-slim
 WORKDIR /app
 ENV NODE_ENV=production
-# A larger young generation: requests in flight die young instead of being promoted (docs/decisions.md, bench/RESULTS.md).
+# The young generation's size: requests in flight die young at 16 MiB per semi-space (docs/decisions.md, bench/RESULTS.md).
 ENV NODE_OPTIONS=--max-semi-space-size=16
 COPY package.json package-lock.json ./
 RUN npm ci --no-audit --no-fund --include=dev

@@ -42,8 +42,7 @@ if (telemetryOff) unloadTelemetryPackages();
  * Loads the gateway's telemetry module with its requires of TELEMETRY_ONLY pointed at the empty
  * module, then takes the hook away again. A resolve hook stays in every later `require` of the
  * process, and Apollo Server requires `crypto` on every request (@apollo/utils.createhash): left in
- * place, the hook cost ~20% CPU per request, and its per-call objects kept requests alive through
- * scavenges, which grew each worker's old generation by 5-15 MiB a second (bench/RESULTS.md).
+ * place, the hook cost ~20% CPU per request (bench/RESULTS.md, 2026-11-27).
  */
 function unloadTelemetryPackages(): void {
   const emptyModule = pathToFileURL(path.join(__dirname, 'apollo-telemetry-stub.js')).href;

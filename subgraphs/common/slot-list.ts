@@ -26,7 +26,7 @@ export class SlotList<T> {
     return this.slots[slot];
   }
 
-  /** Empties a slot; removing an empty slot does nothing. */
+  /** Empties a slot; removing an empty slot does nothing. A slot is removed once: `add` may hand it out again. */
   remove(slot: number): void {
     if (this.slots[slot] === undefined) return;
     this.slots[slot] = undefined;
