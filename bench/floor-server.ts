@@ -1,3 +1,4 @@
+import cluster from 'node:cluster';
 import express from 'express';
 import { Pool } from 'pg';
 import { TENANT_BY_ID } from '../subgraphs/tenant/repositories/tenant.repository';
@@ -5,7 +6,10 @@ import { TENANT_BY_ID } from '../subgraphs/tenant/repositories/tenant.repository
 /**
  * The floor: the least a server can do to answer `GET /tenant/public` (express 5, pg, the same
  * prepared statement as the app, no auth, no GraphQL). The stack's REST route is judged against
- * its throughput; it lives in bench/ only and is never deployed.
+ * its throughput; it lives in bench/ only and is never deployed. `FLOOR_WORKERS` HTTP worker
+ * processes share the port through node:cluster as the app's WEB_CONCURRENCY workers do, so both
+ * are measured in the same shape (bench/RESULTS.md: one process against two cost the floor ~40%
+ * less CPU per request on a 2-core VM, whatever the server ran).
  */
 const PUBLIC_URL = (process.env.PUBLIC_URL ?? 'http://localhost:4000').replace(/\/+$/, '');
 
@@ -51,7 +55,8 @@ async function main(): Promise<void> {
   const server = app.listen(Number(process.env.PORT ?? 0), process.env.HOST ?? '127.0.0.1');
   await new Promise<void>((resolve, reject) => server.once('listening', resolve).once('error', reject));
   const address = server.address();
-  process.stdout.write(`${JSON.stringify({ port: typeof address === 'object' && address ? address.port : null })}\n`);
+  // A cluster worker's port is announced by the primary, once every worker listens.
+  if (cluster.isPrimary) process.stdout.write(`${JSON.stringify({ port: typeof address === 'object' && address ? address.port : null })}\n`);
 
   const shutdown = () => {
     server.close(() => void pool.end().then(() => process.exit(0)));
@@ -62,7 +67,30 @@ async function main(): Promise<void> {
   process.once('SIGINT', shutdown);
 }
 
-main().catch((error) => {
+/** The primary of FLOOR_WORKERS > 1: forks the workers and prints the port once all of them listen. */
+async function primary(workers: number): Promise<void> {
+  const ports = await Promise.all(
+    Array.from({ length: workers }, () => {
+      const worker = cluster.fork();
+      return new Promise<number>((resolve, reject) => {
+        worker.once('listening', (address) => resolve(address.port)).once('exit', (code) => reject(new Error(`floor worker exited with ${code}`)));
+      });
+    }),
+  );
+  // Workers asked for port 0 share the one the primary picked.
+  if (new Set(ports).size !== 1) throw new Error(`floor workers listen on different ports: ${ports.join(', ')}`);
+  process.stdout.write(`${JSON.stringify({ port: ports[0] })}\n`);
+  const shutdown = () => {
+    for (const worker of Object.values(cluster.workers ?? {})) worker?.process.kill('SIGTERM');
+    cluster.on('exit', () => Object.keys(cluster.workers ?? {}).length === 0 && process.exit(0));
+    setTimeout(() => process.exit(0), 5_000).unref();
+  };
+  process.once('SIGTERM', shutdown);
+  process.once('SIGINT', shutdown);
+}
+
+const workers = Number(process.env.FLOOR_WORKERS ?? 1);
+(cluster.isPrimary && workers > 1 ? primary(workers) : main()).catch((error) => {
   console.error(error instanceof Error ? error.message : error);
   process.exit(1);
 });

@@ -108,7 +108,7 @@ export function buildReport(runs: TenantPublicRuns, cpu: CpuPerRequest, memory: 
     `- Machine: ${formatMachine(conditions.machine)}`,
     `- Mode: ${conditions.mode}; database: ${conditions.database}`,
     `- Load: autocannon, ${shape.connections} connections, ${shape.durationSeconds} s per target after a ${conditions.warmupSeconds} s warm-up of each; REST and GraphQL in two halves around the floor (REST, GraphQL, floor, GraphQL, REST), their req/s weighted by time, p50 by requests, p99 the higher half's; load generator on the same machine`,
-    '- Targets: `rest` = `GET /tenant/public` (API key auth, REST bridge, gateway, tenant subgraph, MikroORM); `graphql` = `POST /graphql` with the same query; `floor` = bench/floor-server.ts (express 5 + pg, the same prepared statement and node flags as the app, no auth)',
+    '- Targets: `rest` = `GET /tenant/public` (API key auth, REST bridge, gateway, tenant subgraph, MikroORM); `graphql` = `POST /graphql` with the same query; `floor` = bench/floor-server.ts (express 5 + pg, the same prepared statement, node flags and number of HTTP worker processes as the app, no auth)',
     '',
     table,
     '',

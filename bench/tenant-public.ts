@@ -33,7 +33,7 @@ export async function benchTenantPublic(ctx: BenchContext): Promise<TenantPublic
   const rssAtStart = clusterRssMiB(ctx.app.child.process.pid!);
   const tenant = await createTenant(ctx.app.url, ctx.app.operatorToken, 'Bench Clinic');
   say(`created tenant ${tenant.tenantId}`);
-  const floor = await startFloor(ctx.databaseUrl);
+  const floor = await startFloor(ctx.databaseUrl, ctx.app.workers);
   ctx.teardown.add('floor server', () => floor.child.stop());
   say(`floor server ready at ${floor.url}`);
 

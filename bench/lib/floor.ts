@@ -9,9 +9,12 @@ export interface Floor {
   url: string;
 }
 
-/** Starts `dist/bench/floor-server.js` on a port it picks and waits for its `{"port": n}` line. */
-export async function startFloor(databaseUrl: string): Promise<Floor> {
-  const child = startChild('floor', path.join(__dirname, '..', 'floor-server.js'), { DATABASE_URL: databaseUrl, PORT: '0', HOST: '127.0.0.1' }, SERVER_NODE_FLAGS);
+/**
+ * Starts `dist/bench/floor-server.js` on a port it picks, with `workers` HTTP processes (the app's
+ * WEB_CONCURRENCY, so both run in the same shape), and waits for its `{"port": n}` line.
+ */
+export async function startFloor(databaseUrl: string, workers: number): Promise<Floor> {
+  const child = startChild('floor', path.join(__dirname, '..', 'floor-server.js'), { DATABASE_URL: databaseUrl, PORT: '0', HOST: '127.0.0.1', FLOOR_WORKERS: String(workers) }, SERVER_NODE_FLAGS);
   try {
     const port = await waitForJsonLine(child, (value) => (typeof value?.port === 'number' ? (value.port as number) : undefined));
     child.echo();

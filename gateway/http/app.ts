@@ -2,7 +2,6 @@ import type { Server } from 'node:http';
 import { parse as parseQuery } from 'node:querystring';
 import { expressMiddleware } from '@as-integrations/express5';
 import express from 'express';
-import helmet from 'helmet';
 import type { Logger } from 'pino';
 import { docsRouter } from '../../rest-bridge/docs';
 import { answerClientError, errorHandler, notFound } from '../../rest-bridge/http-errors';
@@ -14,6 +13,7 @@ import type { RouteDefinition } from '../../rest-bridge/types';
 import type { RequestContext } from '../../schema/request-context';
 import { drainOnShutdown, waitUntilIdle } from '../../subgraphs/common/http-drain';
 import { accessLog, routeNamed } from './access-log';
+import { securityHeaders } from './security-headers';
 import { assetsRouter } from './assets';
 import { adminRouter, operatorOnly } from '../admin/admin.router';
 import { AdminService } from '../admin/admin.service';
@@ -89,7 +89,7 @@ export async function startApp(config: Config, platform: Platform, log: Logger, 
   // Express's simple parser silently drops parameters past the 1,000th; the URL cap (414) bounds them instead.
   app.set('query parser', (text: string) => parseQuery(text, '&', '=', { maxKeys: 0 }));
   // No upgrade-insecure-requests: a plain-HTTP dev server reached by a host name would lose /docs.
-  app.use(helmet({ contentSecurityPolicy: { directives: { upgradeInsecureRequests: null } } }));
+  app.use(securityHeaders({ contentSecurityPolicy: { directives: { upgradeInsecureRequests: null } } }));
   app.use(requestContextMiddleware(log));
   app.use(accessLog(log));
   app.use(refuseLongUrl);
