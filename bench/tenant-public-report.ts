@@ -64,7 +64,7 @@ const times = (n: number) => `${n.toFixed(2)}x`;
 const mib = (n: number) => String(Math.round(n));
 
 /** Computes the ratios and verdicts and writes them up. */
-export function buildReport(runs: TenantPublicRuns, cpu: CpuPerRequest, memory: MemoryReading, conditions: RunConditions): TenantPublicReport {
+export function buildReport(runs: TenantPublicRuns, cpu: CpuPerRequest, memory: MemoryReading, floorOverRestByRound: number[], conditions: RunConditions): TenantPublicReport {
   const all = [runs.rest, runs.graphql, runs.floor];
   const problems = all.filter((run) => !isClean(run)).map((run) => `${run.target}: ${describeFailures(run)}`);
   const valid = problems.length === 0;
@@ -107,7 +107,7 @@ export function buildReport(runs: TenantPublicRuns, cpu: CpuPerRequest, memory: 
     `- Date: ${conditions.date.toISOString()}`,
     `- Machine: ${formatMachine(conditions.machine)}`,
     `- Mode: ${conditions.mode}; database: ${conditions.database}`,
-    `- Load: autocannon, ${shape.connections} connections, ${shape.durationSeconds} s per target after a ${conditions.warmupSeconds} s warm-up of each; REST and GraphQL in two halves around the floor (REST, GraphQL, floor, GraphQL, REST), their req/s weighted by time, p50 by requests, p99 the higher half's; load generator on the same machine`,
+    `- Load: autocannon, ${shape.connections} connections, ${shape.durationSeconds} s per target in all after a ${conditions.warmupSeconds} s warm-up of each; in ${floorOverRestByRound.length} rounds of a ${Math.max(1, Math.round(shape.durationSeconds / floorOverRestByRound.length))} s run each (REST, floor, GraphQL; the order reversed every other round), req/s weighted by time, p50 by requests, p99 the highest round's; load generator on the same machine`,
     '- Targets: `rest` = `GET /tenant/public` (API key auth, REST bridge, gateway, tenant subgraph, MikroORM); `graphql` = `POST /graphql` with the same query; `floor` = bench/floor-server.ts (express 5 + pg, the same prepared statement, node flags and number of HTTP worker processes as the app, no auth)',
     '',
     table,
@@ -115,7 +115,7 @@ export function buildReport(runs: TenantPublicRuns, cpu: CpuPerRequest, memory: 
     `REST / GraphQL: **${times(ratios.restOverGraphql)}**; REST / floor: **${times(ratios.restOverFloor)}**`,
     '',
     // Throughput on a shared VM moves with its neighbours; CPU time per request much less, so it shows whether a change helped.
-    `Server CPU per request (the app's processes, or the floor's; PostgreSQL and the load generator not included): floor / REST **${times(cpu.floor / cpu.rest)}**, the throughput ratio REST would reach if both were CPU-bound on one core each.`,
+    `Server CPU per request (the app's processes, or the floor's; PostgreSQL and the load generator not included): floor / REST **${times(cpu.floor / cpu.rest)}**, the throughput ratio REST would reach if both were CPU-bound on one core each. Round by round: ${floorOverRestByRound.map(times).join(', ')}.`,
     '',
     // A container is sized by its largest process; worker 1 also runs the background work (migrations, webhook delivery).
     'Resident memory of the app\'s processes (VmRSS) once ready and after the warm-ups and measured runs:',

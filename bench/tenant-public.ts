@@ -25,6 +25,9 @@ export interface BenchContext {
   resultsHeader: string;
 }
 
+/** Seconds of each target per round: autocannon runs whole seconds (a 2.5 s run took 3). */
+const ROUND_SECONDS = 2;
+
 /**
  * Issue 2's performance check: `GET /tenant/public` through REST, the same query through
  * `/graphql`, and the floor, measured back to back in one run and recorded in RESULTS.md.
@@ -54,28 +57,35 @@ export async function benchTenantPublic(ctx: BenchContext): Promise<TenantPublic
   // Warm all before measuring any: REST and GraphQL share the gateway's code, so a target measured
   // first would otherwise run on a colder JIT than the one after it.
   for (const key of ['rest', 'graphql', 'floor'] as const) await warmUp(targets[key], ctx);
-  // Then REST and GraphQL in two halves each around the floor (R G F G R): all three measurements
-  // centre on the same moment, so what drifts during a run (the JIT, heap growth, a neighbour on
-  // a shared VM) falls on each alike instead of on whichever went first.
-  const half = { ...ctx.shape, durationSeconds: ctx.shape.durationSeconds / 2 };
-  const plan = [['rest', half], ['graphql', half], ['floor', ctx.shape], ['graphql', half], ['rest', half]] as const;
+  // Then rounds of ROUND_SECONDS per target, the order reversed every other round (R F G, G F R, ...):
+  // the floor sits next to REST in every round, so what drifts during a run (the JIT, heap growth,
+  // a neighbour on a shared VM) falls on both alike; one floor block in the middle of the run once
+  // put its CPU per request anywhere from 106 to 180 us on one VM (bench/RESULTS.md).
+  const rounds = Math.max(1, Math.round(ctx.shape.durationSeconds / ROUND_SECONDS));
+  const round = { ...ctx.shape, durationSeconds: Math.max(1, Math.round(ctx.shape.durationSeconds / rounds)) };
+  const order = ['rest', 'floor', 'graphql'] as const;
   const parts: Record<keyof typeof targets, LoadSummary[]> = { rest: [], graphql: [], floor: [] };
-  const cpuMs = { rest: 0, graphql: 0, floor: 0 };
+  const cpuMs: Record<keyof typeof targets, number[]> = { rest: [], graphql: [], floor: [] };
   const serverPid = { rest: ctx.app.child.process.pid!, graphql: ctx.app.child.process.pid!, floor: floor.child.process.pid! };
-  for (const [key, shape] of plan) {
-    const before = treeCpuMs(serverPid[key]);
-    parts[key].push(await measure(targets[key], shape));
-    cpuMs[key] += treeCpuMs(serverPid[key]) - before;
+  for (let r = 0; r < rounds; r++) {
+    for (const key of r % 2 === 0 ? order : [...order].reverse()) {
+      const before = treeCpuMs(serverPid[key]);
+      parts[key].push(await measure(targets[key], round));
+      cpuMs[key].push(treeCpuMs(serverPid[key]) - before);
+    }
   }
   const rssAfterRuns = clusterRssMiB(ctx.app.child.process.pid!);
   const runs = { rest: combineLoads(parts.rest), graphql: combineLoads(parts.graphql), floor: combineLoads(parts.floor) };
-  const cpu: CpuPerRequest = { rest: (cpuMs.rest * 1000) / runs.rest.total, graphql: (cpuMs.graphql * 1000) / runs.graphql.total, floor: (cpuMs.floor * 1000) / runs.floor.total };
+  const total = (values: number[]) => values.reduce((sum, value) => sum + value, 0);
+  const cpu: CpuPerRequest = { rest: (total(cpuMs.rest) * 1000) / runs.rest.total, graphql: (total(cpuMs.graphql) * 1000) / runs.graphql.total, floor: (total(cpuMs.floor) * 1000) / runs.floor.total };
+  // Each round's own floor / REST ratio: their spread shows how much of the verdict is the machine.
+  const floorOverRestByRound = parts.rest.map((rest, r) => (cpuMs.floor[r]! / parts.floor[r]!.total) / (cpuMs.rest[r]! / rest.total));
   for (const key of ['rest', 'graphql', 'floor'] as const) {
     say(`${key}: ${Math.round(runs[key].requestsPerSecond)} req/s, p99 ${runs[key].p99Ms} ms, server CPU ${Math.round(cpu[key])} us per request`);
   }
 
   say(`resident memory after the runs: primary ${Math.round(rssAfterRuns.primary)} MiB, workers ${rssAfterRuns.workers.map(Math.round).join(', ')} MiB`);
-  const report = buildReport(runs, cpu, { atStart: rssAtStart, afterRuns: rssAfterRuns }, {
+  const report = buildReport(runs, cpu, { atStart: rssAtStart, afterRuns: rssAfterRuns }, floorOverRestByRound, {
     date: new Date(),
     machine: describeMachine(),
     mode: `all-in-one (${describeProcesses(ctx.app.workers)}; gateway and subgraphs in-process), NODE_ENV=production, LOG_LEVEL=warn`,
