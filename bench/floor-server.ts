@@ -8,8 +8,8 @@ import { TENANT_BY_ID } from '../subgraphs/tenant/repositories/tenant.repository
  * prepared statement as the app, no auth, no GraphQL). The stack's REST route is judged against
  * its throughput; it lives in bench/ only and is never deployed. `FLOOR_WORKERS` HTTP worker
  * processes share the port through node:cluster as the app's WEB_CONCURRENCY workers do, so both
- * are measured in the same shape (bench/RESULTS.md: one process against two cost the floor ~40%
- * less CPU per request on a 2-core VM, whatever the server ran).
+ * are measured in the same shape (bench/RESULTS.md: on a 2-core VM a second worker cost the app
+ * ~35% more CPU per request and the floor 10-30%, so a one-process floor flattered it).
  */
 const PUBLIC_URL = (process.env.PUBLIC_URL ?? 'http://localhost:4000').replace(/\/+$/, '');
 

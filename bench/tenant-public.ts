@@ -92,6 +92,7 @@ export async function benchTenantPublic(ctx: BenchContext): Promise<TenantPublic
     database: ctx.databaseLabel,
     shape: ctx.shape,
     warmupSeconds: ctx.warmupSeconds,
+    roundSeconds: round.durationSeconds,
   });
   writeSection(ctx.resultsFile, 'tenant-public', report.markdown, ctx.resultsHeader);
   return report;

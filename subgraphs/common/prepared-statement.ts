@@ -45,9 +45,9 @@ export async function queryPrepared<T>(em: EntityManager, statement: PreparedSta
     }
     return result.rows as T[];
   } finally {
-    // knex releases synchronously and answers an already resolved promise (a transaction's client
-    // keeps its connection): awaiting it only delayed the rows by a tick. It has nothing to report.
-    void Promise.resolve(knex.client.releaseConnection(connection)).catch(() => undefined);
+    // knex releases synchronously and answers `Promise.resolve()` (a transaction's client keeps its
+    // connection and answers the same): awaiting that only delayed the rows by a tick.
+    void knex.client.releaseConnection(connection);
   }
 }
 
