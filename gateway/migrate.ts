@@ -1,7 +1,7 @@
 import 'reflect-metadata';
 import { SUBGRAPHS } from '../subgraphs/registry';
 import { installJobQueues, JOB_SCHEMA } from '../subgraphs/common/jobs/job-queue';
-import { openOrm, runMigrations } from '../subgraphs/common/orm';
+import { closeOrm, openOrm, runMigrations } from '../subgraphs/common/orm';
 import { ConfigError, loadConfig } from './config';
 import { startEmbeddedPostgres } from './database/embedded-postgres';
 import { GATEWAY_SCHEMA } from './database/gateway-schema';
@@ -17,7 +17,7 @@ export async function migrateAll(databaseUrl: string, report: (line: string) => 
       const applied = await runMigrations(orm, databaseUrl, definition.schema);
       report(`${definition.schema}: ${applied.length ? applied.join(', ') : 'up to date'}`);
     } finally {
-      await orm.close();
+      await closeOrm(orm);
     }
   }
 }

@@ -3,6 +3,7 @@ import { MikroORM, PostgreSqlDriver, ReflectMetadataProvider } from '@mikro-orm/
 import type { Constructor, MigrationObject } from '@mikro-orm/core';
 import { Client } from 'pg';
 import { waitUntilIdle } from './http-drain';
+import { attachReadPool, readPoolOf } from './read-pool';
 
 /** What a subgraph hands to the ORM: its schema name, entity classes and migrations in order. */
 export interface OrmDefinition {
@@ -17,7 +18,7 @@ export const DEFAULT_POOL_MAX = 10;
 
 /** Opens the subgraph's ORM on its own PostgreSQL schema. Entities are listed, never discovered by glob. */
 export async function openOrm(definition: OrmDefinition, clientUrl: string, poolMax = DEFAULT_POOL_MAX): Promise<MikroORM> {
-  return MikroORM.init({
+  const orm = await MikroORM.init({
     driver: PostgreSqlDriver,
     clientUrl,
     schema: definition.schema,
@@ -36,6 +37,15 @@ export async function openOrm(definition: OrmDefinition, clientUrl: string, pool
       snapshot: false,
     },
   });
+  // The hot prepared reads' own pool, as large as the ORM's: those reads no longer take its connections.
+  attachReadPool(orm, poolMax);
+  return orm;
+}
+
+/** Closes the ORM and its read pool (openOrm gives it one): what `orm.close()` alone would leave open. */
+export async function closeOrm(orm: MikroORM): Promise<void> {
+  await readPoolOf(orm.em)?.close();
+  await orm.close();
 }
 
 /** What knex's connection pool (tarn) tells about its connections. */
@@ -53,11 +63,12 @@ export interface PoolCounts {
   pending: number;
 }
 
-/** The ORM pool's counts now; all zero before its first connection or after it closed. */
+/** The ORM's pools' counts now (knex's and its read pool's, summed); all zero before their first connection or after they closed. */
 export function poolCounts(orm: MikroORM): PoolCounts {
+  const reads = readPoolOf(orm.em)?.counts() ?? { used: 0, free: 0, pending: 0 };
   const pool = (orm.em.getConnection().getKnex() as unknown as { client: { pool?: TarnPool } }).client.pool;
-  if (!pool) return { used: 0, free: 0, pending: 0 };
-  return { used: pool.numUsed(), free: pool.numFree(), pending: pool.numPendingAcquires() + pool.numPendingCreates() };
+  if (!pool) return reads;
+  return { used: pool.numUsed() + reads.used, free: pool.numFree() + reads.free, pending: pool.numPendingAcquires() + pool.numPendingCreates() + reads.pending };
 }
 
 /** Whether a query runs on the ORM's pool or waits for one of its connections. */
@@ -72,7 +83,7 @@ export function poolBusy(orm: MikroORM): boolean {
  */
 export async function closeWhenIdle(orm: MikroORM, graceMs: number): Promise<void> {
   await waitUntilIdle(() => poolBusy(orm), graceMs);
-  await orm.close();
+  await closeOrm(orm);
 }
 
 /** Names a checked-in migration class for MikroORM's `migrationsList`. */

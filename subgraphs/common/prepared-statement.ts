@@ -1,4 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
+import { readPoolOf, type ReadConnection } from './read-pool';
 
 /**
  * A statement PostgreSQL plans once per connection: a fixed name and `$n` placeholders. It names
@@ -10,45 +11,53 @@ export interface PreparedStatement {
   text: string;
 }
 
-type QueryConfig = { name: string; text: string; values: unknown[] };
-
-/** The slice of node-postgres' client a pooled connection is: its callback form (see runQuery). */
-interface PgConnection {
-  query(config: QueryConfig, callback: (error: Error | null, result: { rows: unknown[] }) => void): void;
-}
-
 /** The slice of knex's client that lends connections; a knex transaction lends its own connection. */
 interface ConnectionLender {
-  acquireConnection(): Promise<PgConnection>;
-  releaseConnection(connection: PgConnection): Promise<unknown> | unknown;
+  acquireConnection(): Promise<ReadConnection>;
+  releaseConnection(connection: ReadConnection): Promise<unknown> | unknown;
 }
 
 /**
- * Runs a named prepared statement on a connection of the entity manager's own pool (the one of
- * its transaction, when it is in one). For the few reads on every request's path: the ORM's
- * `execute` inlines the values into a fresh SQL text that the server parses and plans each time,
- * and wraps it in knex's query builder; a prepared statement is parsed once per connection and the
- * driver is called directly (bench/RESULTS.md). Rows come back with the ORM's type parsers
- * (timestamps as text), as from `execute`.
+ * Runs a named prepared statement: inside a transaction on the transaction's connection, else on
+ * the ORM's read pool (read-pool.ts), or its own pool when it has none. For the few reads on every
+ * request's path: the ORM's `execute` inlines the values into a fresh SQL text that the server
+ * parses and plans each time, and wraps it in knex's query builder; a prepared statement is parsed
+ * once per connection and the driver is called directly (bench/RESULTS.md). Rows come back with
+ * the ORM's type parsers (timestamps as text), as from `execute`.
  */
 export async function queryPrepared<T>(em: EntityManager, statement: PreparedStatement, values: unknown[]): Promise<T[]> {
-  const knex = (em.getTransactionContext() ?? em.getConnection().getKnex()) as unknown as { client: ConnectionLender };
-  const connection = await knex.client.acquireConnection();
+  const transaction = em.getTransactionContext();
+  const readPool = transaction ? undefined : readPoolOf(em);
   try {
-    let result: { rows: unknown[] };
-    try {
-      result = await runQuery(connection, { name: statement.name, text: statement.text, values });
-    } catch (error) {
-      // As pg's promise form does: a stack that leads back to the caller, not to the socket read.
-      if (error instanceof Error) Error.captureStackTrace(error);
-      throw error;
-    }
+    const result = await runQuery(readPool ?? (await lent(em, transaction)), { name: statement.name, text: statement.text, values });
     return result.rows as T[];
-  } finally {
-    // knex releases synchronously and answers `Promise.resolve()` (a transaction's client keeps its
-    // connection and answers the same): awaiting that only delayed the rows by a tick.
-    void knex.client.releaseConnection(connection);
+  } catch (error) {
+    // As pg's promise form does: a stack that leads back to the caller, not to the socket read.
+    if (error instanceof Error) Error.captureStackTrace(error);
+    throw error;
   }
+}
+
+/** A connection lent by knex (the transaction's own, or one of the ORM pool's), given back once the statement has run. */
+async function lent(em: EntityManager, transaction: unknown): Promise<ReadConnection> {
+  const knex = (transaction ?? em.getConnection().getKnex()) as { client: ConnectionLender };
+  const connection = await knex.client.acquireConnection();
+  // knex releases synchronously and answers `Promise.resolve()` (a transaction's client keeps its
+  // connection and answers the same): nothing to wait for before the rows go on.
+  const release = () => void knex.client.releaseConnection(connection);
+  return {
+    query(config, callback) {
+      try {
+        connection.query(config, (error, result) => {
+          release();
+          callback(error, result);
+        });
+      } catch (error) {
+        release();
+        throw error;
+      }
+    },
+  };
 }
 
 /**
@@ -60,7 +69,7 @@ export async function queryPrepared<T>(em: EntityManager, statement: PreparedSta
  * scavenge at 4 connections with the optimizing compilers off, against 0.1-0.2 MiB this way.
  * queryPrepared gives errors the caller's stack, as the promise form's `.catch` does.
  */
-function runQuery(connection: PgConnection, config: QueryConfig): Promise<{ rows: unknown[] }> {
+function runQuery(connection: ReadConnection, config: { name: string; text: string; values: unknown[] }): Promise<{ rows: unknown[] }> {
   return new Promise((resolve, reject) => {
     connection.query(config, (error, result) => (error ? reject(error) : resolve(result)));
   });

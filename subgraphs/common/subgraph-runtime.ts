@@ -6,7 +6,7 @@ import { createSubgraphContext, type RequestIdentity, type SubgraphContext } fro
 import { DEFAULT_SHUTDOWN_GRACE_MS } from './http-drain';
 import { attachJobQueue, openJobQueue, type JobQueue } from './jobs/job-queue';
 import { DEFAULT_SUPERVISE_SECONDS, type JobSettings } from './jobs/job-settings';
-import { closeWhenIdle, openOrm, runMigrations } from './orm';
+import { closeOrm, closeWhenIdle, openOrm, runMigrations } from './orm';
 import { drainLegacyOutbox } from './outbox/drain-legacy-outbox';
 import { TenantScope } from './tenant-scope';
 import type { SubgraphDefinition, SubgraphName } from './subgraph-definition';
@@ -93,7 +93,7 @@ export async function startSubgraph(
     };
   } catch (error) {
     await ownQueue?.stop(0).catch(() => undefined);
-    await orm.close();
+    await closeOrm(orm);
     throw error;
   }
 }

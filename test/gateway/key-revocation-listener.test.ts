@@ -1,7 +1,7 @@
 import type { MikroORM } from '@mikro-orm/postgresql';
 import pino from 'pino';
 import { listenForKeyRevocations, type KeyRevocationListener } from '../../gateway/http/key-revocation-listener';
-import { openOrm } from '../../subgraphs/common/orm';
+import { closeOrm, openOrm } from '../../subgraphs/common/orm';
 import { tenantSubgraph } from '../../subgraphs/tenant';
 import { ApiKeyService } from '../../subgraphs/tenant/services/api-key.service';
 import { TenantService } from '../../subgraphs/tenant/services/tenant.service';
@@ -42,7 +42,7 @@ describe('listenForKeyRevocations (real PostgreSQL)', () => {
     await listener?.close();
     listener = null;
   });
-  afterAll(() => orm.close());
+  afterAll(() => closeOrm(orm));
 
   const keys = () => new ApiKeyService(orm.em.fork());
   const issueKey = async () => keys().issue((await new TenantService(orm.em.fork()).create('Revocation Clinic')).id);

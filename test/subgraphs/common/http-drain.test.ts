@@ -3,7 +3,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import express from 'express';
 import type { MikroORM } from '@mikro-orm/postgresql';
 import { drainOnShutdown, waitUntilIdle } from '../../../subgraphs/common/http-drain';
-import { closeWhenIdle, openOrm, poolBusy } from '../../../subgraphs/common/orm';
+import { closeOrm, closeWhenIdle, openOrm, poolBusy } from '../../../subgraphs/common/orm';
 import { tenantSubgraph } from '../../../subgraphs/tenant';
 import { listen, type ListeningApp } from '../../utils/listen';
 
@@ -120,7 +120,7 @@ describe('closeWhenIdle (real PostgreSQL)', () => {
   beforeEach(async () => {
     orm = await openOrm(tenantSubgraph, process.env.DATABASE_URL!);
   });
-  afterEach(() => orm.close());
+  afterEach(() => closeOrm(orm));
 
   it('lets queries still waiting for a pooled connection run before closing', async () => {
     // More queries than the pool has connections: some wait for one when the close begins.

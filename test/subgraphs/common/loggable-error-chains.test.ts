@@ -5,7 +5,7 @@ import pino from 'pino';
 import { GATEWAY_SCHEMA } from '../../../gateway/database/gateway-schema';
 import { createLogger } from '../../../gateway/logger';
 import { errorLogOptions, loggableError } from '../../../subgraphs/common/loggable-error';
-import { openOrm } from '../../../subgraphs/common/orm';
+import { closeOrm, openOrm } from '../../../subgraphs/common/orm';
 
 /**
  * Issue 18, finding 12: database errors reach loggers wrapped (a GraphQL error's originalError, a
@@ -27,7 +27,7 @@ describe('database errors never reach a log line with their values, however wrap
       (error: Error) => error,
     );
   });
-  afterAll(() => orm.close());
+  afterAll(() => closeOrm(orm));
 
   it('the probe is a driver error whose message and stack hold the value', () => {
     expect(loggableError(driverError).type).toBe('DatabaseError');

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { MikroORM } from '@mikro-orm/postgresql';
-import { openOrm } from '../../../subgraphs/common/orm';
+import { closeOrm, openOrm, poolCounts } from '../../../subgraphs/common/orm';
+import { readPoolOf } from '../../../subgraphs/common/read-pool';
 import { queryPrepared, type PreparedStatement } from '../../../subgraphs/common/prepared-statement';
 import { tenantSubgraph } from '../../../subgraphs/tenant';
 import { TenantScope } from '../../../subgraphs/common/tenant-scope';
@@ -13,7 +14,7 @@ describe('queryPrepared (real PostgreSQL)', () => {
   beforeAll(async () => {
     orm = await openOrm(tenantSubgraph, process.env.DATABASE_URL!);
   });
-  afterAll(() => orm.close());
+  afterAll(() => closeOrm(orm));
 
   const insertTenant = (em = orm.em, id = randomUUID(), name = `Prepared ${id}`) =>
     em
@@ -27,6 +28,20 @@ describe('queryPrepared (real PostgreSQL)', () => {
     expect(rows.every((r) => r.length === 1 && r[0].id === id && r[0].name === name)).toBe(true);
     const unknown = await queryPrepared(orm.em.fork(), TENANT_BY_ID, [randomUUID()]);
     expect(unknown).toEqual([]);
+  });
+
+  it('outside a transaction, reads on the read pool (knex lends none), with the ORM type parsers', async () => {
+    const { id } = await insertTenant();
+    const knexPool = (orm.em.getConnection().getKnex() as unknown as { client: { pool: { numUsed(): number; numFree(): number } } }).client.pool;
+    const knexBefore = knexPool.numUsed() + knexPool.numFree();
+    const [row] = await queryPrepared<{ createdAt: unknown }>(orm.em.fork(), TENANT_BY_ID, [id]);
+    // timestamptz as text, as MikroORM's driver reads it: the read pool connects with its options.
+    expect(typeof row.createdAt).toBe('string');
+    expect(readPoolOf(orm.em)!.counts()).toEqual({ used: 0, free: expect.any(Number), pending: 0 });
+    expect(readPoolOf(orm.em)!.counts().free).toBeGreaterThan(0);
+    expect(knexPool.numUsed() + knexPool.numFree()).toBe(knexBefore);
+    // The metrics and the shutdown's idle wait count the read pool with the ORM's.
+    expect(poolCounts(orm).free).toBeGreaterThanOrEqual(readPoolOf(orm.em)!.counts().free);
   });
 
   it('reads the Date columns of the tenant record as the entity does', async () => {
@@ -58,5 +73,15 @@ describe('queryPrepared (real PostgreSQL)', () => {
     for (let i = 0; i < 15; i++) await expect(queryPrepared(orm.em.fork(), bad, ['not a number'])).rejects.toThrow();
     const { id } = await insertTenant();
     expect(await queryPrepared(orm.em.fork(), TENANT_BY_ID, [id])).toHaveLength(1);
+  });
+
+  it('closeOrm ends the read pool: no connection left, and later reads fail', async () => {
+    const own = await openOrm(tenantSubgraph, process.env.DATABASE_URL!);
+    const { id } = await insertTenant();
+    expect(await queryPrepared(own.em.fork(), TENANT_BY_ID, [id])).toHaveLength(1);
+    expect(readPoolOf(own.em)!.counts().free).toBe(1);
+    await closeOrm(own);
+    expect(readPoolOf(own.em)!.counts()).toEqual({ used: 0, free: 0, pending: 0 });
+    await expect(queryPrepared(own.em.fork(), TENANT_BY_ID, [id])).rejects.toThrow('read pool is closed');
   });
 });
