@@ -1,7 +1,7 @@
 import cluster from 'node:cluster';
 import express from 'express';
 import { Pool } from 'pg';
-import { TENANT_BY_ID } from '../subgraphs/tenant/repositories/tenant.repository';
+import { PUBLIC_TENANT_BY_ID } from '../subgraphs/tenant/repositories/tenant.repository';
 
 /**
  * The floor: the least a server can do to answer `GET /tenant/public` (express 5, pg, the same
@@ -38,7 +38,7 @@ async function main(): Promise<void> {
     const tenantId = req.get('tenant');
     if (!tenantId) return void res.status(400).json({ detail: 'TENANT header required' });
     try {
-      const { rows } = await pool.query<TenantRow>({ ...TENANT_BY_ID, values: [tenantId] });
+      const { rows } = await pool.query<TenantRow>({ ...PUBLIC_TENANT_BY_ID, values: [tenantId] });
       const row = rows[0];
       if (!row) return void res.status(404).json({ detail: 'Tenant not found' });
       // The same shape and key order as the GraphQL selection the REST route runs.

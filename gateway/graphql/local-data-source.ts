@@ -66,10 +66,13 @@ export class CachedLocalDataSource implements GraphQLDataSource<RequestContext> 
     try {
       const tenantId = identity.tenantId ?? null;
       const contextValue = this.subgraph.context({ tenantId, requestId });
-      result = await inSubgraphSpan({ subgraph: this.subgraph.name, tenantId, operationName: request.operationName }, async () =>
-        compiled
-          ? compiled.query(undefined, contextValue, request.variables)
-          : execute({ schema: this.subgraph.schema, document: document!, variableValues: request.variables, operationName: request.operationName, contextValue }),
+      // Promise.resolve, not an async function: a compiled query's promise passes through as it is.
+      result = await inSubgraphSpan({ subgraph: this.subgraph.name, tenantId, operationName: request.operationName }, () =>
+        Promise.resolve(
+          compiled
+            ? compiled.query(undefined, contextValue, request.variables)
+            : execute({ schema: this.subgraph.schema, document: document!, variableValues: request.variables, operationName: request.operationName, contextValue }),
+        ),
       );
     } finally {
       this.running--;

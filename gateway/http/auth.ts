@@ -2,9 +2,10 @@ import type { NextFunction, Request, Response } from 'express';
 import { ForbiddenError, RateLimitedError, UnauthenticatedError, ValidationError, type ValidationIssue } from '../../schema/errors';
 import { tagTenant } from '../../subgraphs/common/tracing/tenant-attribute';
 import { rootFieldCount } from '../graphql/graphql-cost';
+import type { KeyPrincipal } from '../../subgraphs/tenant';
 import type { KeyCache } from './key-cache';
 import { authFailures } from '../metrics/instruments';
-import { setRateLimitHeaders, type RateLimits } from './rate-limit';
+import { setRateLimitHeaders, type RateDecision, type RateLimits } from './rate-limit';
 import { contextOf } from './request-context';
 
 const missingHeader = (name: string): ValidationIssue => ({ type: 'missing', loc: ['header', name], msg: 'Field required', input: null });
@@ -12,36 +13,50 @@ const missingHeader = (name: string): ValidationIssue => ({ type: 'missing', loc
 /**
  * Authenticates a tenant-scoped request (docs/decisions.md, Tenancy) and counts it against a budget:
  * the tenant's when the key is good, the client address's when it is not, so nobody can drain
- * a tenant's budget without its key. Errors go to the bridge's error handler.
+ * a tenant's budget without its key. Errors go to the bridge's error handler. A key verified
+ * moments ago and a budget slice this process holds answer at once: the usual request passes
+ * without waiting for a promise (docs/decisions.md, "The usual request waits for no promise at the edge").
  */
 export function authenticate(keys: KeyCache, limits: RateLimits) {
-  return async (req: Request, res: Response, next: NextFunction) => {
-    const ctx = contextOf(res);
+  return (req: Request, res: Response, next: NextFunction): void => {
     const tenantId = req.get('tenant');
     const apiKey = req.get('api-key');
-    let failure: Error | null = null;
     if (!tenantId || !apiKey) {
-      failure = new ValidationError([...(tenantId ? [] : [missingHeader('tenant')]), ...(apiKey ? [] : [missingHeader('api-key')])]);
       authFailures.inc({ reason: 'missing_headers' });
-    } else {
-      const principal = await keys.principal(apiKey);
-      if (!principal) {
-        failure = new UnauthenticatedError('Invalid API key');
-        authFailures.inc({ reason: 'invalid_key' });
-      } else if (principal.tenantId !== tenantId) {
-        failure = new ForbiddenError('API key does not belong to this tenant');
-        authFailures.inc({ reason: 'wrong_tenant' });
-      } else {
-        ctx.tenantId = principal.tenantId;
-        ctx.keyId = principal.keyId;
-        tagTenant(principal.tenantId);
-      }
+      return charge(req, res, next, limits, new ValidationError([...(tenantId ? [] : [missingHeader('tenant')]), ...(apiKey ? [] : [missingHeader('api-key')])]));
     }
-    const decision = failure ? await limits.consumeAnonymous(req.ip ?? 'unknown') : await limits.consumeTenant(ctx.tenantId!);
-    setRateLimitHeaders(res, decision);
-    if (!decision.allowed) return next(new RateLimitedError(decision.resetSeconds));
-    next(failure ?? undefined);
+    const known = keys.cached(apiKey);
+    if (known) return admit(req, res, next, limits, tenantId, known);
+    keys.principal(apiKey).then((principal) => admit(req, res, next, limits, tenantId, principal)).catch(next);
   };
+}
+
+/** Checks a key's principal against the TENANT header, then charges the budget that answers for the request. */
+function admit(req: Request, res: Response, next: NextFunction, limits: RateLimits, tenantId: string, principal: KeyPrincipal | null): void {
+  if (!principal) {
+    authFailures.inc({ reason: 'invalid_key' });
+    return charge(req, res, next, limits, new UnauthenticatedError('Invalid API key'));
+  }
+  if (principal.tenantId !== tenantId) {
+    authFailures.inc({ reason: 'wrong_tenant' });
+    return charge(req, res, next, limits, new ForbiddenError('API key does not belong to this tenant'));
+  }
+  const ctx = contextOf(res);
+  ctx.tenantId = principal.tenantId;
+  ctx.keyId = principal.keyId;
+  tagTenant(principal.tenantId);
+  charge(req, res, next, limits, null);
+}
+
+/** Counts the request against its tenant's budget, or its client address's when `failure` says it is nobody's yet, and passes on the verdict. */
+function charge(req: Request, res: Response, next: NextFunction, limits: RateLimits, failure: Error | null): void {
+  const decision = failure ? limits.consumeAnonymous(req.ip ?? 'unknown') : limits.consumeTenant(contextOf(res).tenantId!);
+  const pass = (decided: RateDecision) => {
+    setRateLimitHeaders(res, decided);
+    next(decided.allowed ? (failure ?? undefined) : new RateLimitedError(decided.resetSeconds));
+  };
+  if (decision instanceof Promise) decision.then(pass).catch(next);
+  else pass(decision);
 }
 
 /** Counts a request that needs no tenant (unknown routes, public pages) against the client address's budget. */

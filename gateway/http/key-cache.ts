@@ -16,11 +16,17 @@ export class KeyCache {
 
   constructor(private readonly verify: VerifyKey, private readonly ttlMs = 10_000, private readonly maxEntries = 10_000) {}
 
+  /** The key's principal if a fresh verification is remembered; undefined when only the store can tell. */
+  cached(apiKey: string): KeyPrincipal | undefined {
+    const hit = this.entries.get(apiKey);
+    return hit && hit.expiresAt > Date.now() ? hit.principal : undefined;
+  }
+
   /** The key's principal, from memory when fresh. */
   async principal(apiKey: string): Promise<KeyPrincipal | null> {
-    const hit = this.entries.get(apiKey);
+    const hit = this.cached(apiKey);
+    if (hit) return hit;
     const now = Date.now();
-    if (hit && hit.expiresAt > now) return hit.principal;
     const generation = this.generation;
     const principal = await this.verify(apiKey);
     if (generation !== this.generation) return principal;

@@ -37,15 +37,22 @@ export class LeasedBudget {
     private readonly slice: number,
   ) {}
 
+  /** Spends `points` from this process's slice when it holds enough (most requests); null when only the store can answer (`spend`). */
+  spendHeld(key: string, points: number): Spend | null {
+    const now = Date.now();
+    const lease = this.valid(key, now);
+    if (!lease || lease.points < points) return null;
+    lease.points -= points;
+    return { allowed: true, remaining: lease.storeRemaining + lease.points, msBeforeNext: lease.expiresAt - now };
+  }
+
   /** Spends `points` of `key`'s window: from this process's slice when it holds enough, else from a new lease. */
   async spend(key: string, points: number): Promise<Spend> {
     for (;;) {
+      const held = this.spendHeld(key, points);
+      if (held) return held;
       const now = Date.now();
       const lease = this.valid(key, now);
-      if (lease && lease.points >= points) {
-        lease.points -= points;
-        return { allowed: true, remaining: lease.storeRemaining + lease.points, msBeforeNext: lease.expiresAt - now };
-      }
       // The store said it has less than this request needs, and the window has not ended: refuse without asking again.
       if (lease && lease.points + lease.storeRemaining < points) return { allowed: false, remaining: lease.points + lease.storeRemaining, msBeforeNext: lease.expiresAt - now };
       const pending = this.leasing.get(key);

@@ -3,7 +3,7 @@ import { Redis } from 'ioredis';
 import { RateLimiterCluster, RateLimiterMemory, RateLimiterRedis, RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
 import type { Config } from '../config';
 import { rateLimitRefusals } from '../metrics/instruments';
-import { LeasedBudget, leaseSlice } from './rate-lease';
+import { LeasedBudget, leaseSlice, type Spend } from './rate-lease';
 
 /** Outcome of counting one request against a budget. */
 export interface RateDecision {
@@ -53,11 +53,15 @@ export class RateLimits {
     this.tenantLease = (redisUrl || options.clustered) && slice > 1 ? new LeasedBudget(this.tenant, slice) : null;
   }
 
-  /** Counts a request of an authenticated tenant: one unit, or `points` (a GraphQL request's root fields beyond its first). */
-  async consumeTenant(tenantId: string, points = 1): Promise<RateDecision> {
+  /**
+   * Counts a request of an authenticated tenant: one unit, or `points` (a GraphQL request's root
+   * fields beyond its first). Answers at once, not in a promise, when this process's leased slice
+   * covers it: most requests of a busy tenant, which then cost the edge no turn of the event loop.
+   */
+  consumeTenant(tenantId: string, points = 1): RateDecision | Promise<RateDecision> {
     if (!this.tenantLease) return this.consume(this.tenant, tenantId, 'tenant', this.config.points, points);
-    const spent = await this.tenantLease.spend(tenantId, points);
-    return this.decide('tenant', this.config.points, spent.allowed, Math.min(this.config.points, spent.remaining), spent.msBeforeNext);
+    const held = this.tenantLease.spendHeld(tenantId, points);
+    return held ? this.decideSpend(held) : this.tenantLease.spend(tenantId, points).then((spent) => this.decideSpend(spent));
   }
 
   /** Counts a request that is nobody's yet, by client address. */
@@ -77,6 +81,10 @@ export class RateLimits {
       if (!(rejection instanceof RateLimiterRes)) throw rejection;
       return this.decide(policy, limit, false, Math.max(0, rejection.remainingPoints), rejection.msBeforeNext);
     }
+  }
+
+  private decideSpend(spent: Spend): RateDecision {
+    return this.decide('tenant', this.config.points, spent.allowed, Math.min(this.config.points, spent.remaining), spent.msBeforeNext);
   }
 
   /** One decision, whichever way the budget was counted; a refusal is counted in the metrics here. */

@@ -22,7 +22,7 @@ export interface ReadConnection {
  * A node-postgres pool beside the ORM's own, for the named prepared reads outside transactions
  * (queryPrepared). Lending a connection through knex and its pool (tarn) cost about two dozen
  * promises and two timers per read, more than the read itself on the hottest path
- * (docs/decisions.md, "Hot reads have a pool of their own"); pg's pool lends one by callback. It
+ * (docs/decisions.md, "Hot reads as prepared statements"); pg's pool lends one by callback. It
  * connects with the ORM's own connection options (host, database, user, and its type parsers, so
  * rows read the same), opens connections only as reads come, up to the ORM pool's size, and closes
  * them when idle.

@@ -1,4 +1,4 @@
-import type { TenantRecord } from './repositories/tenant.repository';
+import type { PublicTenantRecord, TenantRecord } from './repositories/tenant.repository';
 import { effectiveSettings, type TenantSettings } from './tenant-settings';
 import type { WebhookConfigView } from './webhook-config-view';
 
@@ -12,7 +12,7 @@ export interface TenantAddress {
   country: string | null;
 }
 
-/** The tenant as GraphQL `Tenant` and `PublicTenant` resolve it (the public type reads a subset). */
+/** The tenant as GraphQL `Tenant` resolves it. */
 export interface TenantView {
   id: string;
   name: string;
@@ -63,5 +63,24 @@ export function toTenantView(record: TenantRecord, publicUrl: string): TenantVie
     settings: effectiveSettings(record.settings),
     createdAt: record.createdAt,
     updatedAt: record.updatedAt,
+  };
+}
+
+/** The tenant as GraphQL `PublicTenant` resolves it. */
+export type PublicTenantView = Pick<TenantView, 'id' | 'name' | 'timezone' | 'locale' | 'currency' | 'website' | 'phone' | 'primaryColor' | 'logoUrl' | 'receiptLogoUrl'>;
+
+/** Shapes the public row for GraphQL: absolute logo URLs, as `toTenantView` gives them. */
+export function toPublicTenantView(record: PublicTenantRecord, publicUrl: string): PublicTenantView {
+  return {
+    id: record.id,
+    name: record.name,
+    timezone: record.timezone,
+    locale: record.locale,
+    currency: record.currency,
+    website: record.website,
+    phone: record.phone,
+    primaryColor: record.primaryColor,
+    logoUrl: assetUrl(publicUrl, record.logoAssetId),
+    receiptLogoUrl: assetUrl(publicUrl, record.receiptLogoAssetId),
   };
 }

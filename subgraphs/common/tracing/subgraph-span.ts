@@ -20,14 +20,17 @@ export function inSubgraphSpan<T>(fetch: SubgraphFetch, run: (span: Span) => Pro
   const attributes: Record<string, string> = { 'subgraph.name': fetch.subgraph };
   if (fetch.tenantId) attributes[TENANT_ID] = fetch.tenantId;
   if (fetch.operationName) attributes['graphql.operation.name'] = fetch.operationName;
-  return tracer.startActiveSpan(`subgraph ${fetch.subgraph}`, { attributes }, async (span) => {
-    try {
-      return await run(span);
-    } catch (error) {
-      span.setStatus({ code: SpanStatusCode.ERROR });
-      throw error;
-    } finally {
-      span.end();
-    }
-  });
+  return tracer.startActiveSpan(`subgraph ${fetch.subgraph}`, { attributes }, (span) => (span.isRecording() ? recorded(span, run) : run(span)));
+}
+
+/** Runs `run` in a span that records: its failure marks the span, and the span ends with it. A span that records nothing (tracing off) needs neither. */
+async function recorded<T>(span: Span, run: (span: Span) => Promise<T>): Promise<T> {
+  try {
+    return await run(span);
+  } catch (error) {
+    span.setStatus({ code: SpanStatusCode.ERROR });
+    throw error;
+  } finally {
+    span.end();
+  }
 }

@@ -3,7 +3,7 @@ import type { SubgraphContext } from '../../common/context';
 import { requireScope } from '../../common/require-tenant';
 import { UpdateTenantInput } from '../inputs/update-tenant.input';
 import { TenantService } from '../services/tenant.service';
-import { toTenantView, type TenantView } from '../tenant-view';
+import { toPublicTenantView, toTenantView, type PublicTenantView, type TenantView } from '../tenant-view';
 import { PublicTenantType, TenantType } from '../types/tenant.type';
 
 /** Root fields for the calling tenant's own record. */
@@ -15,8 +15,8 @@ export class TenantResolver {
   }
 
   @Query(() => PublicTenantType, { description: 'The calling tenant, as shown to patients' })
-  async publicTenant(@Ctx() ctx: SubgraphContext): Promise<TenantView> {
-    return toTenantView(await new TenantService(ctx.reads).current(requireScope(ctx)), ctx.publicUrl);
+  async publicTenant(@Ctx() ctx: SubgraphContext): Promise<PublicTenantView> {
+    return toPublicTenantView(await new TenantService(ctx.reads).currentPublic(requireScope(ctx)), ctx.publicUrl);
   }
 
   @Mutation(() => TenantType, { description: 'Changes the fields sent, after validating all of them; returns the whole tenant' })

@@ -3,7 +3,7 @@ import { NotFoundError } from '../../../schema/errors';
 import type { TenantScope } from '../../common/tenant-scope';
 import type { Tenant } from '../entities/tenant.entity';
 import type { UpdateTenantInput } from '../inputs/update-tenant.input';
-import { TenantRepository, type TenantRecord } from '../repositories/tenant.repository';
+import { TenantRepository, type PublicTenantRecord, type TenantRecord } from '../repositories/tenant.repository';
 import { validateTenantUpdate } from './tenant-rules';
 import { recordEvent } from '../../common/jobs/record-event';
 
@@ -14,6 +14,13 @@ export class TenantService {
   /** The calling tenant's record. A tenant deleted under a live key reads as not found. */
   async current(scope: TenantScope): Promise<TenantRecord> {
     const tenant = await new TenantRepository(this.em, scope).current();
+    if (!tenant) throw new NotFoundError('Tenant not found');
+    return tenant;
+  }
+
+  /** The calling tenant as patients see it; a deleted one reads as not found, as in `current`. */
+  async currentPublic(scope: TenantScope): Promise<PublicTenantRecord> {
+    const tenant = await new TenantRepository(this.em, scope).currentPublic();
     if (!tenant) throw new NotFoundError('Tenant not found');
     return tenant;
   }

@@ -51,6 +51,14 @@ describe('queryPrepared (real PostgreSQL)', () => {
     expect(Number.isNaN(record!.createdAt.getTime())).toBe(false);
   });
 
+  it('reads only the columns PublicTenant shows for the public read', async () => {
+    const { id, name } = await insertTenant();
+    const record = await new TenantRepository(orm.em.fork(), TenantScope.ofStoredRow(id)).currentPublic();
+    expect(Object.keys(record!).sort()).toEqual(['currency', 'id', 'locale', 'logoAssetId', 'name', 'phone', 'primaryColor', 'receiptLogoAssetId', 'timezone', 'website']);
+    expect(record).toMatchObject({ id, name, timezone: 'UTC', currency: 'USD' });
+    expect(await new TenantRepository(orm.em.fork(), TenantScope.ofStoredRow(randomUUID())).currentPublic()).toBeNull();
+  });
+
   it('inside a transaction, runs on the transaction connection: it sees the uncommitted row, others do not', async () => {
     const name = `Uncommitted ${randomUUID()}`;
     const rollback = new Error('roll back on purpose');
