@@ -41,10 +41,10 @@ const INIT = `window.ui = SwaggerUIBundle({
 });
 `;
 
-/** The browsable API reference at `/docs` (Swagger UI over `/openapi.json`), served from local assets only. */
-export function docsRouter(): express.Router {
+/** The browsable API reference at `/docs` (Swagger UI over `/openapi.json`), served from local assets only; the page gets `pageHeaders` (a page's security headers). */
+export function docsRouter(pageHeaders: express.RequestHandler): express.Router {
   const router = express.Router();
-  router.get('/docs', (_req, res) => {
+  router.get('/docs', pageHeaders, (_req, res) => {
     res.set('Cache-Control', 'no-cache').type('html').send(PAGE);
   });
   router.get('/docs/init.js', (_req, res) => {

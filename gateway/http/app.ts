@@ -13,7 +13,7 @@ import type { RouteDefinition } from '../../rest-bridge/types';
 import type { RequestContext } from '../../schema/request-context';
 import { drainOnShutdown, waitUntilIdle } from '../../subgraphs/common/http-drain';
 import { accessLog, routeNamed } from './access-log';
-import { securityHeaders } from './security-headers';
+import { API_HEADERS, PAGE_HEADERS, securityHeaders } from './security-headers';
 import { assetsRouter } from './assets';
 import { adminRouter, operatorOnly } from '../admin/admin.router';
 import { AdminService } from '../admin/admin.service';
@@ -88,8 +88,9 @@ export async function startApp(config: Config, platform: Platform, log: Logger, 
   app.set('trust proxy', 'loopback');
   // Express's simple parser silently drops parameters past the 1,000th; the URL cap (414) bounds them instead.
   app.set('query parser', (text: string) => parseQuery(text, '&', '=', { maxKeys: 0 }));
-  // No upgrade-insecure-requests: a plain-HTTP dev server reached by a host name would lose /docs.
-  app.use(securityHeaders({ contentSecurityPolicy: { directives: { upgradeInsecureRequests: null } } }));
+  // The API's headers on every answer; the pages' routers add a page's over them.
+  app.use(securityHeaders(API_HEADERS));
+  const pageHeaders = securityHeaders(PAGE_HEADERS);
   app.use(requestContextMiddleware(log));
   app.use(accessLog(log));
   app.use(refuseLongUrl);
@@ -121,10 +122,10 @@ export async function startApp(config: Config, platform: Platform, log: Logger, 
     res.status(ok ? 200 : 503).json(ok ? { status: 'ready' } : { detail: 'Database unavailable' });
   });
   app.get('/openapi.json', (_req, res) => void res.json(openApi));
-  app.use(docsRouter());
+  app.use(docsRouter(pageHeaders));
   // Before authentication: a browser's GET /graphql gets the IDE page (no headers yet); the API is unchanged.
-  if (config.graphiql) app.use(graphiqlRouter());
-  if (config.console) app.use(consoleRouter());
+  if (config.graphiql) app.use(graphiqlRouter(pageHeaders));
+  if (config.console) app.use(consoleRouter(pageHeaders));
   // Public, before authentication: logos are shown to patients (rest-bridge routes return these URLs).
   app.use(assetsRouter(platform.tenants));
   if (config.operatorToken) app.use('/admin', json, refuseBadText, adminRouter(admin, config.operatorToken, limits));

@@ -114,14 +114,15 @@ const INIT = `'use strict';
 
 /**
  * GraphiQL at `GET /graphql` for a browser (an Accept that prefers text/html), served from local
- * assets only; every other request to /graphql goes on to the API untouched. Static, so uncounted like /docs.
+ * assets only, with `pageHeaders` (a page's security headers); every other request to /graphql goes on
+ * to the API untouched. Static, so uncounted like /docs.
  */
-export function graphiqlRouter(): express.Router {
+export function graphiqlRouter(pageHeaders: express.RequestHandler): express.Router {
   const router = express.Router();
   router.get('/graphql', (req, res, next) => {
     res.vary('Accept');
     if (req.accepts(['application/graphql-response+json', 'application/json', 'text/html']) !== 'text/html') return next();
-    res.set('Cache-Control', 'no-cache').type('html').send(PAGE);
+    pageHeaders(req, res, () => void res.set('Cache-Control', 'no-cache').type('html').send(PAGE));
   });
   router.get('/graphiql/init.js', (_req, res) => {
     res.set('Cache-Control', 'no-cache').type('text/javascript').send(INIT);

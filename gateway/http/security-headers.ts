@@ -43,6 +43,32 @@ function hasDirectivePerRequest(options: HelmetOptions): boolean {
 }
 
 /**
+ * What every answer carries, the API's JSON above all: the headers OWASP's REST Security Cheat
+ * Sheet lists for API responses (a CSP that allows nothing and no framing, no framing in old
+ * browsers either, nosniff, HSTS) and same-origin CORP. helmet's others govern documents a
+ * browser renders (COOP, Origin-Agent-Cluster, DNS prefetch, IE8 downloads, Flash/PDF policy
+ * files, the retired XSS auditor, the referrer of links followed): they do nothing for JSON and
+ * cost every answer six more headers (docs/decisions.md, "Security headers by kind of answer").
+ */
+export const API_HEADERS: HelmetOptions = {
+  contentSecurityPolicy: { useDefaults: false, directives: { defaultSrc: ["'none'"], frameAncestors: ["'none'"] } },
+  xFrameOptions: { action: 'deny' },
+  crossOriginOpenerPolicy: false,
+  originAgentCluster: false,
+  referrerPolicy: false,
+  xDnsPrefetchControl: false,
+  xDownloadOptions: false,
+  xPermittedCrossDomainPolicies: false,
+  xXssProtection: false,
+};
+
+/**
+ * What a page a browser renders carries (the docs, GraphiQL, the console): helmet's defaults, over
+ * the API's. No upgrade-insecure-requests: a plain-HTTP dev server reached by a host name would lose /docs.
+ */
+export const PAGE_HEADERS: HelmetOptions = { contentSecurityPolicy: { directives: { upgradeInsecureRequests: null } } };
+
+/**
  * helmet's security headers, computed once at start-up and written on every response: helmet
  * recomputes nothing per request with these options, yet its dozen middlewares in a row were a
  * measurable share of the REST hot path (bench/RESULTS.md, 2026-11-27 second session).

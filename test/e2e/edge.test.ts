@@ -9,11 +9,31 @@ describe(`the edge (${process.env.E2E_MODE} mode)`, () => {
     expect(replaced.headers.get('x-request-id')).toMatch(/^[0-9a-f-]{36}$/);
   });
 
-  it('sends security headers and no x-powered-by', async () => {
-    const res = await request(`${baseUrl()}/healthz`);
-    expect(res.headers.get('x-content-type-options')).toBe('nosniff');
+  it("sends OWASP's API security headers on JSON answers, and no x-powered-by", async () => {
+    const tenant = await createTestTenant();
+    for (const res of [await request(`${baseUrl()}/healthz`), await tenant.get('/tenant/public'), await request(`${baseUrl()}/no/such/route`)]) {
+      expect(res.headers.get('content-type')).toMatch(/^application\/json/);
+      expect(res.headers.get('content-security-policy')).toBe("default-src 'none';frame-ancestors 'none'");
+      expect(res.headers.get('x-frame-options')).toBe('DENY');
+      expect(res.headers.get('x-content-type-options')).toBe('nosniff');
+      expect(res.headers.get('strict-transport-security')).toBe('max-age=31536000; includeSubDomains');
+      expect(res.headers.get('cross-origin-resource-policy')).toBe('same-origin');
+      // Headers for documents a browser renders are a page's only.
+      for (const name of ['cross-origin-opener-policy', 'origin-agent-cluster', 'referrer-policy', 'x-xss-protection', 'x-dns-prefetch-control']) expect(res.headers.get(name)).toBeNull();
+      expect(res.headers.get('x-powered-by')).toBeNull();
+    }
+  });
+
+  it("sends helmet's page headers over them on a page a browser renders", async () => {
+    const res = await fetch(`${baseUrl()}/docs`);
+    await res.text();
+    expect(res.headers.get('content-type')).toMatch(/^text\/html/);
     expect(res.headers.get('content-security-policy')).toContain("default-src 'self'");
-    expect(res.headers.get('x-powered-by')).toBeNull();
+    expect(res.headers.get('content-security-policy')).toContain("script-src 'self'");
+    expect(res.headers.get('x-frame-options')).toBe('SAMEORIGIN');
+    expect(res.headers.get('cross-origin-opener-policy')).toBe('same-origin');
+    expect(res.headers.get('referrer-policy')).toBe('no-referrer');
+    expect(res.headers.get('x-content-type-options')).toBe('nosniff');
   });
 
   it('serves liveness and readiness (which checks the database)', async () => {

@@ -8,8 +8,7 @@ let base: string;
 
 beforeAll(async () => {
   const app = express();
-  app.use(helmet());
-  app.use(docsRouter());
+  app.use(docsRouter(helmet()));
   server = await listen(app);
   base = server.base;
 });

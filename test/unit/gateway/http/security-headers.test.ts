@@ -1,10 +1,10 @@
 import express from 'express';
 import helmet, { type HelmetOptions } from 'helmet';
-import { securityHeaders } from '../../../../gateway/http/security-headers';
+import { API_HEADERS, PAGE_HEADERS, securityHeaders } from '../../../../gateway/http/security-headers';
 import { listen, type ListeningApp } from '../../../utils/listen';
 
-/** The app's options (gateway/http/app.ts) and helmet's defaults. */
-const OPTIONS: HelmetOptions[] = [{ contentSecurityPolicy: { directives: { upgradeInsecureRequests: null } } }, {}];
+/** The app's two sets (gateway/http/app.ts) and helmet's defaults. */
+const OPTIONS: HelmetOptions[] = [PAGE_HEADERS, API_HEADERS, {}];
 
 /** A server answering `/` with the given middleware first, as the edge mounts it. */
 async function serve(middleware: express.RequestHandler): Promise<ListeningApp> {
@@ -39,6 +39,24 @@ describe('securityHeaders', () => {
       const csp = new Map(await stableHeaders(server.base)).get('content-security-policy');
       expect(csp).toContain("default-src 'self'");
       expect(csp).not.toContain('upgrade-insecure-requests');
+    } finally {
+      await server.close();
+    }
+  });
+
+  it("the API's set is OWASP's REST list and same-origin CORP, nothing for documents", async () => {
+    const server = await serve(securityHeaders(API_HEADERS));
+    try {
+      const headers = new Map(await stableHeaders(server.base));
+      expect([...headers.keys()].filter((name) => name !== 'content-type' && name !== 'content-length').sort()).toEqual([
+        'content-security-policy',
+        'cross-origin-resource-policy',
+        'strict-transport-security',
+        'x-content-type-options',
+        'x-frame-options',
+      ]);
+      expect(headers.get('content-security-policy')).toBe("default-src 'none';frame-ancestors 'none'");
+      expect(headers.get('x-frame-options')).toBe('DENY');
     } finally {
       await server.close();
     }
