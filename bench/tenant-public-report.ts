@@ -109,7 +109,7 @@ export function buildReport(runs: TenantPublicRuns, cpu: CpuPerRequest, memory: 
     `- Date: ${conditions.date.toISOString()}`,
     `- Machine: ${formatMachine(conditions.machine)}`,
     `- Mode: ${conditions.mode}; database: ${conditions.database}`,
-    `- Load: autocannon, ${shape.connections} connections, ${shape.durationSeconds} s per target in all after a ${conditions.warmupSeconds} s warm-up of each; in ${floorOverRestByRound.length} rounds of a ${conditions.roundSeconds} s run each (REST, floor, GraphQL; the order reversed every other round), req/s weighted by time, p50 by requests, p99 the highest round's; load generator on the same machine`,
+    `- Load: autocannon, ${shape.connections} connections, ${shape.durationSeconds} s per target in all after a ${conditions.warmupSeconds} s warm-up of each and one unmeasured second of each in the rounds' order; in ${floorOverRestByRound.length} rounds of a ${conditions.roundSeconds} s run each (REST, floor, GraphQL; the order reversed every other round), req/s weighted by time, p50 by requests, p99 the highest round's; load generator on the same machine`,
     '- Targets: `rest` = `GET /tenant/public` (API key auth, REST bridge, gateway, tenant subgraph, MikroORM); `graphql` = `POST /graphql` with the same query; `floor` = bench/floor-server.ts (express 5 + pg, the same prepared statement, node flags and number of HTTP worker processes as the app, no auth)',
     '',
     table,
