@@ -27,6 +27,27 @@ describe('KeyCache', () => {
     await expect(again).resolves.toBeNull();
   });
 
+  it('cached() knows only a fresh, successful verification: never a failed one, nothing after clear() or the time to live', async () => {
+    const { verify, calls } = pendingVerify();
+    const cache = new KeyCache(verify, 50);
+    expect(cache.cached('k')).toBeUndefined();
+    const first = cache.principal('k');
+    calls[0](principal);
+    await first;
+    expect(cache.cached('k')).toBe(principal);
+    await new Promise((resolve) => setTimeout(resolve, 60));
+    expect(cache.cached('k')).toBeUndefined();
+    const bad = cache.principal('bad');
+    calls[1](null);
+    await bad;
+    expect(cache.cached('bad')).toBeUndefined();
+    const again = cache.principal('k');
+    calls[2](principal);
+    await again;
+    cache.clear();
+    expect(cache.cached('k')).toBeUndefined();
+  });
+
   it('does not cache a verification that was in flight when the keys were cleared', async () => {
     const { verify, calls } = pendingVerify();
     const cache = new KeyCache(verify);

@@ -28,6 +28,20 @@ describe('leased rate-limit budgets', () => {
   const store = (limit: number) => new RateLimiterRedis({ storeClient: redis, keyPrefix: `rl:lease-test:${randomUUID()}`, points: limit, duration: 60 });
   afterAll(() => redis.quit());
 
+  it('spends from a held slice without a promise, and only while the slice covers the request', async () => {
+    const shared = counted(store(100));
+    const budget = new LeasedBudget(shared.store, 5);
+    const tenant = randomUUID();
+    expect(budget.spendHeld(tenant, 1)).toBeNull(); // nothing leased yet: only the store can answer
+    expect((await budget.spend(tenant, 1)).allowed).toBe(true); // leases 5, spends 1
+    const calls = shared.calls();
+    const held = budget.spendHeld(tenant, 3);
+    expect(held).toMatchObject({ allowed: true, remaining: 96 });
+    expect(budget.spendHeld(tenant, 2)).toBeNull(); // 1 point left in the slice
+    expect(budget.spendHeld(tenant, 1)).toMatchObject({ allowed: true, remaining: 95 });
+    expect(shared.calls()).toBe(calls);
+  });
+
   it('never admits more than the limit from two processes, and leaves at most a slice each unspent', async () => {
     const limit = 1_000;
     const slice = leaseSlice(limit, 2);
