@@ -16,7 +16,7 @@ const STATEMENT_TIMEOUT_MS = 2_000;
 export function watchPools(orms: { name: string; orm: MikroORM }[]): void {
   new Gauge({
     name: 'hpp_db_pool_connections',
-    help: 'Database connections of this process\'s ORM pools, by pool (schema) and state: used, free, or pending (queries waiting for a connection)',
+    help: 'Database connections of this process\'s ORM pools (each with its hot-read pool), by pool (schema) and state: used, free, or pending (queries waiting for a connection)',
     labelNames: ['pool', 'state'] as const,
     collect() {
       for (const { name, orm } of orms) {
