@@ -179,6 +179,7 @@ export async function benchRevenue(ctx: BenchContext): Promise<{ markdown: strin
     timezone: TIMEZONE,
     shapes: { app, floor: floorShape, lines: linesShape },
     statementTimeoutMs: readAnalyticsSettings(process.env).settings.statementTimeoutMs,
+    dedup: ctx.app.dedup,
     seed,
     rollups: rollups.map((r) => ({ name: r.name, rows: Number(r.rows), measured: Number(r.measured) })),
   });

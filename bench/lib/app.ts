@@ -13,6 +13,8 @@ export interface AppUnderTest {
   operatorToken: string;
   /** HTTP worker processes (WEB_CONCURRENCY); 1 is a single process. */
   workers: number;
+  /** Whether identical fetches in flight share one answer (GRAPHQL_DEDUP). */
+  dedup: boolean;
 }
 
 // The highest value gateway/config.ts accepts: about 160,000 req/s over its 60 s window.
@@ -52,5 +54,6 @@ export async function startApp(databaseUrl: string, workers: number, extraEnv: R
     throw error;
   }
   child.echo();
-  return { child, url, operatorToken, workers };
+  const dedup = (extraEnv.GRAPHQL_DEDUP ?? process.env.GRAPHQL_DEDUP ?? '1') !== '0';
+  return { child, url, operatorToken, workers, dedup };
 }
