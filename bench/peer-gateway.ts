@@ -1,4 +1,5 @@
 import { isDeepStrictEqual } from 'node:util';
+import { startApp } from './lib/app';
 import { startDistributed } from './lib/distributed';
 import { hiveVersion, startHiveGateway } from './lib/hive-gateway';
 import { describeFailures, isClean, runLoad, type LoadSummary, type LoadTarget } from './lib/load';
@@ -32,11 +33,14 @@ export async function benchPeerGateway(ctx: BenchContext): Promise<PeerReport> {
   const distributed = await startDistributed(ctx.databaseUrl, workers, ctx.teardown);
   say('peer-gateway: starting Hive Gateway');
   const hive = await startHiveGateway(distributed.subgraphUrls, distributed.secret, workers, ctx.teardown);
+  // The all-in-one server as it runs by default, deduplication on like Hive's: the shared app runs without it (run.ts).
+  const allInOne = ctx.app.dedup ? ctx.app : await startApp(ctx.databaseUrl, workers, { GRAPHQL_DEDUP: '1' });
+  if (allInOne !== ctx.app) ctx.teardown.add('all-in-one app with deduplication', () => allInOne.child.stop());
   say(`peer-gateway: creating ${TENANTS} tenants with two locations and two merchant accounts each`);
   const tenants = await Promise.all(Array.from({ length: TENANTS }, (_, i) => seededTenant(ctx, i)));
 
-  const urls: Record<Gateway, string> = { ours: distributed.gateway.url, hive: hive.url, allInOne: ctx.app.url };
-  const pids: Record<Gateway, number> = { ours: distributed.gateway.child.process.pid!, hive: hive.child.process.pid!, allInOne: ctx.app.child.process.pid! };
+  const urls: Record<Gateway, string> = { ours: distributed.gateway.url, hive: hive.url, allInOne: allInOne.url };
+  const pids: Record<Gateway, number> = { ours: distributed.gateway.child.process.pid!, hive: hive.child.process.pid!, allInOne: allInOne.child.process.pid! };
   const subgraphPids = distributed.subgraphs.map((child) => child.process.pid!);
   const target = (gateway: Gateway, query: Query, load: Load): LoadTarget => {
     const headersOf = (tenant: BenchTenant) => tenant.headers;

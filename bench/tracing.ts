@@ -39,7 +39,8 @@ export async function benchTracing(ctx: BenchContext): Promise<Report> {
   if (!Number.isInteger(rounds) || rounds < 1) throw new Error(`BENCH_TRACING_ROUNDS must be a whole number >= 1 (got "${process.env.BENCH_TRACING_ROUNDS}")`);
   const sink = await startOtlpSink();
   ctx.teardown.add('OTLP receiver', () => sink.close());
-  const quiet = { OTEL_EXPORTER_OTLP_ENDPOINT: '', OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: '', OTEL_SDK_DISABLED: 'false', WEBHOOK_DISPATCHER: 'off' };
+  // Deduplication as the shared app has it (off unless GRAPHQL_DEDUP, run.ts): shared fetches would leave most requests without subgraph spans.
+  const quiet = { OTEL_EXPORTER_OTLP_ENDPOINT: '', OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: '', OTEL_SDK_DISABLED: 'false', WEBHOOK_DISPATCHER: 'off', GRAPHQL_DEDUP: ctx.app.dedup ? '1' : '0' };
   const env: Record<Variant, Record<string, string>> = {
     off: { ...quiet, OTEL_SDK_DISABLED: '' },
     on: quiet,
@@ -122,7 +123,7 @@ export async function benchTracing(ctx: BenchContext): Promise<Report> {
     '',
     `- Date: ${new Date().toISOString()}`,
     `- Machine: ${formatMachine(describeMachine())}`,
-    `- Mode: three all-in-one apps alike but for OTEL_* (${describeProcesses(ctx.app.workers)} each), NODE_ENV=production, LOG_LEVEL=warn; database: ${ctx.databaseLabel}`,
+    `- Mode: three all-in-one apps alike but for OTEL_* (${describeProcesses(ctx.app.workers)} each), NODE_ENV=production, LOG_LEVEL=warn, GRAPHQL_DEDUP=${ctx.app.dedup ? '1' : '0'}; database: ${ctx.databaseLabel}`,
     `- Load: autocannon, ${ctx.shape.connections} connections; ${rounds} round(s) of off, on, export, export, on, off at ${half.durationSeconds} s each, after a ${ctx.warmupSeconds} s warm-up of each app; load generator and OTLP receiver in the benchmark process on the same machine`,
     `- Spans per request: ${spansPerRequest} (20 sequential requests); exported under load: ${exportedPerRequest.toFixed(1)} per request (fewer means the exporter's queue dropped some)`,
     '',
