@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import { startChild, type Child } from './child';
+import { boolSetting } from '../../gateway/config';
 import { freePort } from '../../gateway/database/free-port';
 import { waitForUrl } from './readiness';
 import { SERVER_NODE_FLAGS } from './server-flags';
@@ -54,6 +55,7 @@ export async function startApp(databaseUrl: string, workers: number, extraEnv: R
     throw error;
   }
   child.echo();
-  const dedup = (extraEnv.GRAPHQL_DEDUP ?? process.env.GRAPHQL_DEDUP ?? '1') !== '0';
+  // Read as the app reads it (gateway/config.ts), from the environment the child got.
+  const dedup = boolSetting({ ...process.env, ...extraEnv }, [])('GRAPHQL_DEDUP', true);
   return { child, url, operatorToken, workers, dedup };
 }

@@ -45,12 +45,12 @@ function admit(req: Request, res: Response, next: NextFunction, limits: RateLimi
   ctx.tenantId = principal.tenantId;
   ctx.keyId = principal.keyId;
   tagTenant(principal.tenantId);
-  charge(req, res, next, limits, null);
+  charge(req, res, next, limits, null, principal.tenantId);
 }
 
-/** Counts the request against its tenant's budget, or its client address's when `failure` says it is nobody's yet, and passes on the verdict. */
-function charge(req: Request, res: Response, next: NextFunction, limits: RateLimits, failure: Error | null): void {
-  const decision = failure ? limits.consumeAnonymous(req.ip ?? 'unknown') : limits.consumeTenant(contextOf(res).tenantId!);
+/** Counts the request against its tenant's budget, or its client address's when it is nobody's yet (no tenant), and passes on the verdict and `failure`. */
+function charge(req: Request, res: Response, next: NextFunction, limits: RateLimits, failure: Error | null, tenantId?: string): void {
+  const decision = tenantId ? limits.consumeTenant(tenantId) : limits.consumeAnonymous(req.ip ?? 'unknown');
   const pass = (decided: RateDecision) => {
     setRateLimitHeaders(res, decided);
     next(decided.allowed ? (failure ?? undefined) : new RateLimitedError(decided.resetSeconds));

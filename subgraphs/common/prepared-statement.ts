@@ -1,5 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { readPoolOf, type ReadConnection } from './read-pool';
+import { readPoolOf, type ReadConnection, type ReadQuery } from './read-pool';
 
 /**
  * A statement PostgreSQL plans once per connection: a fixed name and `$n` placeholders. It names
@@ -69,7 +69,7 @@ async function lent(em: EntityManager, transaction: unknown): Promise<ReadConnec
  * scavenge at 4 connections with the optimizing compilers off, against 0.1-0.2 MiB this way.
  * queryPrepared gives errors the caller's stack, as the promise form's `.catch` does.
  */
-function runQuery(connection: ReadConnection, config: { name: string; text: string; values: unknown[] }): Promise<{ rows: unknown[] }> {
+function runQuery(connection: ReadConnection, config: ReadQuery): Promise<{ rows: unknown[] }> {
   return new Promise((resolve, reject) => {
     connection.query(config, (error, result) => (error ? reject(error) : resolve(result)));
   });

@@ -13,9 +13,15 @@ export interface ReadPoolCounts {
   pending: number;
 }
 
+/** A named prepared statement with its values, as node-postgres takes it. */
+export type ReadQuery = { name: string; text: string; values: unknown[] };
+
+/** How node-postgres answers a statement in its callback form. */
+export type ReadCallback = (error: Error | null, result: { rows: unknown[] }) => void;
+
 /** The slice of node-postgres' client a read runs on: its callback form (prepared-statement.ts says why). */
 export interface ReadConnection {
-  query(config: { name: string; text: string; values: unknown[] }, callback: (error: Error | null, result: { rows: unknown[] }) => void): void;
+  query(config: ReadQuery, callback: ReadCallback): void;
 }
 
 /**
@@ -37,7 +43,7 @@ export class ReadPool {
   ) {}
 
   /** Runs one statement on a pooled connection: pg's pool acquires, runs and releases it. */
-  query(config: { name: string; text: string; values: unknown[] }, callback: (error: Error | null, result: { rows: unknown[] }) => void): void {
+  query(config: ReadQuery, callback: ReadCallback): void {
     if (this.closed) return callback(new Error('the read pool is closed'), { rows: [] });
     (this.pool ??= this.open()).query(config, callback);
   }
