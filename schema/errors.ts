@@ -78,11 +78,11 @@ export class ForbiddenError extends DomainError {
   readonly code = 'FORBIDDEN' as const;
 }
 
-/** Over the tenant's request budget (429). */
+/** Over the tenant's request budget, or its share of expensive work (429 with Retry-After). */
 export class RateLimitedError extends DomainError {
   readonly code = 'RATE_LIMITED' as const;
-  constructor(readonly retryAfterSeconds: number) {
-    super('Rate limit exceeded');
+  constructor(readonly retryAfterSeconds: number, message = 'Rate limit exceeded') {
+    super(message);
   }
   extensions(): Record<string, unknown> {
     return { retryAfter: this.retryAfterSeconds };

@@ -30,7 +30,8 @@ export const analyticsSubgraph: SubgraphDefinition<AnalyticsSettings, AnalyticsD
   ],
   resolvers: [DashboardResolver, WidgetResolver, AnalyticsQueryResolver, RevenueBreakdownResolver, CampaignResolver, CampaignLeadResolver, createHealthResolver('analytics')],
   seedDemo: seedAnalyticsDemo,
-  // ANALYTICS_STATEMENT_TIMEOUT_MS: how long one analytics statement may run.
+  // ANALYTICS_STATEMENT_TIMEOUT_MS: how long one analytics statement may run; ANALYTICS_TENANT_CONCURRENCY,
+  // ANALYTICS_CONCURRENCY, ANALYTICS_QUEUE_WAIT_MS: the fair queue of expensive reads (configure builds one per running copy).
   readSettings: readAnalyticsSettings,
   configure: configureAnalytics,
 };

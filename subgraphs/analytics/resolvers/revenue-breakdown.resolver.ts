@@ -13,7 +13,10 @@ import {
 } from '../types/revenue-breakdown.type';
 import type { AnalyticsContext } from '../analytics-deps';
 
-const service = (ctx: SubgraphContext) => new RevenueBreakdownService(ctx.em, requireTenant(ctx), { rollups: true, statementTimeoutMs: (ctx as AnalyticsContext).deps.statementTimeoutMs });
+const service = (ctx: SubgraphContext) => {
+  const { statementTimeoutMs, expensive } = (ctx as AnalyticsContext).deps;
+  return new RevenueBreakdownService(ctx.em, requireTenant(ctx), { rollups: true, statementTimeoutMs, share: expensive });
+};
 
 /** The product sales revenue breakdown (contract part 4.3); thin: arguments -> service -> result. */
 @Resolver()

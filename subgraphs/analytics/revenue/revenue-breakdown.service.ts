@@ -9,6 +9,7 @@ import type { RevenueBreakdownItemType, RevenueGroupItemType, RevenueGroupSummar
 import { parseBreakdownFilter, parseRevenueFilter, type RevenueFilter } from './revenue-filter';
 import { countStatement, groupsStatement, groupSummariesStatement, linesStatement, summaryStatement } from './revenue-statements';
 import { DEFAULT_STATEMENT_TIMEOUT_MS } from '../analytics-deps';
+import type { FairShare } from '../../common/fair-share';
 
 type Row = Record<string, unknown>;
 
@@ -63,12 +64,15 @@ function line(row: Row): RevenueBreakdownItemType {
  * to the summary, and the detail pages hold exactly the summary's lines.
  */
 export class RevenueBreakdownService {
-  /** `rollups: false` reads lines only: the reference the rollup path is tested against. */
-  /** `rollups: false` reads lines only (the reference the rollup path is tested against); `statementTimeoutMs`: ANALYTICS_STATEMENT_TIMEOUT_MS (ctx.deps). */
+  /**
+   * `rollups: false` reads lines only (the reference the rollup path is tested against);
+   * `statementTimeoutMs`: ANALYTICS_STATEMENT_TIMEOUT_MS; `share`: the tenant-fair queue each
+   * read-only transaction waits its turn in (both ctx.deps); without one it runs at once.
+   */
   constructor(
     private readonly em: EntityManager,
     private readonly tenantId: string,
-    private readonly options: { rollups: boolean; statementTimeoutMs?: number } = { rollups: true },
+    private readonly options: { rollups: boolean; statementTimeoutMs?: number; share?: FairShare } = { rollups: true },
   ) {}
 
   /** Distinct groups with their line counts. */
@@ -123,6 +127,8 @@ export class RevenueBreakdownService {
   private run<T>(args: { timezone: string }, work: (run: RunStatement) => Promise<T>): Promise<T> {
     // A request cancelled by the statement timeout is pointed at as a whole (loc ["query"] over REST).
     const targets: RefusalTargets = { request: { loc: ['query'], input: null }, timezone: { loc: ['timezone'], input: args.timezone } };
-    return runReadOnly(this.em, targets, work, this.options.statementTimeoutMs ?? DEFAULT_STATEMENT_TIMEOUT_MS);
+    const read = () => runReadOnly(this.em, targets, work, this.options.statementTimeoutMs ?? DEFAULT_STATEMENT_TIMEOUT_MS);
+    // One unit of the tenant's share per transaction: the slot is taken before the connection.
+    return this.options.share ? this.options.share.run(this.tenantId, read) : read();
   }
 }

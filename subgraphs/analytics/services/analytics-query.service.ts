@@ -9,6 +9,7 @@ import type { NormalizedQuery } from '../query/query-types';
 import { runReadOnly } from '../query/read-only';
 import { isJsonObject, Issues } from './input-rules';
 import { DEFAULT_STATEMENT_TIMEOUT_MS } from '../analytics-deps';
+import type { FairShare } from '../../common/fair-share';
 
 /** The answer of `execute-query`, in Cube's `/load` shape. */
 export interface AnalyticsQueryResult {
@@ -40,21 +41,30 @@ function unwrap(input: unknown): { raw: unknown; loc: IssueLoc } {
 
 /** Runs analysts' queries for one tenant (contract part 4.2, `execute-query`). */
 export class AnalyticsQueryService {
-  /** `rollups: false` reads lines only: the reference the rollup path is tested against. `statementTimeoutMs`: ANALYTICS_STATEMENT_TIMEOUT_MS (ctx.deps). */
+  /**
+   * `rollups: false` reads lines only: the reference the rollup path is tested against.
+   * `statementTimeoutMs`: ANALYTICS_STATEMENT_TIMEOUT_MS; `share`: the tenant-fair queue the
+   * statement waits its turn in (both ctx.deps); without one it runs at once (tests, benchmarks).
+   */
   constructor(
     private readonly em: EntityManager,
     private readonly scope: TenantScope,
-    private readonly options: { rollups?: boolean; statementTimeoutMs?: number } = {},
+    private readonly options: { rollups?: boolean; statementTimeoutMs?: number; share?: FairShare } = {},
   ) {}
 
-  /** Validates, normalises and runs a query: one read-only statement under the statement timeout, scoped to the tenant, over a rollup when one answers. */
+  /**
+   * Validates, normalises and runs a query: one read-only statement under the statement timeout,
+   * scoped to the tenant, over a rollup when one answers. A valid query waits for a slot of its
+   * tenant's share before it takes a connection; an invalid one is refused without waiting.
+   */
   async execute(input: unknown): Promise<AnalyticsQueryResult> {
     const { raw, loc } = unwrap(input);
     const parsed = parseQuery(raw, loc, { now: new Date(), requireMembers: true });
     if (!parsed.ok) throw new ValidationError(parsed.issues);
     const statement = buildQuery(parsed.query, this.scope.tenantId, this.options.rollups ?? true);
     const targets = { request: { loc, input: raw }, timezone: { loc: [...loc, 'timezone'], input: parsed.query.timezone } };
-    const rows = await runReadOnly(this.em, targets, (run) => run(statement), this.options.statementTimeoutMs ?? DEFAULT_STATEMENT_TIMEOUT_MS);
+    const read = () => runReadOnly(this.em, targets, (run) => run(statement), this.options.statementTimeoutMs ?? DEFAULT_STATEMENT_TIMEOUT_MS);
+    const rows = await (this.options.share ? this.options.share.run(this.scope.tenantId, read) : read());
     return { query: parsed.query, data: rows.map((row) => shapeRow(row, statement.columns)), annotation: annotate(parsed.query) };
   }
 }

@@ -56,7 +56,7 @@ describe('analytics read-only statements (real PostgreSQL)', () => {
     const problem = 'ANALYTICS_STATEMENT_TIMEOUT_MS must be a whole number of milliseconds from 100 to 600000 (got "soon")';
     expect(readAnalyticsSettings({ ANALYTICS_STATEMENT_TIMEOUT_MS: 'soon' }).problems).toEqual([problem]);
     expect(() => loadConfig({ ANALYTICS_STATEMENT_TIMEOUT_MS: 'soon' })).toThrow(problem);
-    expect(loadConfig({ ANALYTICS_STATEMENT_TIMEOUT_MS: '300' }).subgraphSettings.analytics).toEqual({ statementTimeoutMs: 300 });
-    expect(analyticsSubgraph.configure!({ statementTimeoutMs: 300 }, undefined as never)).toEqual({ statementTimeoutMs: 300 });
+    expect(loadConfig({ ANALYTICS_STATEMENT_TIMEOUT_MS: '300' }).subgraphSettings.analytics).toMatchObject({ statementTimeoutMs: 300 });
+    expect(analyticsSubgraph.configure!({ statementTimeoutMs: 300, tenantConcurrency: 2, concurrency: 8, queueWaitMs: 3000 }, undefined as never)).toMatchObject({ statementTimeoutMs: 300 });
   });
 });
