@@ -60,6 +60,16 @@ function sendJson(res: Response, status: number, body: { detail: unknown }): voi
   res.status(status).set('Content-Type', 'application/json; charset=utf-8').send(text);
 }
 
+/**
+ * `Retry-After` from an error's `extensions.retryAfter` (RFC 9110: whole seconds): a 429 from a
+ * rate limit or a full fair queue, a 503 from an outside service. Anything that is not a positive
+ * number sends no header.
+ */
+export function retryAfterHeader(value: unknown): string | undefined {
+  if (typeof value !== 'number' || !Number.isFinite(value) || value <= 0) return undefined;
+  return String(Math.ceil(value));
+}
+
 /** The answer for an error, or undefined for an unexpected one (a 500 whose cause goes to the log). */
 function answerFor(error: unknown, res: Response, logError: (error: unknown) => void): { status: number; detail: unknown } | undefined {
   const parserError = error as BodyParserError;
@@ -67,8 +77,8 @@ function answerFor(error: unknown, res: Response, logError: (error: unknown) => 
   if (error instanceof HttpRefusal) return { status: error.status, detail: error.detail };
   if (error instanceof DomainError) {
     const detail = error.code === 'BAD_USER_INPUT' ? formatDetail((error as any).issues as ValidationIssue[], 'full') : error.message;
-    const { retryAfter } = error.extensions();
-    if (retryAfter) res.setHeader('Retry-After', String(retryAfter));
+    const retryAfter = retryAfterHeader(error.extensions().retryAfter);
+    if (retryAfter) res.setHeader('Retry-After', retryAfter);
     // A 503's cause (the outside service's failure) belongs in the log, next to the request id.
     if (HTTP_STATUS[error.code] >= 500) logError(error);
     return { status: HTTP_STATUS[error.code], detail };
@@ -145,8 +155,9 @@ export function graphQLErrorAnswer(errors: readonly GraphQLFormattedError[], rou
     ];
     return { status: 422, body: { detail: formatDetail(relocate(issues, route), route.validationStyle ?? 'full') } };
   }
-  // Rate limits and an unreachable outside service say when to come back.
-  const headers: Record<string, string> | undefined = first.extensions?.retryAfter ? { 'Retry-After': String(first.extensions.retryAfter) } : undefined;
+  // Rate limits, a full fair queue (RATE_LIMITED) and an unreachable outside service say when to come back.
+  const retryAfter = retryAfterHeader(first.extensions?.retryAfter);
+  const headers: Record<string, string> | undefined = retryAfter ? { 'Retry-After': retryAfter } : undefined;
   return { status, body: { detail: first.message }, headers };
 }
 
