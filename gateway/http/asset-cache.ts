@@ -53,8 +53,7 @@ export class AssetCache {
   private remember(id: string, asset: AssetContent): void {
     if (this.entries.has(id) || asset.data.length > this.maxBytes) return;
     // A buffer of its own: a small one decoded by the driver may be a slice of a larger pooled slab, which it would keep alive.
-    const data = Buffer.allocUnsafeSlow(asset.data.length);
-    asset.data.copy(data);
+    const data = asset.data.byteLength === asset.data.buffer.byteLength ? asset.data : ownCopy(asset.data);
     this.entries.set(id, { ...asset, data });
     this.bytes += data.length;
     for (const [oldest, entry] of this.entries) {
@@ -63,4 +62,11 @@ export class AssetCache {
       this.bytes -= entry.data.length;
     }
   }
+}
+
+/** A copy of `bytes` over an ArrayBuffer of exactly its size (Buffer.from would copy into the shared pool again). */
+function ownCopy(bytes: Buffer): Buffer {
+  const copy = new Uint8Array(bytes.length);
+  copy.set(bytes);
+  return Buffer.from(copy.buffer, 0, copy.length);
 }

@@ -38,8 +38,12 @@ const IMMUTABLE = 'public, max-age=31536000, immutable';
  */
 const CACHE_BYTES = 32 * 1024 * 1024;
 
-/** Database reads of assets at once per process: with the cap, a cold burst holds a few MiB, not one copy per request. */
-const READS_AT_ONCE = 4;
+/**
+ * Database reads of assets at once per process. Reading a 2 MiB bytea costs the driver about
+ * 16-24 MiB for a moment (hex text, growing protocol buffers; measured), so a cold burst holds
+ * two of those, not one per request; the others wait and are then served from the cache.
+ */
+const READS_AT_ONCE = 2;
 
 /**
  * True when `If-None-Match` names this content. Checked by hand rather than with `req.fresh`:

@@ -11,6 +11,8 @@ import { createHash, randomUUID } from 'node:crypto';
 import sharp from 'sharp';
 import { LOGO_MAX_BYTES } from '../../schema/upload-limits';
 import { Migration20261215000000_bounded_logos } from '../../subgraphs/tenant/migrations/Migration20261215000000_bounded_logos';
+import { checkLogoImage } from '../../subgraphs/tenant/services/logo-image';
+import { noiseImage } from '../subgraphs/tenant/image-fixtures';
 import { baseUrl, createTestTenant, request, type TestTenant } from '../utils/e2e';
 import { startInProcessApp, type InProcessApp } from '../utils/in-process';
 
@@ -95,6 +97,18 @@ describe(`logos are stored bounded (${process.env.E2E_MODE} mode)`, () => {
     expect(await sharp(storedWide.bytes).metadata()).toMatchObject({ width: 1024, height: 205 });
     const storedSmall = await served((await upload(baseUrl(), tenant, small, '/tenant/upload-receipt-logo')).body);
     expect(await sharp(storedSmall.bytes).metadata()).toMatchObject({ format: 'webp', width: 300, height: 100 });
+  });
+});
+
+describe('a logo that cannot fit its bounds is refused, never stored larger', () => {
+  // At 1024x1024 every fallback fits in 2 MiB (a palette is a byte a pixel), so the refusal is
+  // reached with tighter bounds: the same code path, the same answer shape.
+  it.each(['png', 'jpeg', 'webp', 'gif'] as const)('refuses a %s of noise that no encoding brings under the bytes', async (format) => {
+    const noise = await noiseImage(format, 256);
+    const checked = await checkLogoImage(noise, { side: 256, maxBytes: 4096 });
+    expect(checked).toEqual({ refused: 'image is too detailed to store in 4096 bytes at 256x256 pixels; upload a simpler image' });
+    const fits = await checkLogoImage(noise, { side: 64, maxBytes: 64 * 1024 });
+    expect('bytes' in fits && fits.bytes.length).toBeLessThanOrEqual(64 * 1024);
   });
 });
 

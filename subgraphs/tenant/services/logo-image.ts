@@ -31,7 +31,7 @@ const slots = new Slots(LOGO_DECODES_AT_ONCE);
 type Encoder = (image: sharp.Sharp) => sharp.Sharp;
 
 /**
- * Re-encodings per format, tried in order until one fits in LOGO_MAX_BYTES (docs/decisions.md,
+ * Re-encodings per format, tried in order until one fits in the bounds' bytes (docs/decisions.md,
  * Logos are bounded). PNG rows get adaptive filters at the strongest compression: libspng picks
  * each row's filter (Up, Paeth...) as the uploader's encoder did, where sharp's default (no
  * filter) stored a 45 KB gradient as 28 MB. PNG's fallback is a palette of 256 colours, at most a
@@ -51,6 +51,15 @@ export interface CheckedLogo {
   bytes: Buffer;
 }
 
+/** How large a stored logo may be: the square it must fit inside, in pixels, and its bytes. */
+export interface LogoBounds {
+  side: number;
+  maxBytes: number;
+}
+
+/** The bounds of every stored logo (docs/decisions.md, Logos are bounded); tests may pass tighter ones. */
+const STORED: LogoBounds = { side: LOGO_STORED_SIDE, maxBytes: LOGO_MAX_BYTES };
+
 /** Why a file is not a logo, worded for the client. */
 export type LogoRefusal = { refused: string };
 
@@ -64,13 +73,13 @@ function looksLikeSvg(bytes: Buffer): boolean {
 /**
  * Judges an upload by decoding it, never by its signature alone: the header is read first (format
  * and dimensions, cheap), then the first frame is decoded in full under a pixel limit, resized to
- * fit inside the LOGO_STORED_SIDE square and re-encoded in the same format, no larger than the
- * upload cap (an image that cannot be is refused). Re-encoding drops every piece of metadata
+ * fit inside the bounds' square (never enlarged) and re-encoded in the same format, no larger than
+ * the bounds' bytes (an image that cannot be is refused). Re-encoding drops every piece of metadata
  * (EXIF with GPS, comments, text chunks, ICC profiles; orientation is applied to the pixels first)
  * and keeps only the first frame of an animation. All of it runs on libuv's thread pool, at most
  * LOGO_DECODES_AT_ONCE at a time per process, so the event loop stays free.
  */
-export function checkLogoImage(bytes: Buffer): Promise<CheckedLogo | LogoRefusal> {
+export function checkLogoImage(bytes: Buffer, bounds: LogoBounds = STORED): Promise<CheckedLogo | LogoRefusal> {
   if (looksLikeSvg(bytes)) return Promise.resolve({ refused: 'SVG images are not accepted (they can carry scripts); upload a PNG, JPEG, WebP or GIF image' });
   return slots.run(async () => {
     let header: sharp.Metadata;
@@ -90,8 +99,8 @@ export function checkLogoImage(bytes: Buffer): Promise<CheckedLogo | LogoRefusal
     // Fit inside the stored square, never enlarged: a small file with a big canvas must not become big bytes.
     const pipeline = () =>
       sharpLib()(bytes, { limitInputPixels: LOGO_MAX_PIXELS, failOn: 'warning', pages: 1, autoOrient: true }).resize({
-        width: LOGO_STORED_SIDE,
-        height: LOGO_STORED_SIDE,
+        width: bounds.side,
+        height: bounds.side,
         fit: 'inside',
         withoutEnlargement: true,
       });
@@ -99,11 +108,11 @@ export function checkLogoImage(bytes: Buffer): Promise<CheckedLogo | LogoRefusal
       // Each fallback decodes again: rare (noise-like images only), and cheaper than holding raw pixels.
       for (const encode of ENCODINGS[format]) {
         const encoded = await encode(pipeline()).toBuffer();
-        if (encoded.length <= LOGO_MAX_BYTES) return { contentType: `image/${format}`, bytes: encoded };
+        if (encoded.length <= bounds.maxBytes) return { contentType: `image/${format}`, bytes: encoded };
       }
     } catch {
       return { refused: 'file could not be decoded as an image (it is corrupt or truncated)' };
     }
-    return { refused: `image is too detailed to store in ${LOGO_MAX_BYTES} bytes at ${LOGO_STORED_SIDE}x${LOGO_STORED_SIDE} pixels; upload a simpler image` };
+    return { refused: `image is too detailed to store in ${bounds.maxBytes} bytes at ${bounds.side}x${bounds.side} pixels; upload a simpler image` };
   });
 }
