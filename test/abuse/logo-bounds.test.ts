@@ -16,7 +16,11 @@ import { noiseImage } from '../subgraphs/tenant/image-fixtures';
 import { baseUrl, createTestTenant, request, type TestTenant } from '../utils/e2e';
 import { startInProcessApp, type InProcessApp } from '../utils/in-process';
 
-jest.setTimeout(60_000);
+jest.setTimeout(120_000);
+
+/** The finding's upload, made once: about 44 KB of PNG for 3072x3072 pixels. */
+let gradient: Promise<Buffer> | undefined;
+const findingUpload = () => (gradient ??= upFilteredGradient(3072, 3));
 
 /** The bound a stored logo must fit inside (docs/api.md, Logos). */
 const STORED_SIDE = 1024;
@@ -53,7 +57,7 @@ async function served(url: string, headers: Record<string, string> = {}) {
 
 describe(`logos are stored bounded (${process.env.E2E_MODE} mode)`, () => {
   it('stores the 44 KB Up-filtered 3072x3072 PNG within the cap and 1024x1024, over REST and GraphQL', async () => {
-    const hostile = await upFilteredGradient(3072, 3);
+    const hostile = await findingUpload();
     expect(hostile.length).toBeLessThan(64 * 1024);
     // What the old pipeline made of it: the finding's 28 MB.
     expect((await sharp(hostile).png().toBuffer()).length).toBeGreaterThan(20 * 1024 * 1024);
@@ -165,7 +169,7 @@ describe('public assets have a per-address budget and validators', () => {
 
   it('never serves a logo stored oversized before the fix; the migration re-encodes it under the same id', async () => {
     const tenant = await createTestTenant('Old logo', server.url);
-    const old = await sharp(await upFilteredGradient(3072, 3)).png().toBuffer(); // the old pipeline's 28 MB
+    const old = await sharp(await findingUpload()).png().toBuffer(); // the old pipeline's 28 MB
     expect(old.length).toBeGreaterThan(LOGO_MAX_BYTES);
     const id = randomUUID();
     const connection = server.platform.tenantOrm.em.getConnection();
