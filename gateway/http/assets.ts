@@ -2,6 +2,7 @@ import { Router, type NextFunction, type Request, type Response } from 'express'
 import { notFound } from '../../rest-bridge/http-errors';
 import { isUuid } from '../../subgraphs/common/ids';
 import type { TenantAccess } from '../../subgraphs/tenant';
+import { routeNamed } from './access-log';
 import { AssetCache } from './asset-cache';
 import { limitAnonymous } from './auth';
 import type { RateLimits } from './rate-limit';
@@ -69,8 +70,8 @@ function matchesEtag(header: string | undefined, sha256: string): boolean {
 export function assetsRouter(tenants: TenantAccess, limits: RateLimits): Router {
   const router = Router();
   const cache = new AssetCache((id) => tenants.publicAsset(id), CACHE_BYTES, READS_AT_ONCE);
-  router.get('/assets/:assetId', limitAnonymous(limits), async (req: Request, res: Response, next: NextFunction) => {
-    res.locals.route = '/assets/{asset_id}';
+  // Named first, so a 429 is logged under its route too.
+  router.get('/assets/:assetId', routeNamed('/assets/{asset_id}'), limitAnonymous(limits), async (req: Request, res: Response, next: NextFunction) => {
     const id = req.params.assetId as string;
     if (!isUuid(id)) return notFound(req, res, next);
     const asset = await cache.get(id.toLowerCase());
