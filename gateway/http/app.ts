@@ -127,7 +127,7 @@ export async function startApp(config: Config, platform: Platform, log: Logger, 
   if (config.graphiql) app.use(graphiqlRouter(pageHeaders));
   if (config.console) app.use(consoleRouter(pageHeaders));
   // Public, before authentication: logos are shown to patients (rest-bridge routes return these URLs).
-  app.use(assetsRouter(platform.tenants));
+  app.use(assetsRouter(platform.tenants, limits));
   if (config.operatorToken) app.use('/admin', json, refuseBadText, adminRouter(admin, config.operatorToken, limits));
   // Prometheus text of every worker (docs/metrics.md); like /admin, absent without an operator token.
   if (config.operatorToken) app.get('/metrics', operatorOnly(config.operatorToken, limits), metricsRoute());

@@ -13,3 +13,11 @@ export const LOGO_MAX_PIXELS = LOGO_MAX_SIDE * LOGO_MAX_SIDE;
  * wait their turn in line rather than fail.
  */
 export const LOGO_DECODES_AT_ONCE = 2;
+
+/**
+ * Largest side of a stored logo, in pixels: uploads are resized to fit inside this square, never
+ * enlarged (docs/decisions.md, Logos are bounded). 1024 covers a header shown at 512 CSS pixels
+ * on a 2x screen and any receipt printer (576 dots across 80 mm paper); a bigger canvas only adds
+ * bytes every page view pays for. A 45 KB upload could otherwise be stored as 28 MB of pixels.
+ */
+export const LOGO_STORED_SIDE = 1024;

@@ -3,8 +3,10 @@ import { TenantScopedEntity } from '../../common/base.entity';
 
 /**
  * Bytes a tenant uploaded (logos), content-addressed by SHA-256 within the tenant: the same
- * file uploaded twice is stored once. Served publicly at `/assets/{id}`; never changed after
- * insert, which is what makes the immutable cache headers true.
+ * file uploaded twice is stored once, resized and re-encoded to at most the upload cap
+ * (docs/decisions.md, Logos are bounded). Served publicly at `/assets/{id}`; never changed after
+ * insert, which is what makes the immutable cache headers true (the one exception: the migration
+ * that brought logos stored before the bound under it).
  */
 @Entity({ tableName: 'assets' })
 @Unique({ properties: ['tenantId', 'sha256'] })

@@ -1,5 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { TenantScope } from '../../common/tenant-scope';
+import { LOGO_MAX_BYTES } from '../../../schema/upload-limits';
 
 /** A stored asset's bytes and the facts its HTTP response needs. */
 export interface AssetContent {
@@ -31,12 +32,14 @@ export class AssetRepository {
 
   /**
    * Any tenant's asset by id: assets are public by design (logos on patient-facing pages), and
-   * an id is an unguessable UUID. Callers check the id's shape first.
+   * an id is an unguessable UUID. Callers check the id's shape first. Nothing over the upload cap
+   * is read: stored logos are bounded (docs/decisions.md, Logos are bounded), and a row from before
+   * that the migration could not re-encode must not cost a public request megabytes.
    */
   static async findPublicUnscoped(em: EntityManager, id: string): Promise<AssetContent | null> {
     const row = await em.getConnection().execute<AssetContent>(
-      `select content_type as "contentType", byte_size as "byteSize", sha256, data from tenant.assets where id = ?`,
-      [id],
+      `select content_type as "contentType", byte_size as "byteSize", sha256, data from tenant.assets where id = ? and byte_size <= ?`,
+      [id, LOGO_MAX_BYTES],
       'get',
     );
     return row ?? null;

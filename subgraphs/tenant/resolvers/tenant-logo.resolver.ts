@@ -3,6 +3,7 @@ import type { SubgraphContext } from '../../common/context';
 import { requireScope } from '../../common/require-tenant';
 import { LogoKind, UploadedFileInput } from '../inputs/uploaded-file.input';
 import { LOGO_MAX_BYTES } from '../../../schema/upload-limits';
+import { LOGO_STORED_SIDE } from '../logo-limits';
 import { LogoService } from '../services/logo.service';
 
 /** The tenant's logo and receipt logo. */
@@ -14,7 +15,7 @@ export class TenantLogoResolver {
   }
 
   @Mutation(() => String, {
-    description: `Stores a logo and returns its absolute URL. PNG, JPEG, WebP or GIF judged by the bytes, at most ${LOGO_MAX_BYTES} bytes; SVG is refused`,
+    description: `Stores a logo and returns its absolute URL. PNG, JPEG, WebP or GIF judged by the bytes, at most ${LOGO_MAX_BYTES} bytes; SVG is refused. Stored resized to fit inside ${LOGO_STORED_SIDE}x${LOGO_STORED_SIDE} pixels (never enlarged), re-encoded in its own format, never over ${LOGO_MAX_BYTES} bytes`,
   })
   setTenantLogo(
     @Arg('kind', () => LogoKind, { defaultValue: LogoKind.LOGO }) kind: LogoKind,
