@@ -87,7 +87,8 @@ function handApollo(req: Request, query: string, extensions: Record<string, unkn
   const { persistedQuery: _persisted, ...rest } = extensions;
   const remaining = Object.keys(rest).length > 0 ? rest : undefined;
   if (req.method === 'POST') {
-    req.body = { ...(req.body as object), query, extensions: remaining };
+    const { extensions: _extensions, ...body } = req.body as Record<string, unknown>;
+    req.body = remaining ? { ...body, query, extensions: remaining } : { ...body, query };
     return;
   }
   // A GET's parameters are read from its URL (the mount point's part of it, restored by express after the route).
