@@ -1,10 +1,9 @@
 import {
-  getArgumentValues,
   getNamedType,
-  getVariableValues,
   isInterfaceType,
   isObjectType,
   Kind,
+  valueFromASTUntyped,
   type DocumentNode,
   type FieldNode,
   type FragmentDefinitionNode,
@@ -16,7 +15,7 @@ import {
 } from 'graphql';
 
 /** Arguments that say how many objects a list field answers (this API's `perPage`; Relay's `first`/`last`). */
-const PAGE_SIZE_ARGUMENTS = ['perPage', 'first', 'last'] as const;
+const PAGE_SIZE_ARGUMENTS: ReadonlySet<string> = new Set(['perPage', 'first', 'last']);
 
 /** Objects one unit pays for, and list values in arguments one unit pays for (GitHub's "per 100"). */
 export const UNIT = 100;
@@ -54,12 +53,19 @@ export function selectOperation(document: DocumentNode, operationName: unknown):
  * elements of every list in its arguments, JSON arguments included (an analytics filter's
  * `values`, ids), likewise times the lists around them. Arguments are read from literals and
  * variables, defaults applied. At least 1.
+ *
+ * Values are read as written, without coercion (graphql-js's coercion cost more than the REST read
+ * it charges): a request whose values do not coerce is refused before anything runs, whatever it
+ * was charged.
  */
 export function operationCost(schema: GraphQLSchema, document: DocumentNode, operation: OperationDefinitionNode, variables: unknown): number {
-  const raw = isRecord(variables) ? variables : {};
-  const coerced = getVariableValues(schema, operation.variableDefinitions ?? [], raw, { maxErrors: 1 });
-  // Variables that do not coerce are refused by Apollo before anything runs; their raw values still say what was asked.
-  const values = coerced.coerced ?? raw;
+  const values: Record<string, unknown> = Object.create(null);
+  const given = isRecord(variables) ? variables : {};
+  for (const definition of operation.variableDefinitions ?? []) {
+    const name = definition.variable.name.value;
+    const value = Object.hasOwn(given, name) ? given[name] : undefined;
+    values[name] = value === undefined && definition.defaultValue ? valueFromASTUntyped(definition.defaultValue) : value;
+  }
   const fragments = new Map(document.definitions.filter((d): d is FragmentDefinitionNode => d.kind === Kind.FRAGMENT_DEFINITION).map((f) => [f.name.value, f] as const));
   const walker = new CostWalker(schema, fragments, values);
   const rootType = schema.getRootType(operation.operation) ?? undefined;
@@ -109,11 +115,17 @@ class CostWalker {
   /** One field's work: its own list and argument values, and its selection's, times its page size. */
   field(node: FieldNode, parent: GraphQLNamedType | undefined): Work {
     const definition = parent && (isObjectType(parent) || isInterfaceType(parent)) ? parent.getFields()[node.name.value] : undefined;
-    const args = definition ? this.argumentsOf(definition, node) : {};
-    const pageSize = pageSizeOf(args);
+    let pageSize: number | null = null;
+    let values = 0;
+    for (const argument of node.arguments ?? []) {
+      const value = valueFromASTUntyped(argument.value, this.variables);
+      if (PAGE_SIZE_ARGUMENTS.has(argument.name.value) && pageSize === null) pageSize = pageSizeOf(value);
+      values += listValues(value);
+    }
+    if (pageSize === null && definition) pageSize = defaultPageSize(definition);
     const inner = node.selectionSet ? this.selection(node.selectionSet, definition ? getNamedType(definition.type) : undefined) : NONE;
     const times = pageSize ?? 1;
-    return { objects: bounded((pageSize ?? 0) + times * inner.objects), values: bounded(listValues(args) + times * inner.values) };
+    return { objects: bounded((pageSize ?? 0) + times * inner.objects), values: bounded(values + times * inner.values) };
   }
 
   private selection(set: SelectionSetNode, type: GraphQLNamedType | undefined): Work {
@@ -141,25 +153,20 @@ class CostWalker {
     return work;
   }
 
-  private argumentsOf(definition: GraphQLField<unknown, unknown>, node: FieldNode): Record<string, unknown> {
-    try {
-      return getArgumentValues(definition, node, this.variables);
-    } catch {
-      // Arguments that do not coerce are refused before anything runs.
-      return {};
-    }
-  }
-
   private typeNamed(name: string | undefined): GraphQLNamedType | undefined {
     return name ? this.schema.getType(name) : undefined;
   }
 }
 
-/** The page size a field's arguments ask for, if it takes one. */
-function pageSizeOf(args: Record<string, unknown>): number | null {
-  for (const name of PAGE_SIZE_ARGUMENTS) {
-    const value = args[name];
-    if (typeof value === 'number' && Number.isFinite(value)) return Math.max(0, Math.floor(value));
+/** A page size as given: a whole number, or null when it is none (refused before anything runs). */
+function pageSizeOf(value: unknown): number | null {
+  return typeof value === 'number' && Number.isFinite(value) ? Math.max(0, Math.floor(value)) : null;
+}
+
+/** The page size a list field answers when its request names none (`perPage: Int! = 20`). */
+function defaultPageSize(definition: GraphQLField<unknown, unknown>): number | null {
+  for (const argument of definition.args) {
+    if (PAGE_SIZE_ARGUMENTS.has(argument.name)) return pageSizeOf(argument.defaultValue);
   }
   return null;
 }
