@@ -88,9 +88,9 @@ function capped(result: OperationResult, cap: ResponseCap, pageVariable: string 
   const bytes = bytesOverCap(JSON.stringify(result.data ?? null), cap.maxBytes);
   if (bytes === null) return result;
   cap.onRefused(bytes);
-  const reason = `${responseTooLargeMessage(cap.maxBytes)}${pageVariable ? ' (a smaller page size)' : ''}`;
+  const reason = `the response would be larger than ${cap.maxBytes} bytes; ask for ${pageVariable ? 'a smaller page size' : 'fewer objects'}`;
   const issue = { type: 'value_error', loc: [pageVariable ?? 'response'], msg: `Value error, ${reason}`, input: pageVariable ? (variables[pageVariable] ?? null) : null, ctx: { error: reason } };
-  return { data: null, errors: [{ message: reason, extensions: { code: 'BAD_USER_INPUT', validation: [issue], maxBytes: cap.maxBytes } }] };
+  return { data: null, errors: [{ message: responseTooLargeMessage(cap.maxBytes), extensions: { code: 'BAD_USER_INPUT', validation: [issue], maxBytes: cap.maxBytes } }] };
 }
 
 /** The variable feeding a root field's page size (`perPage`, `first`, `last`), if one does. */
