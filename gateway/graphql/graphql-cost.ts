@@ -69,16 +69,16 @@ export function operationCost(schema: GraphQLSchema, document: DocumentNode, ope
   const fragments = new Map(document.definitions.filter((d): d is FragmentDefinitionNode => d.kind === Kind.FRAGMENT_DEFINITION).map((f) => [f.name.value, f] as const));
   const walker = new CostWalker(schema, fragments, values);
   const rootType = schema.getRootType(operation.operation) ?? undefined;
-  const perKey = new Map<string, number>();
+  // Fields under one response key are merged by the executor: they run once, their selections together.
+  const perKey = new Map<string, Work>();
   for (const { field, parent } of walker.rootFields(operation.selectionSet, rootType)) {
-    const work = walker.field(field, parent);
-    const cost = Math.max(1, Math.ceil(work.objects / UNIT)) + Math.floor(work.values / UNIT);
     const key = (field.alias ?? field.name).value;
-    // Fields with one response key are merged into one by the executor: they run once.
-    perKey.set(key, Math.max(perKey.get(key) ?? 0, cost));
+    const work = walker.field(field, parent);
+    const seen = perKey.get(key) ?? NONE;
+    perKey.set(key, { objects: bounded(seen.objects + work.objects), values: bounded(seen.values + work.values) });
   }
   let total = 0;
-  for (const cost of perKey.values()) total += cost;
+  for (const { objects, values } of perKey.values()) total += Math.max(1, Math.ceil(objects / UNIT)) + Math.floor(values / UNIT);
   return Math.min(MAX_COST, Math.max(1, total));
 }
 

@@ -33,6 +33,9 @@ describe('the rate-limit cost of a GraphQL operation', () => {
     expect(cost('{ publicTenant { id } }')).toBe(1);
     expect(cost('{ a: publicTenant { id } b: publicTenant { id } ...F } fragment F on Query { c: publicTenant { id } }')).toBe(3);
     expect(cost('mutation { a: createDashboard(name: "A") { id } b: createDashboard(name: "B") { id } }')).toBe(2);
+    // One response key runs once; the work of its merged selections is added, never dropped.
+    expect(cost('{ a: publicTenant { id } a: publicTenant { id } }')).toBe(1);
+    expect(cost('{ p: patients(perPage: 100) { total } p: patients(perPage: 100) { items { notes(perPage: 100) { items { id } } } } }')).toBe(102);
   });
 
   it('selects the named operation, or the only one', () => {
