@@ -57,7 +57,7 @@ export function chargeGraphQL(limits: RateLimits, schema: GraphQLSchema, graphql
     if (!params || !ctx.tenantId) return next();
     let query = params.query;
     let registration: { hash: string; query: string } | null = null;
-    if (isRecord(params.extensions) && 'persistedQuery' in params.extensions) {
+    if (isRecord(params.extensions) && params.extensions.persistedQuery != null) {
       const resolved = persisted.resolve(ctx.tenantId, params.query, params.extensions.persistedQuery);
       if (resolved.kind === 'answer') return void res.status(resolved.status).set(resolved.headers).json(resolved.body);
       query = resolved.query;
