@@ -1,12 +1,12 @@
 import { Router, type NextFunction, type Request, type RequestHandler, type ErrorRequestHandler, type Response } from 'express';
-import type { GraphQLSchema, OperationDefinitionNode } from 'graphql';
+import type { DocumentNode, GraphQLSchema, OperationDefinitionNode } from 'graphql';
 import { GraphQLScalarType } from 'graphql';
 import { MapperKind, mapSchema } from '@graphql-tools/utils';
 import { DateTimeResolver } from 'graphql-scalars';
 import { ValidationError } from '../schema/errors';
 import { parseSingleOperation } from '../schema/single-operation';
 import { coerceRequest } from './coerce';
-import type { OperationExecutor } from '../schema/request-context';
+import type { OperationExecutor, RequestContext } from '../schema/request-context';
 import { graphQLErrorAnswer, RequestValidationError, sendAnswer, type ContextOf, type ErrorLog, type HttpAnswer } from './http-errors';
 import { IDEMPOTENCY_HEADER, runIdempotently, type IdempotencyStore } from './idempotency';
 import { readUpload } from './upload';
@@ -21,15 +21,21 @@ export interface BridgeEdge {
   context: ContextOf;
   run: OperationExecutor;
   logError: ErrorLog;
+  /**
+   * Charges the request for the operation it is about to run with these variables, by the formula
+   * `/graphql` is charged by (docs/api.md, "Rate limits"), writing the budget left on `res`; throws
+   * the 429's error over the budget. Without it a route costs the one unit its guard charged.
+   */
+  charge?: (res: Response, document: DocumentNode, operation: OperationDefinitionNode, variables: Record<string, unknown>, ctx: RequestContext) => Promise<void> | void;
 }
 
 /** `/analytics/widgets/{widget_id}` -> `/analytics/widgets/:widget_id` */
 export const toExpressPath = (path: string): string => path.replace(/\{([^}]+)\}/g, ':$1');
 
 /** Parses a route's document and checks it against the API schema, so a broken route fails at start-up, not per request. */
-function compileRoute(route: RouteDefinition, schema: GraphQLSchema): OperationDefinitionNode {
+function compileRoute(route: RouteDefinition, schema: GraphQLSchema): { document: DocumentNode; operation: OperationDefinitionNode } {
   try {
-    return parseSingleOperation(route.document, schema).operation;
+    return parseSingleOperation(route.document, schema);
   } catch (error) {
     throw new Error(`REST route ${route.method} ${route.path}: ${(error as Error).message}`);
   }
@@ -69,7 +75,7 @@ export function createRestRouter(routes: RouteDefinition[], schema: GraphQLSchem
   const streamPriority = new FirstEventPriority();
   schema = withScalarParsers(schema);
   for (const route of routes) {
-    const operation = compileRoute(route, schema);
+    const { document, operation } = compileRoute(route, schema);
     // A subscription cannot answer a plain route, nor a query a stream one: refuse the table at start-up.
     if (Boolean(route.stream) !== (operation.operation === 'subscription') || (route.stream && !options.streams)) {
       throw new Error(`REST route ${route.method} ${route.path}: stream routes, and only they, run subscriptions (and need stream support)`);
@@ -86,6 +92,9 @@ export function createRestRouter(routes: RouteDefinition[], schema: GraphQLSchem
         body: req.body,
       });
       if ('issues' in coerced) throw new RequestValidationError(coerced.issues, route.validationStyle ?? 'full');
+      // Charged for what it asks (list sizes, filter values) once its variables are known, before anything runs.
+      const charging = edge.charge?.(res, document, operation, coerced.variables, ctx);
+      if (charging) await charging;
       // A multipart route's file becomes one more variable; read only once everything else is valid.
       if (route.upload) coerced.variables[route.upload.variable] = await readUpload(req, res, route.upload);
       if (route.stream) return serveStream({ ...route, stream: route.stream }, coerced.variables, ctx, res, options.streams!, logError, streamPriority);

@@ -43,6 +43,23 @@ export function withoutSuggestions(limits: GraphQLLimits, message: string): stri
 }
 
 /**
+ * The response cap of both surfaces (GRAPHQL_MAX_RESPONSE_BYTES): the UTF-8 size of `json` when it
+ * is over `maxBytes`, else null. `/graphql` asks it of the answer Apollo Server is about to send
+ * (`cappedStringify`), the REST bridge's operation runner of an operation's data (operation-runner.ts).
+ */
+export function bytesOverCap(json: string, maxBytes: number): number | null {
+  // A UTF-16 unit is at most 3 UTF-8 bytes: the exact count is needed only near the cap.
+  if (json.length * 3 <= maxBytes) return null;
+  const bytes = Buffer.byteLength(json);
+  return bytes <= maxBytes ? null : bytes;
+}
+
+/** What an answer over the cap says, on either surface. */
+export function responseTooLargeMessage(maxBytes: number): string {
+  return `The response would be larger than ${maxBytes} bytes; ask for fewer objects or fields`;
+}
+
+/**
  * Apollo Server's `stringifyResult` with the response-size backstop: an answer whose JSON is over
  * the cap is replaced by one error. Depth, list nesting and cost keep such answers from being
  * built in the first place; this bounds what leaves the process when they do not.
@@ -50,19 +67,9 @@ export function withoutSuggestions(limits: GraphQLLimits, message: string): stri
 export function cappedStringify(maxBytes: number, onRefused: (bytes: number) => void): (value: FormattedExecutionResult) => string {
   return (value) => {
     const json = JSON.stringify(value);
-    // A UTF-16 unit is at most 3 UTF-8 bytes: the exact count is needed only near the cap.
-    if (json.length * 3 <= maxBytes) return json;
-    const bytes = Buffer.byteLength(json);
-    if (bytes <= maxBytes) return json;
+    const bytes = bytesOverCap(json, maxBytes);
+    if (bytes === null) return json;
     onRefused(bytes);
-    return JSON.stringify({
-      data: null,
-      errors: [
-        {
-          message: `The response would be larger than ${maxBytes} bytes; ask for fewer objects or fields`,
-          extensions: { code: RESPONSE_TOO_LARGE, maxBytes },
-        },
-      ],
-    });
+    return JSON.stringify({ data: null, errors: [{ message: responseTooLargeMessage(maxBytes), extensions: { code: RESPONSE_TOO_LARGE, maxBytes } }] });
   };
 }

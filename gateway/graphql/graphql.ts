@@ -78,6 +78,8 @@ export async function startGraphQL(config: Config, local: RunningSubgraph[] | nu
   };
   // Before the first request: Apollo's per-request gateway context kept requests alive through scavenges (gateway-request-context.ts).
   if (!installGatewayRequestContext()) log.warn('@apollo/server changed makeGatewayGraphQLRequestContext: its per-request context is used as is');
+  // One response cap for /graphql and the REST routes (graphql-limits.ts).
+  const refused = (bytes: number) => log.warn({ bytes, maxBytes: config.graphql.maxResponseBytes }, 'response over GRAPHQL_MAX_RESPONSE_BYTES replaced by an error');
   // Operation limits (docs/api.md, "GraphQL limits"): refused before planning, so no subgraph sees them.
   const armor = armorProtection(config.graphql);
   const server = new ApolloServer<RequestContext>({
@@ -87,9 +89,9 @@ export async function startGraphQL(config: Config, local: RunningSubgraph[] | nu
     introspection: config.graphql.introspection,
     parseOptions: parseTokenLimit(config.graphql),
     validationRules: armor.validationRules,
-    stringifyResult: cappedStringify(config.graphql.maxResponseBytes, (bytes) =>
-      log.warn({ bytes, maxBytes: config.graphql.maxResponseBytes }, 'graphql response over GRAPHQL_MAX_RESPONSE_BYTES replaced by an error'),
-    ),
+    stringifyResult: cappedStringify(config.graphql.maxResponseBytes, refused),
+    // Automatic persisted queries are kept per tenant at the edge (graphql-charge.ts), which hands Apollo the full document.
+    persistedQueries: false,
     // No cache hints are used: computing a cache policy for every field is wasted work per request.
     plugins: [ApolloServerPluginLandingPageDisabled(), ApolloServerPluginCacheControlDisabled(), operationResolutionPlugin(), ...armor.plugins, textRulePlugin(), graphqlMetricsPlugin()],
   });
@@ -106,7 +108,7 @@ export async function startGraphQL(config: Config, local: RunningSubgraph[] | nu
   return {
     server,
     apiSchema,
-    runOperation: createOperationRunner(gateway, apiSchema, formatError, config.restDirect ? { fetches, sources } : undefined),
+    runOperation: createOperationRunner(gateway, apiSchema, formatError, config.restDirect ? { fetches, sources } : undefined, { maxBytes: config.graphql.maxResponseBytes, onRefused: refused }),
     compiled,
     busy: () => [...localSources.values()].some((source) => source.busy),
   };

@@ -5,6 +5,7 @@ import { GraphQLError, isNonNullType, Kind, type DocumentNode, type GraphQLForma
 import { parseSingleOperation } from '../../schema/single-operation';
 import type { OperationExecutor, OperationResult, RequestContext } from '../../schema/request-context';
 import type { SingleFetch } from './single-fetch-plan';
+import { bytesOverCap, responseTooLargeMessage } from './graphql-limits';
 
 /** Formats an error for clients, as Apollo Server's `formatError` option. */
 export type ErrorFormatter = (formatted: GraphQLFormattedError, error: unknown) => GraphQLFormattedError;
@@ -16,6 +17,15 @@ interface PreparedOperation {
   queryHash: string;
   /** Set when the gateway would answer with one fetch it passes through: the runner sends that fetch itself. */
   direct: { fetch: SingleFetch; source: GraphQLDataSource<RequestContext> } | null;
+  /** The variable a root field's page size comes from (`perPage`), which an answer over the response cap names. */
+  pageVariable: string | null;
+}
+
+/** The response cap the REST surface shares with `/graphql` (GRAPHQL_MAX_RESPONSE_BYTES, graphql-limits.ts). */
+export interface ResponseCap {
+  maxBytes: number;
+  /** Told of each answer refused, with its size. */
+  onRefused(bytes: number): void;
 }
 
 /** What lets the runner skip the gateway for single-fetch queries (REST_DIRECT): their fetches, planned at start-up, and the gateway's own data sources. */
@@ -39,25 +49,59 @@ const MAX_PREPARED = 1_000;
  * for `/graphql`. With `directFetches`, a document the gateway would answer with one subgraph fetch
  * is sent as that fetch instead (docs/decisions.md). Errors get the same `formatError` as `/graphql`.
  */
-export function createOperationRunner(gateway: ApolloGateway, schema: GraphQLSchema, formatError: ErrorFormatter, directFetches?: DirectFetches): OperationExecutor {
+export function createOperationRunner(gateway: ApolloGateway, schema: GraphQLSchema, formatError: ErrorFormatter, directFetches?: DirectFetches, cap?: ResponseCap): OperationExecutor {
   const prepared = new Map<string, PreparedOperation>();
   const prepare = (query: string): PreparedOperation => {
     let entry = prepared.get(query);
     if (entry) return entry;
     const parsed = parseSingleOperation(query, schema);
-    entry = { ...parsed, queryHash: createHash('sha256').update(query).digest('hex'), direct: directFetches ? findDirect(directFetches, query) : null };
+    entry = {
+      ...parsed,
+      queryHash: createHash('sha256').update(query).digest('hex'),
+      direct: directFetches ? findDirect(directFetches, query) : null,
+      pageVariable: pageVariableOf(parsed.operation),
+    };
     if (prepared.size >= MAX_PREPARED) prepared.clear();
     prepared.set(query, entry);
     return entry;
   };
-  return async (query, variables, context) => {
-    const { document, operation, queryHash, direct } = prepare(query);
+  const run = async ({ document, operation, queryHash, direct }: PreparedOperation, query: string, variables: Record<string, unknown>, context: RequestContext): Promise<OperationResult> => {
     const requestContext = new RunnerRequestContext(query, variables, context, document, operation, queryHash, schema) as unknown as GatewayRequestContext;
     if (direct) return sendFetch(direct.fetch, direct.source, requestContext, formatError);
     const result = await gateway.executor(requestContext);
     const errors = result.errors?.map((error) => formatError(error instanceof GraphQLError ? error.toJSON() : (error as GraphQLFormattedError), error));
     return errors?.length ? { data: result.data, errors } : { data: result.data };
   };
+  return async (query, variables, context) => {
+    const prepared = prepare(query);
+    const result = await run(prepared, query, variables, context);
+    return cap && !result.errors?.length ? capped(result, cap, prepared.pageVariable, variables) : result;
+  };
+}
+
+/**
+ * The REST side of the one response cap: data whose JSON is over it becomes a 422 naming the page
+ * size (`["query", "per_page"]` once the bridge relocates it), which the caller can lower; the
+ * bridge's one error mapping answers it. Measured on the operation's data, which holds the body.
+ */
+function capped(result: OperationResult, cap: ResponseCap, pageVariable: string | null, variables: Record<string, unknown>): OperationResult {
+  const bytes = bytesOverCap(JSON.stringify(result.data ?? null), cap.maxBytes);
+  if (bytes === null) return result;
+  cap.onRefused(bytes);
+  const reason = `the response would be larger than ${cap.maxBytes} bytes; ask for ${pageVariable ? 'a smaller page size' : 'fewer objects'}`;
+  const issue = { type: 'value_error', loc: [pageVariable ?? 'response'], msg: `Value error, ${reason}`, input: pageVariable ? (variables[pageVariable] ?? null) : null, ctx: { error: reason } };
+  return { data: null, errors: [{ message: responseTooLargeMessage(cap.maxBytes), extensions: { code: 'BAD_USER_INPUT', validation: [issue], maxBytes: cap.maxBytes } }] };
+}
+
+/** The variable feeding a root field's page size (`perPage`, `first`, `last`), if one does. */
+function pageVariableOf(operation: OperationDefinitionNode): string | null {
+  for (const selection of operation.selectionSet.selections) {
+    if (selection.kind !== Kind.FIELD) continue;
+    for (const argument of selection.arguments ?? []) {
+      if (['perPage', 'first', 'last'].includes(argument.name.value) && argument.value.kind === Kind.VARIABLE) return argument.value.name.value;
+    }
+  }
+  return null;
 }
 
 /**

@@ -17,7 +17,8 @@ import { API_HEADERS, PAGE_HEADERS, securityHeaders } from './security-headers';
 import { assetsRouter } from './assets';
 import { adminRouter, operatorOnly } from '../admin/admin.router';
 import { AdminService } from '../admin/admin.service';
-import { authenticate, chargeRootFields, limitAnonymous } from './auth';
+import { authenticate, limitAnonymous } from './auth';
+import { chargeGraphQL, operationCharge } from '../graphql/graphql-charge';
 import type { Config } from '../config';
 import { startGraphQL } from '../graphql/graphql';
 import { platformOpenApi } from './openapi-document';
@@ -108,7 +109,7 @@ export async function startApp(config: Config, platform: Platform, log: Logger, 
     ...(route.body ? readNonJsonBody(config.bodyLimitBytes) : []),
     ...(route.validationStyle === 'basic' ? [basicJsonErrors] : []),
   ];
-  const rest = createRestRouter(routes, graph.apiSchema, { context: contextOf, run: graph.runOperation, logError }, { idempotency, streams, guards });
+  const rest = createRestRouter(routes, graph.apiSchema, { context: contextOf, run: graph.runOperation, logError, charge: operationCharge(limits, graph.apiSchema) }, { idempotency, streams, guards });
   // The router would answer OPTIONS on a known path itself (200, plain-text `Allow`, uncounted); no
   // route of the contract is an OPTIONS one, so it gets the JSON 404 of any unknown route instead.
   // First among the routes: no contract path is one of the platform's own (health, docs, IDE,
@@ -133,7 +134,7 @@ export async function startApp(config: Config, platform: Platform, log: Logger, 
   if (config.operatorToken) app.get('/metrics', operatorOnly(config.operatorToken, limits), metricsRoute());
 
   app.use('/graphql/stream', routeNamed('/graphql/stream'), tenantScoped, json, streamHandler(subscriptions, config.graphql, graph.apiSchema));
-  app.use('/graphql', routeNamed('/graphql'), tenantScoped, json, chargeRootFields(limits, config.graphql.maxTokens), expressMiddleware(graph.server, { context: async ({ res }) => contextOf(res) }));
+  app.use('/graphql', routeNamed('/graphql'), tenantScoped, json, chargeGraphQL(limits, graph.apiSchema, config.graphql), expressMiddleware(graph.server, { context: async ({ res }) => contextOf(res) }));
   app.use(anonymous, notFound);
   app.use(errorHandler(logError, contextOf));
 

@@ -1,7 +1,6 @@
 import type { NextFunction, Request, Response } from 'express';
 import { ForbiddenError, RateLimitedError, UnauthenticatedError, ValidationError, type ValidationIssue } from '../../schema/errors';
 import { tagTenant } from '../../subgraphs/common/tracing/tenant-attribute';
-import { rootFieldCount } from '../graphql/graphql-cost';
 import type { KeyPrincipal } from '../../subgraphs/tenant';
 import type { KeyCache } from './key-cache';
 import { authFailures } from '../metrics/instruments';
@@ -63,23 +62,6 @@ function charge(req: Request, res: Response, next: NextFunction, limits: RateLim
 export function limitAnonymous(limits: RateLimits) {
   return async (req: Request, res: Response, next: NextFunction) => {
     const decision = await limits.consumeAnonymous(req.ip ?? 'unknown');
-    setRateLimitHeaders(res, decision);
-    next(decision.allowed ? undefined : new RateLimitedError(decision.resetSeconds));
-  };
-}
-
-/**
- * Charges a `/graphql` request the rest of its cost once its body is read: one unit per root field
- * it runs (graphql-cost.ts), `authenticate` having charged the first, so 500 aliased mutations in
- * one request cost 500 units. Over the budget it is the 429 of any request.
- */
-export function chargeRootFields(limits: RateLimits, maxTokens: number) {
-  return async (req: Request, res: Response, next: NextFunction) => {
-    const params = (req.method === 'GET' ? req.query : req.body) as { query?: unknown; operationName?: unknown } | undefined;
-    const extra = rootFieldCount(params?.query, params?.operationName, maxTokens) - 1;
-    const tenantId = contextOf(res).tenantId;
-    if (extra <= 0 || !tenantId) return next();
-    const decision = await limits.consumeTenant(tenantId, extra);
     setRateLimitHeaders(res, decision);
     next(decision.allowed ? undefined : new RateLimitedError(decision.resetSeconds));
   };
