@@ -122,4 +122,4 @@ export function containsCardNumber(text: string): boolean {
 export const numberIsCardNumber = (value: number): boolean => Number.isSafeInteger(value) && containsCardNumber(String(value));
 
 /** Why such text is refused; names no digits, so it is safe to answer and to log. */
-export const CARD_NUMBER_REASON = 'text must not contain a card number: send the processor token and the last 4 digits instead';
+export const CARD_NUMBER_REASON = 'card numbers are never accepted: send the processor token and the last 4 digits';
