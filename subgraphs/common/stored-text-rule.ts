@@ -61,7 +61,8 @@ function jsonIssues(value: unknown, loc: IssueLoc, issues: ValidationIssue[]): v
       else if (item.loc.length - loc.length < MAX_DEPTH) item.value.forEach((child, i) => stack.push({ value: child, loc: [...item.loc, i] }));
     } else if (item.value !== null && typeof item.value === 'object' && !(item.value instanceof Date) && item.loc.length - loc.length < MAX_DEPTH) {
       for (const [key, child] of Object.entries(item.value)) {
-        if (containsCardNumber(key)) issues.push(cardIssue([...item.loc, key]));
+        // A key is located by its map: the key itself is the text that must not be echoed.
+        if (containsCardNumber(key)) issues.push(cardIssue(item.loc));
         else stack.push({ value: child, loc: [...item.loc, key] });
       }
     }
