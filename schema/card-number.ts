@@ -78,8 +78,14 @@ function digitGroups(text: string): DigitGroup[] {
   return groups;
 }
 
-/** A Luhn-valid 13-19 digit number. */
-const isCard = (digits: string): boolean => digits.length >= MIN_DIGITS && digits.length <= MAX_DIGITS && passesLuhn(digits);
+/** The digits without leading zeros: no card number starts with 0, and zeros in front do not change the Luhn sum. */
+const significant = (digits: string): string => digits.replace(/^0+/, '');
+
+/** A Luhn-valid 13-19 digit number once leading zeros are dropped (an all-zero UUID is not a card; `0` + a PAN still is). */
+function isCard(digits: string): boolean {
+  const number = significant(digits);
+  return number.length >= MIN_DIGITS && number.length <= MAX_DIGITS && passesLuhn(number);
+}
 
 /** Groups that begin a phone number's run: the first group after `+` and those joined to it, when the run has at most 15 digits. */
 function phoneGroups(groups: DigitGroup[]): Set<number> {
@@ -110,7 +116,7 @@ export function containsCardNumber(text: string): boolean {
     let digits = groups[start].digits;
     if (isCard(digits)) return true;
     const separator = groups[start + 1]?.joinedBy;
-    for (let next = start + 1; separator && next < groups.length && groups[next].joinedBy === separator && digits.length < MAX_DIGITS; next++) {
+    for (let next = start + 1; separator && next < groups.length && groups[next].joinedBy === separator && significant(digits).length < MAX_DIGITS; next++) {
       digits += groups[next].digits;
       if (isCard(digits)) return true;
     }

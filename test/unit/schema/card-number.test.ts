@@ -23,6 +23,7 @@ describe('containsCardNumber', () => {
     ['mathematical digits', '𝟒𝟏𝟏𝟏𝟏𝟏𝟏𝟏𝟏𝟏𝟏𝟏𝟏𝟏𝟏𝟏'],
     ['zero-width spaces between digits', '4111\u200b1111\u200b1111\u200b1111'],
     ['letters right next to it', 'x4111111111111111y'],
+    ['leading zeros', '004111111111111111'],
   ])('finds %s', (_name, text) => {
     expect(containsCardNumber(text)).toBe(true);
   });
@@ -44,6 +45,8 @@ describe('containsCardNumber', () => {
     ['16 grouped digits failing Luhn', '4111 1111 1111 1112'],
     ['20 digits', '41111111111111111110'],
     ['a UUID', '3f1c2d4e-5a6b-4c7d-8e9f-0a1b2c3d4e5f'],
+    ['the nil UUID', '00000000-0000-0000-0000-000000000000'],
+    ['zeros', '0000 0000 0000 0000'],
     ['money', 'Paid $1,234.56 on invoice 2024-0042'],
     ['no digits', 'Jane Doe, 12 Main Street'],
     ['a last 4', 'visa ending in 4242'],
