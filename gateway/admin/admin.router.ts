@@ -1,5 +1,6 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { Router, type NextFunction, type Request, type Response } from 'express';
+import { CARD_NUMBER_REASON, containsCardNumber } from '../../schema/card-number';
 import { RateLimitedError, UnauthenticatedError, ValidationError, type ValidationIssue } from '../../schema/errors';
 import { setRateLimitHeaders, type RateLimits } from '../http/rate-limit';
 import type { AdminService } from './admin.service';
@@ -17,6 +18,9 @@ function parseCreateTenant(body: unknown): { name: string; demoData: boolean } {
   else if (typeof name !== 'string') issues.push({ type: 'string_type', loc: ['body', 'name'], msg: 'Input should be a valid string', input: name });
   else if (name.trim().length === 0 || name.length > 200) {
     issues.push({ type: 'value_error', loc: ['body', 'name'], msg: 'Value error, name must be 1 to 200 characters', input: name, ctx: { error: 'name must be 1 to 200 characters' } });
+  } else if (containsCardNumber(name)) {
+    // The card number rule of every stored text (schema/card-number.ts); the text is not echoed.
+    issues.push({ type: 'value_error', loc: ['body', 'name'], msg: `Value error, ${CARD_NUMBER_REASON}`, input: null, ctx: { error: CARD_NUMBER_REASON } });
   }
   if (demoData !== undefined && typeof demoData !== 'boolean') issues.push({ type: 'bool_type', loc: ['body', 'demoData'], msg: 'Input should be a valid boolean', input: demoData });
   if (issues.length) throw new ValidationError(issues);

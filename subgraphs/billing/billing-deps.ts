@@ -1,4 +1,5 @@
 import type { SubgraphContext } from '../common/context';
+import { DEFAULT_DAILY_LIMIT, type MailSettings } from './notifications/mail-settings';
 import type { PaymentProcessor } from './processor/payment-processor';
 import { SandboxPaymentProcessor } from './processor/sandbox.processor';
 
@@ -6,12 +7,14 @@ import { SandboxPaymentProcessor } from './processor/sandbox.processor';
 export interface BillingDeps {
   /** Where charges and merchant account openings go; the sandbox until an integration is configured. */
   processor: PaymentProcessor;
+  /** Notification e-mails one tenant may queue in any 24 hours (NOTIFICATION_DAILY_LIMIT). */
+  notificationDailyLimit: number;
 }
 
 /** The resolver context of the billing subgraph. */
 export type BillingContext = SubgraphContext<BillingDeps>;
 
-/** Billing's collaborators for this running copy: the built-in sandbox processor (docs/api.md lists its test values). */
-export function configureBilling(): BillingDeps {
-  return { processor: new SandboxPaymentProcessor() };
+/** Billing's collaborators for this running copy: the built-in sandbox processor (docs/api.md lists its test values) and the e-mail cap. */
+export function configureBilling(settings: MailSettings | null): BillingDeps {
+  return { processor: new SandboxPaymentProcessor(), notificationDailyLimit: settings?.dailyLimitPerTenant ?? DEFAULT_DAILY_LIMIT };
 }

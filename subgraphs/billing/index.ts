@@ -19,6 +19,7 @@ import { Migration20261207000000_processor_ids_across_tenants } from './migratio
 import { configureBilling, type BillingDeps } from './billing-deps';
 import { Migration20261210000000_notification_jobs } from './migrations/Migration20261210000000_notification_jobs';
 import { Migration20261215000000_revenue_rollups } from './migrations/Migration20261215000000_revenue_rollups';
+import { Migration20261231000000_notification_quota } from './migrations/Migration20261231000000_notification_quota';
 import { startBillingBackground } from './notifications/background';
 import { BILLING_QUEUES } from './notifications/email-queue';
 import { readMailSettings, type MailSettings } from './notifications/mail-settings';
@@ -51,6 +52,7 @@ export const billingSubgraph: SubgraphDefinition<MailSettings | null, BillingDep
     migration('Migration20261207000000_processor_ids_across_tenants', Migration20261207000000_processor_ids_across_tenants),
     migration('Migration20261210000000_notification_jobs', Migration20261210000000_notification_jobs),
     migration('Migration20261215000000_revenue_rollups', Migration20261215000000_revenue_rollups),
+    migration('Migration20261231000000_notification_quota', Migration20261231000000_notification_quota),
   ],
   resolvers: [PaymentMethodResolver, GiftCardResolver, MerchantAccountResolver, LocationMerchantAccountsResolver, MemberResolver, RevenueResolver, createHealthResolver('billing')],
   referenceResolvers: {
@@ -60,7 +62,8 @@ export const billingSubgraph: SubgraphDefinition<MailSettings | null, BillingDep
   seedDemo: seedBillingDemo,
   startBackground: startBillingBackground,
   jobQueues: BILLING_QUEUES,
-  // SMTP_URL, MAIL_FROM, NOTIFICATION_POLL_MS, NOTIFICATION_SENDER, DATA_DIR: how this process sends gift card e-mail.
+  // SMTP_URL, MAIL_FROM, NOTIFICATION_POLL_MS, NOTIFICATION_SENDER, DATA_DIR: how this process sends gift card e-mail;
+  // NOTIFICATION_DAILY_LIMIT: how many a tenant may queue in 24 hours.
   readSettings: readMailSettings,
   configure: configureBilling,
 };

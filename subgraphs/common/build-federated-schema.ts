@@ -4,6 +4,7 @@ import { printSchemaWithDirectives } from '@graphql-tools/utils';
 import { createPubSub } from '@graphql-yoga/subscription';
 import { GraphQLSchema, parse } from 'graphql';
 import { buildSchema, createResolversMap, type NonEmptyArray } from 'type-graphql';
+import { notFreeTextFields, refuseCardNumbers } from './stored-text-rule';
 
 /** Federation 2 directives every subgraph may use. */
 const FEDERATION_LINK = `extend schema @link(url: "https://specs.apollo.dev/federation/v2.7", import: ["@key", "@shareable", "@external", "@requires", "@provides", "@inaccessible"])`;
@@ -14,6 +15,7 @@ export type ReferenceResolvers = Record<string, { __resolveReference: (...args: 
 /**
  * Turns a type-graphql schema into a Federation 2 subgraph. `printSubgraphSchema` cannot print a
  * raw type-graphql schema, so the SDL goes through `printSchemaWithDirectives` (docs/architecture.md, Stack notes).
+ * Every mutation passes the card number rule before its resolver (docs/decisions.md, Card numbers in free text).
  */
 export async function buildFederatedSchema(
   resolvers: NonEmptyArray<Function>,
@@ -29,6 +31,11 @@ export async function buildFederatedSchema(
     pubSub: createPubSub(),
   });
   const resolverMap = createResolversMap(schema) as Record<string, any>;
+  // Every mutation stores what it is sent: the card number rule reads all of it first (stored-text-rule.ts).
+  const exempt = notFreeTextFields(schema);
+  for (const [field, resolve] of Object.entries(resolverMap.Mutation ?? {})) {
+    if (typeof resolve === 'function') resolverMap.Mutation[field] = refuseCardNumbers(resolve as never, exempt);
+  }
   for (const [typeName, reference] of Object.entries(referenceResolvers)) {
     resolverMap[typeName] = { ...(resolverMap[typeName] ?? {}), ...reference };
   }

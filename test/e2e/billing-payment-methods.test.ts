@@ -96,7 +96,7 @@ describe(`POST /user/patient/payment-methods/create (${process.env.E2E_MODE} mod
     const pan = await post({ ...cardBody(), card: { brand: 'visa', last4: '4242424242424242', expMonth: 12, expYear: YEAR } });
     expect(pan.status).toBe(422);
     expect(pan.body).toEqual({
-      detail: [{ loc: ['body', 'card', 'last4'], msg: 'Value error, full card and account numbers are never accepted: send the processor token (paymentMethodId) and the last 4 digits', type: 'value_error' }],
+      detail: [{ loc: ['body', 'card', 'last4'], msg: 'Value error, card numbers are never accepted: send the processor token and the last 4 digits', type: 'value_error' }],
     });
     const extraKey = await post({ ...cardBody(), card: { brand: 'visa', last4: '4242', expMonth: 12, expYear: YEAR, number: '4242424242424242' } });
     expect(extraKey.body).toEqual({ detail: [{ loc: ['body', 'card', 'number'], msg: 'Extra inputs are not permitted', type: 'extra_forbidden' }] });

@@ -4,7 +4,8 @@ import { TenantScope } from '../../common/tenant-scope';
 import { CampaignRepository } from '../repositories/campaign.repository';
 import type { CampaignLeadInput } from '../inputs/campaign-lead.input';
 import { isEmail } from '../../common/field-rules';
-import { checkOptionalText, isJsonObject, Issues, MAX_NAME_LENGTH, typeIssue } from './input-rules';
+import { checkFreeFormMap } from '../../common/free-form-limits';
+import { checkOptionalText, Issues, MAX_NAME_LENGTH } from './input-rules';
 import { recordEvent } from '../../common/jobs/record-event';
 
 /** What the lead endpoint answers: the new opportunity, and where the form sends the visitor next. */
@@ -24,7 +25,8 @@ function checkLead(input: CampaignLeadInput): { name: string | null; email: stri
   const email = checkOptionalText(issues, ['input', 'email'], input.email, MAX_EMAIL_LENGTH) ?? null;
   if (email && !isEmail(email)) issues.value(['input', 'email'], 'value is not a valid email address', input.email);
   const phone = checkOptionalText(issues, ['input', 'phone'], input.phone, MAX_PHONE_LENGTH) ?? null;
-  if (input.fields != null && !isJsonObject(input.fields)) issues.add(typeIssue(['input', 'fields'], 'dict_type', input.fields));
+  // An anonymous caller's map: bounded like Stripe's metadata (finding 10 of issue 31: 9,000 keys were stored).
+  if (input.fields != null) checkFreeFormMap(issues, ['input', 'fields'], input.fields, 'scalars');
   if (!issues.list.length && !name && !email && !phone) issues.value(['input'], 'name, email or phone is required', input);
   issues.throwIfAny();
   return { name, email, phone };

@@ -7,12 +7,12 @@ import { validatePage } from '../../common/validate-page';
 import type { Dashboard } from '../entities/dashboard.entity';
 import type { CreateDashboardInput, UpdateDashboardInput } from '../inputs/dashboard.input';
 import { DashboardRepository, type DashboardQuery } from '../repositories/dashboard.repository';
-import { checkName, checkOptionalText, isJsonObject, Issues, MAX_REFERENCE_LENGTH, MAX_TEXT_LENGTH, type Loc } from './input-rules';
+import { checkName, checkOptionalText, checkStoredJson, isJsonObject, Issues, MAX_REFERENCE_LENGTH, MAX_TEXT_LENGTH, type Loc } from './input-rules';
 import { recordEvent } from '../../common/jobs/record-event';
 
 /** A layout is whatever grid the front end keeps, but always a JSON object or array. */
 function checkLayout(issues: Issues, loc: Loc, value: unknown): unknown {
-  if (isJsonObject(value) || Array.isArray(value)) return value;
+  if (isJsonObject(value) || Array.isArray(value)) return checkStoredJson(issues, loc, value) ? value : undefined;
   issues.value(loc, 'layout must be a JSON object or array', value);
   return undefined;
 }

@@ -1,5 +1,6 @@
 import type { ValidationIssue } from '../../../schema/errors';
 import { Issues, optionalText, type IssueLoc } from '../../common/field-rules';
+import { checkStoredJsonSize } from '../../common/free-form-limits';
 
 /** The issue collector shared with the other subgraphs (subgraphs/common/field-rules.ts). */
 export { Issues };
@@ -35,6 +36,12 @@ export function checkOptionalText(issues: Issues, loc: Loc, value: string | null
   if (text && text.length > max) return void issues.value(loc, `must be at most ${max} characters`, value);
   return text;
 }
+
+/**
+ * A JSON document stored as the sender wrote it (a dashboard layout, a widget query): bounded in
+ * size (MAX_STORED_JSON_BYTES), so that a list of them stays a bounded answer.
+ */
+export const checkStoredJson = checkStoredJsonSize;
 
 /** True for a JSON object (not an array, not null). */
 export function isJsonObject(value: unknown): value is Record<string, unknown> {

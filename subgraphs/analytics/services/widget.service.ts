@@ -12,7 +12,7 @@ import { DashboardRepository } from '../repositories/dashboard.repository';
 import { WidgetRepository, type WidgetQueryArgs } from '../repositories/widget.repository';
 import { ChartType } from '../types/enums';
 import { checkIntRange } from '../../common/field-rules';
-import { checkName, Issues, typeIssue, type Loc } from './input-rules';
+import { checkName, checkStoredJson, Issues, typeIssue, type Loc } from './input-rules';
 
 /** Where a widget lands when the request does not place it. */
 const DEFAULT_POSITION = { x: 0, y: 0, w: 6, h: 4 };
@@ -26,6 +26,8 @@ function checkPosition(issues: Issues, loc: Loc, position: WidgetPositionInput):
 }
 
 function checkQuery(issues: Issues, loc: Loc, query: unknown): WidgetQuery | undefined {
+  // Size first: the validator need not walk a megabyte to refuse it.
+  if (!checkStoredJson(issues, loc, query)) return undefined;
   const checked = validateWidgetQuery(query, loc);
   if (checked.ok) return checked.query;
   checked.issues.forEach((issue) => issues.add(issue));

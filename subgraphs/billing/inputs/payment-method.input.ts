@@ -1,6 +1,7 @@
 import { JSONResolver } from 'graphql-scalars';
 import { Field, InputType, Int } from 'type-graphql';
 import { DateTimeInput } from '../../common/input-scalars';
+import { NotFreeText } from '../../common/stored-text-rule';
 
 // Contract part 2, "Patient payment method": field names exactly as the REST body spells them.
 
@@ -70,12 +71,15 @@ export class BillingContactInput {
 @InputType('CreatePaymentMethodInput', { description: 'A payment method already tokenised by the processor; full card or account numbers are refused' })
 export class CreatePaymentMethodInput {
   @Field({ description: "The processor's id of the tokenised method" })
+  @NotFreeText('processor-issued')
   paymentMethodId!: string;
 
   @Field(() => String, { nullable: true })
+  @NotFreeText('processor-issued')
   paymentMethodConfigId?: string | null;
 
   @Field(() => String, { nullable: true, description: 'Identifies the underlying card or account; the same one for the same patient returns the existing record' })
+  @NotFreeText('processor-issued')
   fingerprint?: string | null;
 
   @Field({ description: 'card, ach or wallet_pay (any case)' })

@@ -13,15 +13,19 @@ export interface MailSettings {
   pollMs: number;
   /** False with NOTIFICATION_SENDER=off: this process queues e-mail but another one sends it. */
   senderEnabled: boolean;
+  /** NOTIFICATION_DAILY_LIMIT: e-mails one tenant may queue in any 24 hours (issue 31, finding 13). */
+  dailyLimitPerTenant: number;
 }
 
 /** MAIL_FROM when unset: a reserved example domain, so a forgotten setting cannot spoof anyone. */
 export const DEFAULT_MAIL_FROM = 'Healthcare Practice Platform <no-reply@example.com>';
 /** NOTIFICATION_POLL_MS when unset. */
 export const DEFAULT_POLL_MS = 5_000;
+/** NOTIFICATION_DAILY_LIMIT when unset: far above a clinic's gift cards in a day, far below a spam run. */
+export const DEFAULT_DAILY_LIMIT = 500;
 
 /**
- * Reads SMTP_URL, MAIL_FROM, NOTIFICATION_POLL_MS, NOTIFICATION_SENDER and DATA_DIR. Shared by the gateway's
+ * Reads SMTP_URL, MAIL_FROM, NOTIFICATION_POLL_MS, NOTIFICATION_SENDER, NOTIFICATION_DAILY_LIMIT and DATA_DIR. Shared by the gateway's
  * configuration (all-in-one: every problem listed at start) and the billing subgraph's own main
  * (distributed), so both accept the same values. The SMTP URL may hold a password: never logged.
  */
@@ -46,6 +50,9 @@ export function readMailSettings(env: NodeJS.ProcessEnv): { settings: MailSettin
   if (!Number.isInteger(pollMs) || pollMs < 50 || pollMs > 3_600_000) problems.push(`NOTIFICATION_POLL_MS must be a whole number from 50 to 3600000 (got "${rawPoll}")`);
   const sender = text('NOTIFICATION_SENDER') ?? 'on';
   if (sender !== 'on' && sender !== 'off') problems.push(`NOTIFICATION_SENDER must be "on" or "off" (got "${sender}")`);
+  const rawLimit = text('NOTIFICATION_DAILY_LIMIT');
+  const dailyLimitPerTenant = rawLimit === null ? DEFAULT_DAILY_LIMIT : Number(rawLimit);
+  if (!Number.isInteger(dailyLimitPerTenant) || dailyLimitPerTenant < 0 || dailyLimitPerTenant > 1_000_000) problems.push(`NOTIFICATION_DAILY_LIMIT must be a whole number from 0 to 1000000 (got "${rawLimit}")`);
   const mailDir = resolve(text('DATA_DIR') ?? '.data', 'mail');
-  return { settings: problems.length ? null : { smtpUrl, from, mailDir, pollMs, senderEnabled: sender === 'on' }, problems };
+  return { settings: problems.length ? null : { smtpUrl, from, mailDir, pollMs, senderEnabled: sender === 'on', dailyLimitPerTenant }, problems };
 }

@@ -53,6 +53,22 @@ export class NotificationRepository {
     return rows.length > 0;
   }
 
+  /**
+   * The tenant's e-mails queued in the last 24 hours, read after taking the tenant's quota lock
+   * (transaction-scoped, so it is held until the caller's insert commits): two activations, in any
+   * processes, count one after the other and cannot both take the last slot. `retryAfterSeconds`:
+   * until the oldest of them leaves the window.
+   */
+  async lockedDailyCount(): Promise<{ count: number; retryAfterSeconds: number }> {
+    await this.run(`select pg_advisory_xact_lock(hashtextextended('billing.notification-quota:' || ?::text, 0))`, [this.scope.tenantId]);
+    const [row] = await this.run<{ count: number; retryAfterSeconds: number | null }[]>(
+      `select count(*)::int as count, ceil(extract(epoch from min(created_at) + interval '24 hours' - clock_timestamp()))::int as "retryAfterSeconds"
+         from billing.notifications where tenant_id = ? and created_at > clock_timestamp() - interval '24 hours'`,
+      [this.scope.tenantId],
+    );
+    return { count: row.count, retryAfterSeconds: Math.max(1, row.retryAfterSeconds ?? 1) };
+  }
+
   /** Records a sent e-mail on the notification (its last job done) and on its card. */
   async markSent(id: string, giftCardId: string, attempts: number, messageId: string | null): Promise<void> {
     await this.run(

@@ -1,12 +1,13 @@
 import { Arg, Args, Ctx, ID, Mutation, Query, Resolver } from 'type-graphql';
 import type { SubgraphContext } from '../../common/context';
+import type { BillingContext } from '../billing-deps';
 import type { Page } from '../../common/pagination';
 import { requireScope } from '../../common/require-tenant';
 import { IssueGiftCardInput } from '../inputs/gift-card.input';
 import { GiftCardService } from '../services/gift-card.service';
 import { IssuedGiftCardListArgs, IssuedGiftCardPage, IssuedGiftCardView } from '../types/gift-card.type';
 
-const service = (ctx: SubgraphContext) => new GiftCardService(ctx.em, requireScope(ctx));
+const service = (ctx: SubgraphContext) => new GiftCardService(ctx.em, requireScope(ctx), (ctx as BillingContext).deps.notificationDailyLimit);
 
 /** Issued gift cards (contract parts 3 and 4.6); thin: arguments -> service -> result. */
 @Resolver(() => IssuedGiftCardView)

@@ -1,3 +1,7 @@
+import { containsCardNumber, numberIsCardNumber, passesLuhn } from '../../../schema/card-number';
+
+export { passesLuhn };
+
 /** Separators people type inside card and account numbers. */
 const SEPARATORS = /[\s-]/g;
 
@@ -6,18 +10,8 @@ export function looksLikeFullNumber(text: string): boolean {
   return /^\d{12,19}$/.test(text.replace(SEPARATORS, ''));
 }
 
-/** True when the digits pass the Luhn check, as every card number does. */
-export function passesLuhn(digits: string): boolean {
-  let sum = 0;
-  for (let i = digits.length - 1, double = false; i >= 0; i--, double = !double) {
-    const d = double ? Number(digits[i]) * 2 : Number(digits[i]);
-    sum += d > 9 ? d - 9 : d;
-  }
-  return sum % 10 === 0;
-}
-
-/** True for a card number in free text: 12-19 digits that pass Luhn (free text is full of other long numbers). */
-export const looksLikeCardNumber = (text: string): boolean => looksLikeFullNumber(text) && passesLuhn(text.replace(SEPARATORS, ''));
+/** True for a card number in free text: the one shared rule (schema/card-number.ts), which every mutation's arguments already pass. */
+export const looksLikeCardNumber = containsCardNumber;
 
 /** True for a 9-digit ABA routing number with a valid checksum: 3·(d1+d4+d7) + 7·(d2+d5+d8) + (d3+d6+d9) ≡ 0 (mod 10). */
 export function isAbaRoutingNumber(text: string): boolean {
@@ -39,7 +33,7 @@ export const isForbiddenKey = (key: string): boolean => FORBIDDEN_KEYS.has(key.t
 export function findCardData(value: unknown, path: (string | number)[] = [], depth = 0): (string | number)[] | null {
   if (depth > 20) return null;
   if (typeof value === 'string') return looksLikeCardNumber(value) ? path : null;
-  if (typeof value === 'number') return Number.isInteger(value) && looksLikeCardNumber(String(value)) ? path : null;
+  if (typeof value === 'number') return numberIsCardNumber(value) ? path : null;
   if (Array.isArray(value)) {
     for (let i = 0; i < value.length; i++) {
       const found = findCardData(value[i], [...path, i], depth + 1);

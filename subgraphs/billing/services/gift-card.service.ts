@@ -9,6 +9,9 @@ import { validatePage } from '../../common/validate-page';
 import type { IssueGiftCardInput } from '../inputs/gift-card.input';
 import { enqueue } from '../../common/jobs/job-queue';
 import { GIFT_CARD_EMAIL_QUEUE, type GiftCardEmailJob } from '../notifications/email-queue';
+import { takeEmailSlot } from '../notifications/email-quota';
+import { DEFAULT_DAILY_LIMIT } from '../notifications/mail-settings';
+import { NotificationRepository } from '../repositories/notification.repository';
 import { DirectoryRepository } from '../repositories/directory.repository';
 import { GiftCardRepository } from '../repositories/gift-card.repository';
 import { GiftCardTransactionType } from '../types/enums';
@@ -21,7 +24,8 @@ const CODE_ATTEMPTS = 5;
 
 /** Issued gift cards (contract parts 3 and 4.6): issue, read, list, activate. */
 export class GiftCardService {
-  constructor(private readonly em: EntityManager, private readonly scope: TenantScope) {}
+  /** `emailDailyLimit`: notification e-mails the tenant may queue in any 24 hours (BillingDeps.notificationDailyLimit). */
+  constructor(private readonly em: EntityManager, private readonly scope: TenantScope, private readonly emailDailyLimit = DEFAULT_DAILY_LIMIT) {}
 
   /** Issues a PENDING card with a fresh code; the card and its `gift_card.issued` event commit together. */
   async issue(input: IssueGiftCardInput): Promise<IssuedGiftCardView> {
@@ -69,7 +73,8 @@ export class GiftCardService {
    * PENDING -> ACTIVE (contract part 3): one conditional update decides the race, then in the same
    * transaction the ACTIVATION transaction, the recipient e-mail (unless `sendNotification` is
    * false or the card suppresses it; sent later by its job, not before its
-   * scheduled date) and the `gift_card.activated` event. A card that is not PENDING is a 409.
+   * scheduled date) and the `gift_card.activated` event. A card that is not PENDING is a 409; an
+   * e-mail over the tenant's daily cap is a 429 and the activation is undone with it.
    */
   async activate(id: string, sendNotification: boolean): Promise<IssuedGiftCardView> {
     if (!isUuid(id)) throw new NotFoundError('Gift card not found');
@@ -83,6 +88,7 @@ export class GiftCardService {
       const transaction = await cards.addTransaction(activated.id, randomUUID(), GiftCardTransactionType.ACTIVATION, activated.initialValue, activated.currentBalance);
       const notify = sendNotification && !activated.suppressRecipientNotification && !!activated.recipientPatientEmail;
       if (notify) {
+        await takeEmailSlot(new NotificationRepository(tx, this.scope), this.emailDailyLimit);
         const notification: GiftCardEmailJob = { notificationId: randomUUID(), tenantId: this.scope.tenantId };
         const jobId = randomUUID();
         const due = await cards.queueNotification(notification.notificationId, jobId, activated.id, activated.recipientPatientEmail!, activated.scheduledSendDate);

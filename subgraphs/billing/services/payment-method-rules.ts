@@ -1,4 +1,5 @@
 import { checkIntRange, isCountryCode, Issues, type IssueLoc } from '../../common/field-rules';
+import { checkFreeFormMap } from '../../common/free-form-limits';
 import type { PaymentMethodKind } from '../entities/payment-method.entity';
 import type { AchInput, BillingContactInput, CardInput, CreatePaymentMethodInput, WalletPayInput } from '../inputs/payment-method.input';
 import { findCardData, isAbaRoutingNumber, looksLikeFullNumber } from './card-data-rules';
@@ -145,14 +146,10 @@ export function validatePaymentMethod(input: CreatePaymentMethodInput, now = new
   const billingContact = input.billingContact ? checkContact(issues, loc('billingContact'), input.billingContact) : null;
   let metadata: Record<string, unknown> | null = null;
   if (input.metadata !== undefined && input.metadata !== null) {
-    if (typeof input.metadata !== 'object' || Array.isArray(input.metadata)) {
-      issues.add({ type: 'dict_type', loc: loc('metadata'), msg: 'Input should be a valid dictionary', input: input.metadata });
-    } else {
-      const found = findCardData(input.metadata);
-      if (found) fullNumber(issues, loc('metadata', ...found));
-      else if (JSON.stringify(input.metadata).length > 8192) issues.value(loc('metadata'), 'metadata must be at most 8192 characters of JSON', null);
-      metadata = input.metadata as Record<string, unknown>;
-    }
+    // Card-number keys (`cvv`, `cardNumber`) first; card numbers in keys and values were refused before the resolver ran.
+    const found = findCardData(input.metadata);
+    if (found) fullNumber(issues, loc('metadata', ...found));
+    else metadata = checkFreeFormMap(issues, loc('metadata'), input.metadata, 'strings') ?? null;
   }
   issues.throwIfAny();
 

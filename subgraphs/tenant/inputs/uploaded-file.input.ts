@@ -1,4 +1,5 @@
 import { Field, InputType, registerEnumType } from 'type-graphql';
+import { NotFreeText } from '../../common/stored-text-rule';
 
 /** Which of the tenant's two logos an upload replaces. */
 export enum LogoKind {
@@ -17,5 +18,6 @@ export class UploadedFileInput {
   contentType?: string | null;
 
   @Field({ description: 'The bytes, standard base64' })
+  @NotFreeText('binary')
   base64!: string;
 }
