@@ -69,6 +69,23 @@ export function limitAnonymous(limits: RateLimits) {
 }
 
 /**
+ * Counts a request for a public document (`/openapi.json`, `/docs`, the IDE's and console's files)
+ * against the client address's budget for them, before anything is served: a flood of them is a
+ * 429 from the budget, never a stalled event loop.
+ */
+export function limitPublic(limits: RateLimits) {
+  return (req: Request, res: Response, next: NextFunction): void => {
+    limits
+      .consumePublic(req.ip ?? 'unknown')
+      .then((decision) => {
+        setRateLimitHeaders(res, decision);
+        next(decision.allowed ? undefined : new RateLimitedError(decision.resetSeconds));
+      })
+      .catch(next);
+  };
+}
+
+/**
  * Charges a `/graphql` request the rest of its cost once its body is read: one unit per root field
  * it runs (graphql-cost.ts), `authenticate` having charged the first, so 500 aliased mutations in
  * one request cost 500 units. Over the budget it is the 429 of any request.
