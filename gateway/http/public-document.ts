@@ -52,8 +52,7 @@ export class PublicDocument {
 
   /** Answers a GET or HEAD with the representation the client accepts best. */
   async send(req: Request, res: Response): Promise<void> {
-    const accepted = req.acceptsEncodings('br', 'gzip', 'identity');
-    const encoding: Encoding = accepted === 'br' || accepted === 'gzip' ? accepted : 'identity';
+    const encoding = chooseEncoding(req);
     const { body, etag } = await this.representation(encoding);
     res.vary('Accept-Encoding');
     res.setHeader('Cache-Control', this.cacheControl);
@@ -90,6 +89,17 @@ export class PublicDocument {
     // Each encoding is a representation of its own (RFC 9110 8.8.3): its own strong validator.
     return { body, etag: `${identity.etag.slice(0, -1)}-${encoding}"` };
   }
+}
+
+/**
+ * Brotli where the client takes it, else gzip, else the bytes as they are: the smallest it accepts,
+ * whatever order it lists them in (browsers list gzip first). No `Accept-Encoding` at all is taken
+ * as identity, as curl and most scripts mean it.
+ */
+function chooseEncoding(req: Request): Encoding {
+  if (!req.get('accept-encoding')) return 'identity';
+  if (req.acceptsEncodings('br') === 'br') return 'br';
+  return req.acceptsEncodings('gzip') === 'gzip' ? 'gzip' : 'identity';
 }
 
 /** True when `If-None-Match` names `etag` (weak comparison, as RFC 9110 13.1.2 asks), or is `*`. */
