@@ -7,7 +7,9 @@
 import { get as httpGet } from 'node:http';
 import { connect, type Socket } from 'node:net';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
-import { request, type HttpResult } from '../utils/e2e';
+import { createTestTenant, request, type HttpResult } from '../utils/e2e';
+import { startFakeLlmServer, type FakeLlmServer } from '../utils/fake-llm-server';
+import { createLegacyTemplate } from '../utils/notes';
 import { startInProcessApp, type InProcessApp } from '../utils/in-process';
 
 jest.setTimeout(60_000);
@@ -231,5 +233,42 @@ describe('slow and many connections (finding 13)', () => {
     }
     expect(served).toMatch(/^HTTP\/1\.1 200 OK/);
     for (const { socket } of held) socket.destroy();
+  });
+});
+
+describe('an event stream outlives HTTP_REQUEST_TIMEOUT_SECONDS (finding 13)', () => {
+  let app: InProcessApp;
+  let llm: FakeLlmServer;
+  beforeAll(async () => {
+    // A model that sends one chunk and then nothing keeps the migration stream open; pings every 200 ms show it alive.
+    llm = await startFakeLlmServer();
+    llm.mode = 'slow';
+    app = await startInProcessApp({ HTTP_HEADERS_TIMEOUT_SECONDS: '1', HTTP_REQUEST_TIMEOUT_SECONDS: '1', LLM_BASE_URL: llm.baseUrl, LLM_MODEL: 'fake' }, { streamHeartbeatMs: 200 });
+  });
+  afterAll(async () => {
+    await app?.close();
+    await llm?.close();
+  });
+
+  it('the request timeout ends when the request has arrived: a stream answered for three times as long keeps its connection', async () => {
+    const tenant = await createTestTenant('Edge Stream Clinic', app.url);
+    const template = await createLegacyTemplate(tenant);
+    const controller = new AbortController();
+    const res = await fetch(`${app.url}/notes/templates/${template.templateId}/questions/${template.legacyQuestionId}/migrate`, { method: 'POST', headers: tenant.headers, signal: controller.signal });
+    expect([res.status, res.headers.get('content-type')]).toEqual([200, 'text/event-stream; charset=utf-8']);
+    const reader = res.body!.getReader();
+    let text = '';
+    const reading = (async () => {
+      for (;;) {
+        const { done, value } = await reader.read();
+        if (done) return 'ended';
+        text += Buffer.from(value).toString('utf8');
+      }
+    })().catch((error: Error) => (error.name === 'AbortError' ? 'aborted by the test' : `failed: ${error.message}`));
+    await new Promise((resolve) => setTimeout(resolve, 3_000));
+    controller.abort();
+    // Still open until the test let go, with pings sent well past the one-second request timeout.
+    expect(await reading).toBe('aborted by the test');
+    expect(text.split(': ping').length - 1).toBeGreaterThanOrEqual(5);
   });
 });
