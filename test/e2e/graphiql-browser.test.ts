@@ -97,7 +97,9 @@ describeInBrowser(`GraphiQL in Chromium (${process.env.E2E_MODE} mode)`, () => {
     const stored = () =>
       page.evaluate(async () => {
         const dump = (storage: Storage) => Array.from({ length: storage.length }, (_, i) => `${storage.key(i)}=${storage.getItem(storage.key(i)!)}`).join('\n');
-        const databases = typeof indexedDB.databases === 'function' ? (await indexedDB.databases()).map((db) => db.name ?? '') : [];
+        // The test's types are Node's, which know Web Storage but not IndexedDB.
+        const idb = (globalThis as unknown as { indexedDB: { databases?: () => Promise<{ name?: string }[]> } }).indexedDB;
+        const databases = idb.databases ? (await idb.databases()).map((db) => db.name ?? '') : [];
         return { local: dump(localStorage), session: dump(sessionStorage), databases };
       });
     for (const snapshot of [await stored(), await page.reload().then(() => page.locator('.graphiql-execute-button').waitFor()).then(stored)]) {
