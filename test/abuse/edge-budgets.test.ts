@@ -60,6 +60,24 @@ describe('nothing is read before it is allowed (finding 1)', () => {
   });
 });
 
+describe('a refusal does not wait for the rest of the body (finding 1)', () => {
+  let app: InProcessApp;
+  beforeAll(async () => {
+    app = await startInProcessApp();
+  });
+  afterAll(() => app?.close());
+
+  it('/admin without a token, 16 KiB of a declared 1 MiB sent: the 401 comes with Connection: close and the server closes the connection', async () => {
+    const client = await openSocket(app.url);
+    client.socket.write(`POST /admin/tenants HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\nContent-Length: ${1024 * 1024}\r\n\r\n{"name": "${'a'.repeat(16 * 1024)}`);
+    await client.closed;
+    const [head, body] = client.received().split('\r\n\r\n');
+    expect(head).toMatch(/^HTTP\/1\.1 401 Unauthorized\r\n/);
+    expect(head).toMatch(/\r\nConnection: close\r\n/i);
+    expect(JSON.parse(body)).toEqual({ detail: 'Invalid operator token' });
+  });
+});
+
 describe('the public lead route reads a small body, after the address budget (finding 1)', () => {
   let app: InProcessApp;
   beforeAll(async () => {
