@@ -62,6 +62,22 @@ export interface Config {
   graphql: GraphQLLimits;
   /** The job queue of webhook deliveries and e-mail (JOB_SUPERVISE_SECONDS). */
   jobs: JobSettings;
+  /** Budgets and timeouts for callers not yet allowed anything: anonymous bodies, public documents, slow or many connections. */
+  edge: EdgeSettings;
+}
+
+/** What the edge grants before it knows who is calling (docs/operations.md, "The edge"). */
+export interface EdgeSettings {
+  /** Largest body of an anonymous route (a lead webhook), read only after the address's budget (PUBLIC_BODY_LIMIT_BYTES). */
+  publicBodyLimitBytes: number;
+  /** Requests for public documents (`/openapi.json`, `/docs`, GraphiQL, console) per address and window (PUBLIC_DOCUMENTS_PER_WINDOW); null: ten times the failed-authentication budget. */
+  publicDocumentsPerWindow: number | null;
+  /** Time a client has to send a request's headers (HTTP_HEADERS_TIMEOUT_SECONDS). */
+  headersTimeoutMs: number;
+  /** Time a client has to send a whole request, body included; answers (event streams) are not bounded by it (HTTP_REQUEST_TIMEOUT_SECONDS). */
+  requestTimeoutMs: number;
+  /** Open connections one client address may hold; 0: no cap (MAX_CONNECTIONS_PER_ADDRESS). */
+  maxConnectionsPerAddress: number;
 }
 
 /** What one GraphQL operation may ask for; beyond any of these it is refused before it runs. */
@@ -117,6 +133,19 @@ export function boolSetting(env: NodeJS.ProcessEnv, problems: string[]) {
     if (['0', 'false', 'off'].includes(raw)) return false;
     problems.push(`${name} must be 1 or 0 (also true/false, on/off; got "${env[name]}")`);
     return fallback;
+  };
+}
+
+/** The edge's block of settings (issue 31: nothing is read before it is allowed, anonymous traffic has a budget). */
+function readEdgeSettings(int: ReturnType<typeof intSetting>): EdgeSettings {
+  const headersSeconds = int('HTTP_HEADERS_TIMEOUT_SECONDS', 10, 1, 300);
+  return {
+    publicBodyLimitBytes: int('PUBLIC_BODY_LIMIT_BYTES', 32 * 1024, 1024, 1024 * 1024),
+    publicDocumentsPerWindow: int('PUBLIC_DOCUMENTS_PER_WINDOW', 0, 0, 10_000_000) || null,
+    headersTimeoutMs: headersSeconds * 1000,
+    // Node requires the headers' timeout to be the shorter one.
+    requestTimeoutMs: Math.max(headersSeconds, int('HTTP_REQUEST_TIMEOUT_SECONDS', 60, 1, 3_600)) * 1000,
+    maxConnectionsPerAddress: int('MAX_CONNECTIONS_PER_ADDRESS', 512, 0, 1_000_000),
   };
 }
 
@@ -219,6 +248,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       fieldSuggestions: bool('GRAPHQL_FIELD_SUGGESTIONS', development),
     },
     jobs: jobs.settings ?? { superviseSeconds: DEFAULT_SUPERVISE_SECONDS },
+    edge: readEdgeSettings(int),
   };
   if (problems.length > 0) throw new ConfigError(problems);
   return config;

@@ -41,18 +41,25 @@ const INIT = `window.ui = SwaggerUIBundle({
 });
 `;
 
-/** The browsable API reference at `/docs` (Swagger UI over `/openapi.json`), served from local assets only; the page gets `pageHeaders` (a page's security headers). */
-export function docsRouter(pageHeaders: express.RequestHandler): express.Router {
+/**
+ * Serves one public document: `source` (text, or a file read on first use) as `contentType`, with
+ * `cacheControl`. The gateway gives one that prepares it once, compresses it and answers validators.
+ */
+export type DocumentServer = (source: string | { file: string }, contentType: string, cacheControl: string) => express.RequestHandler;
+
+/**
+ * The browsable API reference at `/docs` (Swagger UI over `/openapi.json`), served from local assets only; the page gets `pageHeaders`
+ * (a page's security headers), and every file passes `charge` (the client address's budget) first.
+ */
+export function docsRouter(pageHeaders: express.RequestHandler, charge: express.RequestHandler, serve: DocumentServer): express.Router {
   const router = express.Router();
-  router.get('/docs', pageHeaders, (_req, res) => {
-    res.set('Cache-Control', 'no-cache').type('html').send(PAGE);
-  });
-  router.get('/docs/init.js', (_req, res) => {
-    res.set('Cache-Control', 'no-cache').type('text/javascript').send(INIT);
-  });
+  router.get('/docs', charge, pageHeaders, serve(PAGE, 'text/html; charset=utf-8', 'no-cache'));
+  router.get('/docs/init.js', charge, serve(INIT, 'text/javascript; charset=utf-8', 'no-cache'));
+  const assets = new Map([...ASSETS].map((file) => [file, serve({ file: path.join(ASSET_DIR, file) }, file.endsWith('.css') ? 'text/css; charset=utf-8' : 'text/javascript; charset=utf-8', 'public, max-age=31536000, immutable')]));
   router.get('/docs/assets/:file', (req, res, next) => {
-    if (!ASSETS.has(req.params.file)) return next();
-    res.sendFile(req.params.file, { root: ASSET_DIR, maxAge: '1y', immutable: true });
+    const asset = assets.get(req.params.file);
+    if (!asset) return next();
+    charge(req, res, (error?: unknown) => (error ? next(error) : asset(req, res, next)));
   });
   return router;
 }

@@ -1,7 +1,8 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
-import { Router, type NextFunction, type Request, type Response } from 'express';
+import { Router, type NextFunction, type Request, type RequestHandler, type Response } from 'express';
 import { CARD_NUMBER_REASON, containsCardNumber } from '../../schema/card-number';
 import { RateLimitedError, UnauthenticatedError, ValidationError, type ValidationIssue } from '../../schema/errors';
+import { methodNotAllowed } from '../http/method-guard';
 import { setRateLimitHeaders, type RateLimits } from '../http/rate-limit';
 import type { AdminService } from './admin.service';
 
@@ -43,10 +44,14 @@ export function operatorOnly(operatorToken: string, limits: RateLimits) {
   };
 }
 
-/** `/admin/*`, behind the operator token. */
-export function adminRouter(service: AdminService, operatorToken: string, limits: RateLimits): Router {
+/**
+ * `/admin/*`, behind the operator token: the token (and, failing it, the address's budget) is
+ * checked before `readBody` reads anything, so a stranger's body is never parsed, not even after
+ * a 401 or 429. A known path asked with another method is a 405 naming the ones it serves.
+ */
+export function adminRouter(service: AdminService, operatorToken: string, limits: RateLimits, readBody: RequestHandler[]): Router {
   const router = Router();
-  router.use(operatorOnly(operatorToken, limits));
+  router.use(operatorOnly(operatorToken, limits), ...readBody);
   router.post('/tenants', async (req, res) => {
     res.locals.route = '/admin/tenants';
     const { name, demoData } = parseCreateTenant(req.body);
@@ -67,5 +72,7 @@ export function adminRouter(service: AdminService, operatorToken: string, limits
     await service.revokeKey(req.params.keyId);
     res.status(204).end();
   });
+  const served: [string, string[]][] = [['/tenants', ['POST']], ['/tenants/:tenantId/api-keys', ['GET', 'HEAD', 'POST']], ['/api-keys/:keyId', ['DELETE']]];
+  for (const [path, methods] of served) router.all(path, (_req, res, next) => next(methodNotAllowed(res, methods)));
   return router;
 }

@@ -17,7 +17,7 @@ import { API_HEADERS, PAGE_HEADERS, securityHeaders } from './security-headers';
 import { assetsRouter } from './assets';
 import { adminRouter, operatorOnly } from '../admin/admin.router';
 import { AdminService } from '../admin/admin.service';
-import { authenticate, limitAnonymous } from './auth';
+import { authenticate, limitAnonymous, limitPublic } from './auth';
 import { chargeGraphQL, operationCharge } from '../graphql/graphql-charge';
 import type { Config } from '../config';
 import { startGraphQL } from '../graphql/graphql';
@@ -33,6 +33,10 @@ import { contextOf, requestContextMiddleware } from './request-context';
 import { streamHandler } from '../graphql/sse';
 import { graphiqlRouter } from './graphiql';
 import { consoleRouter } from './console';
+import { documentHandler } from './public-document';
+import { refuseOtherMethods } from './method-guard';
+import { PLATFORM_PATHS } from './platform-paths';
+import { closeUnreadBodies, createEdgeServer } from './edge-server';
 import { subscriptionOwners } from '../graphql/subscription-owners';
 import { SubscriptionRouter } from '../graphql/subscription-router';
 import { httpTransport, inProcessTransport } from '../graphql/subscription-transports';
@@ -67,7 +71,7 @@ export interface AppOptions {
  */
 export async function startApp(config: Config, platform: Platform, log: Logger, options: AppOptions = {}): Promise<RunningApp> {
   const routes = options.routes ?? ROUTES;
-  const limits = new RateLimits(config.rateLimit, config.redisUrl, { clustered: options.clustered ?? false, workers: config.workers });
+  const limits = new RateLimits(config.rateLimit, config.redisUrl, { clustered: options.clustered ?? false, workers: config.workers, publicPoints: config.edge.publicDocumentsPerWindow });
   const keys = new KeyCache((apiKey) => platform.tenants.verifyKey(apiKey));
   const revocations = options.clustered ? relayKeyRevocations(() => keys.clear()) : null;
   const admin = new AdminService(platform.tenants, platform.seeders, async () => {
@@ -102,11 +106,14 @@ export async function startApp(config: Config, platform: Platform, log: Logger, 
   const streams = { subscribe: subscriptions.subscribe.bind(subscriptions), heartbeatMs: options.streamHeartbeatMs };
   const anonymous = limitAnonymous(limits);
   const basicJsonErrors = jsonErrorsInStyle('basic');
+  // An anonymous route's body is read only after the address's budget, and never beyond a cap of its own: the
+  // secret in its path (a campaign's webhook key) lives in a subgraph's tables, out of the edge's reach before the operation runs.
+  const publicJson = [express.json({ limit: config.edge.publicBodyLimitBytes, strict: false, type: isJsonRequest }), refuseDeepJson];
   const guards = (route: RouteDefinition) => [
     // Public routes (a secret in the path stands in for credentials) count against the client address, like failed authentications.
     route.auth === 'public' ? anonymous : tenantScoped,
-    ...json,
-    ...(route.body ? readNonJsonBody(config.bodyLimitBytes) : []),
+    ...(route.auth === 'public' ? publicJson : json),
+    ...(route.body ? readNonJsonBody(route.auth === 'public' ? config.edge.publicBodyLimitBytes : config.bodyLimitBytes) : []),
     ...(route.validationStyle === 'basic' ? [basicJsonErrors] : []),
   ];
   const rest = createRestRouter(routes, graph.apiSchema, { context: contextOf, run: graph.runOperation, logError, charge: operationCharge(limits, graph.apiSchema) }, { idempotency, streams, guards });
@@ -116,30 +123,34 @@ export async function startApp(config: Config, platform: Platform, log: Logger, 
   // assets, admin, metrics, /graphql), so its place changes no answer, and the hot path walks
   // one router instead of a dozen layers; any other path falls through to them.
   app.use((req, res, next) => (req.method === 'OPTIONS' ? next() : rest(req, res, next)));
+  app.use(refuseOtherMethods(PLATFORM_PATHS.filter((entry) => config.operatorToken || !entry.operator), anonymous));
 
   app.get('/healthz', (_req, res) => void res.json({ status: 'ok' }));
   app.get('/readyz', async (_req, res) => {
     const ok = await platform.gatewayOrm.em.getConnection().execute('select 1').then(() => true, () => false);
     res.status(ok ? 200 : 503).json(ok ? { status: 'ready' } : { detail: 'Database unavailable' });
   });
-  app.get('/openapi.json', (_req, res) => void res.json(openApi));
-  app.use(docsRouter(pageHeaders));
+  // Public documents: serialised here once, compressed once, answered with validators under the address's budget for them.
+  const publicBudget = limitPublic(limits);
+  app.get('/openapi.json', publicBudget, documentHandler(JSON.stringify(openApi), 'application/json; charset=utf-8', 'no-cache'));
+  app.use(docsRouter(pageHeaders, publicBudget, documentHandler));
   // Before authentication: a browser's GET /graphql gets the IDE page (no headers yet); the API is unchanged.
-  if (config.graphiql) app.use(graphiqlRouter(pageHeaders));
-  if (config.console) app.use(consoleRouter(pageHeaders));
+  if (config.graphiql) app.use(graphiqlRouter(pageHeaders, publicBudget, documentHandler));
+  if (config.console) app.use(consoleRouter(pageHeaders, publicBudget, documentHandler));
   // Public, before authentication: logos are shown to patients (rest-bridge routes return these URLs).
   app.use(assetsRouter(platform.tenants, limits));
-  if (config.operatorToken) app.use('/admin', json, refuseBadText, adminRouter(admin, config.operatorToken, limits));
+  if (config.operatorToken) app.use('/admin', adminRouter(admin, config.operatorToken, limits, [...json, refuseBadText]));
   // Prometheus text of every worker (docs/metrics.md); like /admin, absent without an operator token.
   if (config.operatorToken) app.get('/metrics', operatorOnly(config.operatorToken, limits), metricsRoute());
 
   app.use('/graphql/stream', routeNamed('/graphql/stream'), tenantScoped, json, streamHandler(subscriptions, config.graphql, graph.apiSchema));
   app.use('/graphql', routeNamed('/graphql'), tenantScoped, json, chargeGraphQL(limits, graph.apiSchema, config.graphql), expressMiddleware(graph.server, { context: async ({ res }) => contextOf(res) }));
   app.use(anonymous, notFound);
+  app.use(closeUnreadBodies);
   app.use(errorHandler(logError, contextOf));
 
   const revokedElsewhere = await listenForKeyRevocations(platform.databaseUrl, () => keys.clear(), log);
-  const server = app.listen(config.port, config.host);
+  const server = createEdgeServer(app, config.edge).listen(config.port, config.host);
   // What node's HTTP parser refuses (a head over 16 KiB) is answered in JSON too, not with an empty body.
   server.on('clientError', answerClientError);
   const drain = drainOnShutdown(server);

@@ -66,3 +66,21 @@ export function limitAnonymous(limits: RateLimits) {
     next(decision.allowed ? undefined : new RateLimitedError(decision.resetSeconds));
   };
 }
+
+/**
+ * Counts a request for a public document (`/openapi.json`, `/docs`, the IDE's and console's files)
+ * against the client address's budget for them, before anything is served: a flood of them is a
+ * 429 from the budget, never a stalled event loop.
+ */
+export function limitPublic(limits: RateLimits) {
+  return (req: Request, res: Response, next: NextFunction): void => {
+    limits
+      .consumePublic(req.ip ?? 'unknown')
+      .then((decision) => {
+        setRateLimitHeaders(res, decision);
+        next(decision.allowed ? undefined : new RateLimitedError(decision.resetSeconds));
+      })
+      .catch(next);
+  };
+}
+

@@ -1,5 +1,7 @@
 import path from 'node:path';
 import express from 'express';
+import type { DocumentServer } from '../../rest-bridge/docs';
+import { CONTENT_TYPES, IMMUTABLE, REVALIDATE } from './public-document';
 
 /** A browser file served under `/graphiql/assets/`: which package holds it, where, and at which version. */
 interface Asset {
@@ -47,9 +49,23 @@ ${SCRIPTS.map((name) => `<script src="${url(name)}"></script>`).join('\n')}
 // A file, not an inline script: helmet's default CSP is `script-src 'self'`. Queries and mutations
 // are POSTs to /graphql; subscriptions go to /graphql/stream with graphql-sse's client in its
 // distinct-connections mode (one SSE request per subscription, as the server serves them). Both
-// send the headers typed in GraphiQL's headers editor, which are never persisted (they hold a key).
+// send the headers typed in GraphiQL's headers editor. GraphiQL keeps its tabs, history (queries,
+// variables, headers) and settings in its \`storage\`, localStorage by default: here it is a Map
+// that dies with the page, so neither a key nor a query that may name a patient outlives the tab.
 const INIT = `'use strict';
 (function () {
+  function memoryStorage() {
+    var items = new Map();
+    return {
+      getItem: function (key) { return items.has(key) ? items.get(key) : null; },
+      setItem: function (key, value) { items.set(key, String(value)); },
+      removeItem: function (key) { items.delete(key); },
+      clear: function () { items.clear(); },
+      key: function (index) { var keys = Array.from(items.keys()); return index < keys.length ? keys[index] : null; },
+      get length() { return items.size; },
+    };
+  }
+
   var TEMPLATE = JSON.stringify({ TENANT: '', 'API-KEY': '' }, null, 2);
   var MISSING = { errors: [{ message: 'Fill in TENANT and API-KEY in the Headers tab below, then run again (the refresh button on the left reloads the schema).' }] };
 
@@ -103,6 +119,7 @@ const INIT = `'use strict';
   ReactDOM.createRoot(document.getElementById('graphiql')).render(
     React.createElement(GraphiQL, {
       fetcher: fetcher,
+      storage: memoryStorage(),
       defaultHeaders: TEMPLATE,
       headerEditorEnabled: true,
       shouldPersistHeaders: false,
@@ -115,22 +132,22 @@ const INIT = `'use strict';
 /**
  * GraphiQL at `GET /graphql` for a browser (an Accept that prefers text/html), served from local
  * assets only, with `pageHeaders` (a page's security headers); every other request to /graphql goes on
- * to the API untouched. Static, so uncounted like /docs.
+ * to the API untouched. Each of its files passes `charge` (the client address's budget for public documents) first.
  */
-export function graphiqlRouter(pageHeaders: express.RequestHandler): express.Router {
+export function graphiqlRouter(pageHeaders: express.RequestHandler, charge: express.RequestHandler, serve: DocumentServer): express.Router {
   const router = express.Router();
+  const page = serve(PAGE, CONTENT_TYPES['.html'], REVALIDATE);
   router.get('/graphql', (req, res, next) => {
     res.vary('Accept');
     if (req.accepts(['application/graphql-response+json', 'application/json', 'text/html']) !== 'text/html') return next();
-    pageHeaders(req, res, () => void res.set('Cache-Control', 'no-cache').type('html').send(PAGE));
+    charge(req, res, (error?: unknown) => (error ? next(error) : pageHeaders(req, res, () => page(req, res, next))));
   });
-  router.get('/graphiql/init.js', (_req, res) => {
-    res.set('Cache-Control', 'no-cache').type('text/javascript').send(INIT);
-  });
+  router.get('/graphiql/init.js', charge, serve(INIT, CONTENT_TYPES['.js'], REVALIDATE));
+  const assets = new Map(Object.entries(ASSETS).map(([name, found]) => [name, serve({ file: path.join(found.dir, found.file) }, CONTENT_TYPES[path.extname(name)], IMMUTABLE)]));
   router.get('/graphiql/assets/:name', (req, res, next) => {
-    const found = Object.hasOwn(ASSETS, req.params.name) ? ASSETS[req.params.name] : undefined;
-    if (!found) return next();
-    res.sendFile(found.file, { root: found.dir, maxAge: '1y', immutable: true });
+    const asset = assets.get(req.params.name);
+    if (!asset) return next();
+    charge(req, res, (error?: unknown) => (error ? next(error) : asset(req, res, next)));
   });
   return router;
 }

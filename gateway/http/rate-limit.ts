@@ -13,7 +13,7 @@ export interface RateDecision {
   /** Seconds until the window resets. */
   resetSeconds: number;
   /** Which budget answered, for the IETF `RateLimit` headers' policy name. */
-  policy: 'tenant' | 'anonymous';
+  policy: 'tenant' | 'anonymous' | 'public';
   windowSeconds: number;
 }
 
@@ -26,11 +26,20 @@ export interface RateDecision {
 export class RateLimits {
   private readonly tenant: RateLimiterAbstract;
   private readonly anonymous: RateLimiterAbstract;
+  /** Public documents per client address: a page load fetches up to ~20 files, so a budget apart from failed logins. */
+  private readonly publicDocuments: RateLimiterAbstract;
+  private readonly publicPoints: number;
   private readonly redis: Redis | null;
   /** The tenant budget spent from leased slices; null when every request asks the store (one process, or slices of 1). */
   private readonly tenantLease: LeasedBudget | null;
 
-  constructor(private readonly config: Config['rateLimit'], redisUrl: string | null, options: { clustered: boolean; workers?: number } = { clustered: false }) {
+  constructor(
+    private readonly config: Config['rateLimit'],
+    redisUrl: string | null,
+    options: { clustered: boolean; workers?: number; publicPoints?: number | null } = { clustered: false },
+  ) {
+    this.publicPoints = options.publicPoints ?? Math.min(10_000_000, config.authFailurePoints * 10);
+    const publicOptions = { keyPrefix: 'rl:public', points: this.publicPoints, duration: config.windowSeconds };
     const tenantOptions = { keyPrefix: 'rl:tenant', points: config.points, duration: config.windowSeconds };
     const anonymousOptions = { keyPrefix: 'rl:anon', points: config.authFailurePoints, duration: config.windowSeconds };
     if (redisUrl) {
@@ -38,14 +47,17 @@ export class RateLimits {
       // While Redis is unreachable (or still connecting) each replica counts in memory instead of failing requests.
       this.tenant = new RateLimiterRedis({ ...tenantOptions, storeClient: this.redis, insuranceLimiter: new RateLimiterMemory(tenantOptions) });
       this.anonymous = new RateLimiterRedis({ ...anonymousOptions, storeClient: this.redis, insuranceLimiter: new RateLimiterMemory(anonymousOptions) });
+      this.publicDocuments = new RateLimiterRedis({ ...publicOptions, storeClient: this.redis, insuranceLimiter: new RateLimiterMemory(publicOptions) });
     } else if (options.clustered) {
       this.redis = null;
       this.tenant = new RateLimiterCluster({ ...tenantOptions, timeoutMs: 5_000 });
       this.anonymous = new RateLimiterCluster({ ...anonymousOptions, timeoutMs: 5_000 });
+      this.publicDocuments = new RateLimiterCluster({ ...publicOptions, timeoutMs: 5_000 });
     } else {
       this.redis = null;
       this.tenant = new RateLimiterMemory(tenantOptions);
       this.anonymous = new RateLimiterMemory(anonymousOptions);
+      this.publicDocuments = new RateLimiterMemory(publicOptions);
     }
     // A store in this process's memory is exact and costs nothing to ask; a shared one costs a round trip per request.
     // Failed authentications keep exact counts: they are few, and an attacker's budget must not grow by a slice.
@@ -67,6 +79,11 @@ export class RateLimits {
   /** Counts a request that is nobody's yet, by client address. */
   consumeAnonymous(address: string): Promise<RateDecision> {
     return this.consume(this.anonymous, address, 'anonymous', this.config.authFailurePoints);
+  }
+
+  /** Counts a request for a public document (`/openapi.json`, `/docs`, the IDE's and console's files) by client address. */
+  consumePublic(address: string): Promise<RateDecision> {
+    return this.consume(this.publicDocuments, address, 'public', this.publicPoints);
   }
 
   async close(): Promise<void> {

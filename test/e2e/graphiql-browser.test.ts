@@ -85,6 +85,37 @@ describeInBrowser(`GraphiQL in Chromium (${process.env.E2E_MODE} mode)`, () => {
     expect(problems).toEqual([]);
   });
 
+  it('keeps no header (the API key) and no query text in localStorage, sessionStorage or IndexedDB, and a reload remembers neither', async () => {
+    const tenant = await createTestTenant('GraphiQL Storage Clinic');
+    const query = '{ publicTenant { id name } } # patient Jane Storage-Probe';
+    await fill(page, page.locator('.graphiql-editor-tool .graphiql-editor:not(.hidden)'), JSON.stringify(tenant.headers, null, 2));
+    await fill(page, page.getByLabel('Query Editor'), query);
+    await page.locator('.graphiql-execute-button').click();
+    await resultShowing(page, 'GraphiQL Storage Clinic');
+    // A second tab and a history entry: what GraphiQL writes to its storage.
+    await page.getByLabel('Add tab').click();
+    const stored = () =>
+      page.evaluate(async () => {
+        const dump = (storage: Storage) => Array.from({ length: storage.length }, (_, i) => `${storage.key(i)}=${storage.getItem(storage.key(i)!)}`).join('\n');
+        // The test's types are Node's, which know Web Storage but not IndexedDB.
+        const idb = (globalThis as unknown as { indexedDB: { databases?: () => Promise<{ name?: string }[]> } }).indexedDB;
+        const databases = idb.databases ? (await idb.databases()).map((db) => db.name ?? '') : [];
+        return { local: dump(localStorage), session: dump(sessionStorage), databases };
+      });
+    for (const snapshot of [await stored(), await page.reload().then(() => page.locator('.graphiql-execute-button').waitFor()).then(stored)]) {
+      expect(snapshot.databases).toEqual([]);
+      for (const text of [snapshot.local, snapshot.session]) {
+        expect(text).not.toContain(tenant.apiKey);
+        expect(text).not.toContain(tenant.tenantId);
+        expect(text).not.toContain('Storage-Probe');
+      }
+    }
+    // After the reload, the editors start from their defaults: neither the query nor the key came back.
+    expect(await page.getByLabel('Query Editor').innerText()).not.toContain('Storage-Probe');
+    expect(await page.locator('.graphiql-editor-tool .graphiql-editor:not(.hidden)').innerText()).not.toContain(tenant.apiKey);
+    expect(problems).toEqual([]);
+  });
+
   it('without the headers filled in, says what to do and sends nothing', async () => {
     let sent = 0;
     page.on('request', (req) => void (req.url().startsWith(`${baseUrl()}/graphql`) && req.method() === 'POST' && sent++));

@@ -1,6 +1,7 @@
 import express from 'express';
 import helmet from 'helmet';
 import { docsRouter } from '../../../rest-bridge/docs';
+import { documentHandler } from '../../../gateway/http/public-document';
 import { listen, type ListeningApp } from '../../utils/listen';
 
 let server: ListeningApp;
@@ -8,7 +9,7 @@ let base: string;
 
 beforeAll(async () => {
   const app = express();
-  app.use(docsRouter(helmet()));
+  app.use(docsRouter(helmet(), (_req, _res, next) => next(), documentHandler));
   server = await listen(app);
   base = server.base;
 });
