@@ -14,6 +14,7 @@ import { Migration20261201000100_directory } from './migrations/Migration2026120
 import { Migration20261203000000_directory_views } from './migrations/Migration20261203000000_directory_views';
 import { Migration20261204000000_webhook_deliveries } from './migrations/Migration20261204000000_webhook_deliveries';
 import { Migration20261210000000_delivery_jobs } from './migrations/Migration20261210000000_delivery_jobs';
+import { Migration20261220000400_webhook_endpoint_health } from './migrations/Migration20261220000400_webhook_endpoint_health';
 import { outboxMigration } from '../common/outbox/outbox.migration';
 import { WebhookDeliveryResolver } from './resolvers/webhook-delivery.resolver';
 import { ApiKeyResolver } from './resolvers/api-key.resolver';
@@ -43,6 +44,7 @@ export const tenantSubgraph: SubgraphDefinition<WebhookSettings | null, TenantDe
     migration('Migration20261204000000_webhook_deliveries', Migration20261204000000_webhook_deliveries),
     migration('Migration20261204000100_outbox', outboxMigration('tenant')),
     migration('Migration20261210000000_delivery_jobs', Migration20261210000000_delivery_jobs),
+    migration('Migration20261220000400_webhook_endpoint_health', Migration20261220000400_webhook_endpoint_health),
   ],
   resolvers: [
     TenantResolver,

@@ -1,5 +1,4 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import type { Db } from 'pg-boss' with { 'resolution-mode': 'import' };
 import type { TenantScope } from '../../common/tenant-scope';
 import { WebhookConfig } from '../entities/webhook-config.entity';
 
@@ -17,11 +16,4 @@ export class WebhookConfigRepository {
     return this.em.create(WebhookConfig, { ...fields, tenantId: this.scope.tenantId } as never);
   }
 
-  /**
-   * Turns off the endpoints of `tenantIds` (their receivers answered 410 Gone), in the delivery
-   * batch's bookkeeping transaction `tx` on pg-boss's `Db`.
-   */
-  static async disableUnscoped(tx: Db, tenantIds: string[]): Promise<void> {
-    await tx.executeSql(`update tenant.webhook_configs set enabled = false, updated_at = now() where tenant_id = any($1::uuid[])`, [tenantIds]);
-  }
 }

@@ -5,7 +5,7 @@ import type { Db } from 'pg-boss' with { 'resolution-mode': 'import' };
 import { enqueue } from '../../common/jobs/job-queue';
 import type { WebhookEventJob } from '../../common/jobs/webhook-event';
 import type { TenantScope } from '../../common/tenant-scope';
-import { WEBHOOK_DELIVERY_QUEUE } from '../webhooks/queues';
+import { deliveryJob, WEBHOOK_DELIVERY_QUEUE } from '../webhooks/queues';
 
 /** One delivery of the log, as reads return it. */
 export interface DeliveryRecord {
@@ -42,6 +42,8 @@ export interface ClaimedDelivery {
   url: string | null;
   secret: string | null;
   enabled: boolean | null;
+  /** Why the platform disabled the endpoint, when it did. */
+  disabled_reason: string | null;
   /** When the event entered the delivery log (delivery lag). */
   created_at: Date;
 }
@@ -65,6 +67,7 @@ export interface DeliverySettlement {
 export interface AdoptedDelivery {
   id: string;
   job_id: string;
+  tenant_id: string;
   next_attempt_at: Date;
 }
 
@@ -146,7 +149,7 @@ export class WebhookDeliveryRepository {
       this.em.getTransactionContext(),
     );
     if (rows.length > 0) {
-      await enqueue(this.em, WEBHOOK_DELIVERY_QUEUE, [{ id: jobId, data: { deliveryId: id } }]);
+      await enqueue(this.em, WEBHOOK_DELIVERY_QUEUE, [deliveryJob(jobId, id, this.scope.tenantId)]);
       return 'queued';
     }
     return (await this.find(id)) ? 'busy' : 'missing';
@@ -163,7 +166,7 @@ export class WebhookDeliveryRepository {
       'run',
       this.em.getTransactionContext(),
     );
-    await enqueue(this.em, WEBHOOK_DELIVERY_QUEUE, [{ id: jobId, data: { deliveryId: id } }]);
+    await enqueue(this.em, WEBHOOK_DELIVERY_QUEUE, [deliveryJob(jobId, id, this.scope.tenantId)]);
     return id;
   }
 
@@ -187,7 +190,8 @@ export class WebhookDeliveryRepository {
        returning d.id, d.job_id, d.tenant_id, d.event_type, d.payload, d.attempt_count, d.created_at,
          (select url from tenant.webhook_configs c where c.tenant_id = d.tenant_id) as url,
          (select secret from tenant.webhook_configs c where c.tenant_id = d.tenant_id) as secret,
-         (select enabled from tenant.webhook_configs c where c.tenant_id = d.tenant_id) as enabled`,
+         (select enabled from tenant.webhook_configs c where c.tenant_id = d.tenant_id) as enabled,
+         (select disabled_reason from tenant.webhook_configs c where c.tenant_id = d.tenant_id) as disabled_reason`,
       [jobIds, leaseSeconds],
     );
     return rows as ClaimedDelivery[];
@@ -231,22 +235,27 @@ export class WebhookDeliveryRepository {
   /**
    * Inserts a pending delivery for each event its tenant subscribed to (enabled endpoint, type in
    * its list), carrying the exact payload text every attempt will sign and the id of its first
-   * job; the rest are dropped, and an event seen twice is inserted once. Returns what it inserted.
+   * job. An endpoint the platform disabled (a run of failures, 410) still logs its events, as
+   * failed deliveries with the reason and no job: the tenant sees what it missed and can redeliver
+   * each after re-enabling. The rest are dropped, and an event seen twice is inserted once.
+   * Returns the pending deliveries it inserted.
    */
-  static async insertFromEventsUnscoped(tx: Db, events: WebhookEventJob[]): Promise<{ id: string; job_id: string }[]> {
+  static async insertFromEventsUnscoped(tx: Db, events: WebhookEventJob[]): Promise<{ id: string; job_id: string; tenant_id: string }[]> {
     const { rows } = await tx.executeSql(
-      `insert into tenant.webhook_deliveries (id, tenant_id, event_type, payload, status, next_attempt_at, created_at, job_id)
+      `insert into tenant.webhook_deliveries (id, tenant_id, event_type, payload, status, next_attempt_at, created_at, job_id, last_error)
        select e.id, e."tenantId", e.type,
               json_build_object('type', e.type, 'timestamp', e."occurredAt", 'data', e.data)::text,
-              'pending', now(), now(), gen_random_uuid()
+              case when c.enabled then 'pending' else 'failed' end, now(), now(),
+              case when c.enabled then gen_random_uuid() end,
+              case when not c.enabled then 'endpoint disabled: ' || c.disabled_reason end
          from jsonb_to_recordset($1::jsonb) as e(id uuid, "tenantId" uuid, type text, data jsonb, "occurredAt" text)
          join tenant.webhook_configs c on c.tenant_id = e."tenantId"
-        where c.enabled and c.url is not null and e.type = any(c.events)
+        where (c.enabled or c.disabled_at is not null) and c.url is not null and e.type = any(c.events)
        on conflict (id) do nothing
-       returning id, job_id`,
+       returning id, job_id, tenant_id, status`,
       [JSON.stringify(events)],
     );
-    return rows as { id: string; job_id: string }[];
+    return (rows as { id: string; job_id: string; tenant_id: string; status: string }[]).filter((r) => r.status === 'pending').map(({ id, job_id, tenant_id }) => ({ id, job_id, tenant_id }));
   }
 
   /** Gives each pending delivery without a job a job id (skipping rows another process holds). */
@@ -254,7 +263,7 @@ export class WebhookDeliveryRepository {
     const { rows } = await tx.executeSql(
       `update tenant.webhook_deliveries set job_id = gen_random_uuid(), updated_at = now()
         where id in (select id from tenant.webhook_deliveries where status = 'pending' and job_id is null for update skip locked)
-        returning id, job_id, next_attempt_at`,
+        returning id, job_id, tenant_id, next_attempt_at`,
     );
     return rows as AdoptedDelivery[];
   }
