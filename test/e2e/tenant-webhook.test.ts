@@ -26,7 +26,7 @@ describe(`webhook configuration over REST (${process.env.E2E_MODE} mode)`, () =>
     const tenant = await createTestTenant();
     const res = await tenant.get('/tenant/webhook-config');
     expect(res.status).toBe(200);
-    expect(res.body).toEqual({ url: null, enabled: false, events: [], secretHint: null, createdAt: null, updatedAt: null });
+    expect(res.body).toEqual({ url: null, enabled: false, events: [], secretHint: null, createdAt: null, updatedAt: null, disabledAt: null, disabledReason: null });
   });
 
   it('PUT answers the tenant with its config; the secret shows whole once, then only as a hint, until rotated', async () => {
