@@ -47,10 +47,12 @@ describe(`webhook configuration over REST (${process.env.E2E_MODE} mode)`, () =>
       secretHint: hint,
       createdAt: expect.any(String),
       updatedAt: expect.any(String),
+      disabledAt: null,
+      disabledReason: null,
     });
 
     const read = await tenant.get('/tenant/webhook-config');
-    expect(read.body).toEqual({ url: 'https://hooks.example.com/platform', enabled: true, events: ['tenant.updated', 'gift_card.activated'], secretHint: hint, createdAt: webhookConfig.createdAt, updatedAt: webhookConfig.updatedAt });
+    expect(read.body).toEqual({ url: 'https://hooks.example.com/platform', enabled: true, events: ['tenant.updated', 'gift_card.activated'], secretHint: hint, createdAt: webhookConfig.createdAt, updatedAt: webhookConfig.updatedAt, disabledAt: null, disabledReason: null });
     expect(read.text).not.toContain(secret.slice(6));
 
     const disabled = await put(tenant, { enabled: false });
@@ -105,7 +107,7 @@ describe(`webhook configuration over REST (${process.env.E2E_MODE} mode)`, () =>
     const [a, b] = await Promise.all([createTestTenant(), createTestTenant()]);
     await put(a, { url: 'https://a.example.com/hook' });
     expect((await b.get('/tenant/webhook-config')).body.url).toBeNull();
-    const gql = await a.graphql('{ webhookConfig { url enabled events secretHint createdAt updatedAt } }');
+    const gql = await a.graphql('{ webhookConfig { url enabled events secretHint createdAt updatedAt disabledAt disabledReason } }');
     expect(gql.body.data.webhookConfig).toEqual((await a.get('/tenant/webhook-config')).body);
   });
 });

@@ -6,80 +6,9 @@ import { enqueue } from '../../common/jobs/job-queue';
 import type { WebhookEventJob } from '../../common/jobs/webhook-event';
 import type { TenantScope } from '../../common/tenant-scope';
 import { deliveryJob, WEBHOOK_DELIVERY_QUEUE } from '../webhooks/queues';
+import type { AdoptedDelivery, AttemptOutcome, AttemptRecord, ClaimedDelivery, Deferral, DeliveryRecord, DeliverySettlement, DueDelivery, WebhookQueueStats } from './webhook-delivery.rows';
 
-/** One delivery of the log, as reads return it. */
-export interface DeliveryRecord {
-  id: string;
-  eventType: string;
-  payload: string;
-  status: 'pending' | 'delivered' | 'failed';
-  attemptCount: number;
-  nextAttemptAt: Date | null;
-  lastStatus: number | null;
-  lastError: string | null;
-  deliveredAt: Date | null;
-  createdAt: Date;
-}
-
-/** One recorded attempt. */
-export interface AttemptRecord {
-  deliveryId: string;
-  attemptNumber: number;
-  attemptedAt: Date;
-  statusCode: number | null;
-  durationMs: number;
-  error: string | null;
-}
-
-/** A delivery a job claimed, with its tenant's endpoint (null columns: no configuration any more). */
-export interface ClaimedDelivery {
-  id: string;
-  job_id: string;
-  tenant_id: string;
-  event_type: string;
-  payload: string;
-  attempt_count: number;
-  url: string | null;
-  secret: string | null;
-  enabled: boolean | null;
-  /** Why the platform disabled the endpoint, when it did. */
-  disabled_reason: string | null;
-  /** When the event entered the delivery log (delivery lag). */
-  created_at: Date;
-}
-
-/** One attempt of a claimed delivery, as the batch's bookkeeping records it. */
-export interface AttemptOutcome {
-  status: number | null;
-  error: string | null;
-  durationMs: number;
-}
-
-/** A claimed delivery's next state; `nextJob` null when no attempt follows. */
-export interface DeliverySettlement {
-  status: 'pending' | 'delivered' | 'failed';
-  next: Date | null;
-  nextJob: string | null;
-  error: string | null;
-}
-
-/** A pending delivery that just got a job (deliveries written before they ran on jobs). */
-export interface AdoptedDelivery {
-  id: string;
-  job_id: string;
-  tenant_id: string;
-  next_attempt_at: Date;
-}
-
-/** The delivery log's backlog at one moment. */
-export interface WebhookQueueStats {
-  /** Deliveries still pending (due now or waiting for a retry). */
-  pending: number;
-  /** Seconds the oldest pending delivery has waited since it entered the log; 0 when none. */
-  oldestPendingSeconds: number;
-  /** Seconds the most overdue delivery is past its due time: how far the dispatchers are behind; 0 when none. */
-  overdueSeconds: number;
-}
+export type { AdoptedDelivery, AttemptOutcome, AttemptRecord, ClaimedDelivery, Deferral, DeliveryRecord, DeliverySettlement, DueDelivery, WebhookQueueStats };
 
 const DELIVERY_COLUMNS = `id, event_type as "eventType", payload, status, attempt_count as "attemptCount",
   case when status = 'pending' then next_attempt_at end as "nextAttemptAt", last_status as "lastStatus",
@@ -256,6 +185,37 @@ export class WebhookDeliveryRepository {
       [JSON.stringify(events)],
     );
     return (rows as { id: string; job_id: string; tenant_id: string; status: string }[]).filter((r) => r.status === 'pending').map(({ id, job_id, tenant_id }) => ({ id, job_id, tenant_id }));
+  }
+
+  /**
+   * Of `jobIds`, the deliveries they are still current on, pending and held by nobody, oldest
+   * first: what the endpoint policy hands slots to. In the admission transaction `tx`.
+   */
+  static async dueUnscoped(tx: Db, jobIds: string[]): Promise<DueDelivery[]> {
+    const { rows } = await tx.executeSql(
+      `select id, job_id, tenant_id from tenant.webhook_deliveries
+        where job_id = any($1::uuid[]) and status = 'pending' and (locked_until is null or locked_until < now())
+        order by created_at, id`,
+      [jobIds],
+    );
+    return rows as DueDelivery[];
+  }
+
+  /**
+   * Gives each deferred delivery its new job and due time, without counting an attempt, only
+   * while the job that came up is still its current one. Returns the deferrals it wrote.
+   */
+  static async deferUnscoped(tx: Db, deferrals: Deferral[]): Promise<Deferral[]> {
+    if (deferrals.length === 0) return [];
+    const { rows } = await tx.executeSql(
+      `update tenant.webhook_deliveries d set job_id = s.next_job, next_attempt_at = s.at, updated_at = now()
+         from unnest($1::uuid[], $2::uuid[], $3::uuid[], $4::timestamptz[]) as s(id, job_id, next_job, at)
+        where d.id = s.id and d.job_id = s.job_id and d.status = 'pending'
+        returning d.id`,
+      [deferrals.map((r) => r.id), deferrals.map((r) => r.job_id), deferrals.map((r) => r.next_job), deferrals.map((r) => r.at)],
+    );
+    const written = new Set((rows as { id: string }[]).map((r) => r.id));
+    return deferrals.filter((r) => written.has(r.id));
   }
 
   /** Gives each pending delivery without a job a job id (skipping rows another process holds). */

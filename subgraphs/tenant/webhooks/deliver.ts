@@ -3,7 +3,7 @@ import { SpanStatusCode, trace } from '@opentelemetry/api';
 import type { Db, PgBoss } from 'pg-boss' with { 'resolution-mode': 'import' };
 import { Webhook } from 'standardwebhooks';
 import { WebhookDeliveryRepository, type AttemptOutcome, type ClaimedDelivery, type DeliverySettlement } from '../repositories/webhook-delivery.repository';
-import { WebhookEndpointRepository, type HealthPolicy, type HealthReport } from '../repositories/webhook-endpoint.repository';
+import { WebhookConfigRepository, type HealthPolicy, type HealthReport } from '../repositories/webhook-config.repository';
 import { admitDeliveries, type AdmissionPolicy } from './endpoint-policy';
 import { postWebhook } from './http-post';
 import { deliveryJob, WEBHOOK_DELIVERY_QUEUE } from './queues';
@@ -122,7 +122,7 @@ async function record(db: Db, boss: PgBoss, rows: ClaimedDelivery[], outcomes: O
   let kept: Set<string>;
   let states: DeliverySettlement[];
   try {
-    const disabled = await WebhookEndpointRepository.recordHealthUnscoped(tx.db, healthReports(rows, outcomes), options);
+    const disabled = await WebhookConfigRepository.recordHealthUnscoped(tx.db, healthReports(rows, outcomes), options);
     const logged = outcomes.map((outcome, i) => {
       const reason = disabled.get(rows[i].tenant_id);
       return reason && !succeeded(outcome) && !outcome.offline ? { ...outcome, error: `${outcome.error ?? `HTTP ${outcome.status}`}; endpoint disabled: ${reason}` } : outcome;

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Db, PgBoss } from 'pg-boss' with { 'resolution-mode': 'import' };
-import { WebhookDeliveryRepository, type ClaimedDelivery } from '../repositories/webhook-delivery.repository';
-import { WebhookEndpointRepository, type Deferral, type DueDelivery, type EndpointState } from '../repositories/webhook-endpoint.repository';
+import { WebhookDeliveryRepository, type ClaimedDelivery, type Deferral, type DueDelivery } from '../repositories/webhook-delivery.repository';
+import { WebhookConfigRepository, type EndpointState } from '../repositories/webhook-config.repository';
 import { deliveryJob, WEBHOOK_DELIVERY_QUEUE } from './queues';
 
 /** The settings the admission applies (webhooks/settings.ts). */
@@ -70,20 +70,20 @@ export function decideAdmission(due: DueDelivery[], endpoints: Map<string, Endpo
 export async function admitDeliveries(db: Db, boss: PgBoss, jobIds: string[], policy: AdmissionPolicy): Promise<{ claimed: ClaimedDelivery[]; deferred: Set<string> }> {
   const tx = await db.beginTransaction!();
   try {
-    const due = await WebhookEndpointRepository.dueUnscoped(tx.db, jobIds);
+    const due = await WebhookDeliveryRepository.dueUnscoped(tx.db, jobIds);
     if (due.length === 0) {
       await tx.commit();
       return { claimed: [], deferred: new Set() };
     }
     const tenantIds = [...new Set(due.map((d) => d.tenant_id))];
     // Locked first, counted after: the count then sees every admission to these endpoints that committed before.
-    const endpoints = await WebhookEndpointRepository.lockUnscoped(tx.db, tenantIds);
-    const inFlight = await WebhookEndpointRepository.inFlightUnscoped(tx.db, tenantIds);
+    const endpoints = await WebhookConfigRepository.lockUnscoped(tx.db, tenantIds);
+    const inFlight = await WebhookConfigRepository.inFlightUnscoped(tx.db, tenantIds);
     const admission = decideAdmission(due, endpoints, inFlight, policy);
     const claimed = admission.claim.length > 0 ? await WebhookDeliveryRepository.claimUnscoped(tx.db, admission.claim.map((d) => d.job_id), policy.leaseSeconds) : [];
-    await WebhookEndpointRepository.markProbingUnscoped(tx.db, [...new Set(admission.probes)], policy.leaseSeconds);
+    await WebhookConfigRepository.markProbingUnscoped(tx.db, [...new Set(admission.probes)], policy.leaseSeconds);
     const deferrals: Deferral[] = admission.defer.map(({ delivery, at }) => ({ ...delivery, next_job: randomUUID(), at }));
-    const written = await WebhookEndpointRepository.deferUnscoped(tx.db, deferrals);
+    const written = await WebhookDeliveryRepository.deferUnscoped(tx.db, deferrals);
     if (written.length > 0) await boss.insert(WEBHOOK_DELIVERY_QUEUE, written.map((d) => deliveryJob(d.next_job, d.id, d.tenant_id, d.at)), { db: tx.db });
     await tx.commit();
     return { claimed, deferred: new Set(written.map((d) => d.job_id)) };
