@@ -7,7 +7,7 @@ const PRIVATE_FIELDS = `id name legalName timezone locale currency website phone
   address { line1 line2 city state postalCode country }
   settings { appointmentReminderHours sendReceiptEmails defaultNoteTemplateId }
   createdAt updatedAt`;
-const WEBHOOK_FIELDS = 'url enabled events secretHint createdAt updatedAt';
+const WEBHOOK_FIELDS = 'url enabled events secretHint createdAt updatedAt disabledAt disabledReason';
 
 const EXAMPLE_ID = '6f1c2a9e-3b7d-4c1e-9a52-0d8e4f7b1c33';
 const EXAMPLE_LOGO = `https://api.example.com/assets/2b9f61d0-8c4e-4f3a-b1d7-5e2a9c0f4d18`;
@@ -39,6 +39,8 @@ const WEBHOOK_EXAMPLE = {
   secretHint: 'whsec_…Q2xk',
   createdAt: '2026-12-01T09:30:00.000Z',
   updatedAt: '2026-12-01T09:30:00.000Z',
+  disabledAt: null,
+  disabledReason: null,
 };
 const LOGO_UPLOAD = {
   field: 'file',
@@ -124,7 +126,11 @@ export const TENANT_ROUTES: DocumentedRoute[] = [
     document: `query WebhookConfig { webhookConfig { ${WEBHOOK_FIELDS} } }`,
     result: (data) => data.webhookConfig,
     responseDescription:
-      'The configuration. Before any is saved: `{"url": null, "enabled": false, "events": [], "secretHint": null, "createdAt": null, "updatedAt": null}`',
+      [
+        'The configuration. Before any is saved: `{"url": null, "enabled": false, "events": [], "secretHint": null, "createdAt": null, "updatedAt": null, "disabledAt": null, "disabledReason": null}`.',
+        '`disabledAt` and `disabledReason` say when and why the platform disabled the endpoint (every attempt failing for a while, or a 410 Gone answer);',
+        'a PUT with `enabled: true` re-enables it and clears them.',
+      ].join(' '),
     responseExample: WEBHOOK_EXAMPLE,
   },
   {
@@ -134,7 +140,7 @@ export const TENANT_ROUTES: DocumentedRoute[] = [
     summary: 'Change the webhook configuration; answers the tenant with it',
     tag: 'Tenant',
     document: `mutation UpdateWebhookConfig($input: WebhookConfigInput!) {
-      updateWebhookConfig(input: $input) { ${PRIVATE_FIELDS} webhookConfig { url enabled events secret secretHint createdAt updatedAt } }
+      updateWebhookConfig(input: $input) { ${PRIVATE_FIELDS} webhookConfig { url enabled events secret secretHint createdAt updatedAt disabledAt disabledReason } }
     }`,
     body: { variable: 'input', required: true },
     result: (data) => data.updateWebhookConfig,
@@ -143,6 +149,7 @@ export const TENANT_ROUTES: DocumentedRoute[] = [
       '`webhookConfig.secret` is the whole Standard Webhooks signing secret (`whsec_...`) only in the answer that created it',
       '(the first save) or rotated it (`rotateSecret: true`); it is null in every other answer, which show `secretHint` only.',
       'A new configuration is enabled and subscribed to every catalogue event unless the body says otherwise.',
+      '`enabled: true` re-enables an endpoint the platform disabled (`disabledAt`), clearing the notice.',
     ].join(' '),
     requestExample: { url: 'https://hooks.riverside.example.com/platform', enabled: true, events: ['tenant.updated', 'gift_card.activated'], rotateSecret: false },
     responseExample: { ...PRIVATE_EXAMPLE, webhookConfig: { ...WEBHOOK_EXAMPLE, secret: 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw' } },

@@ -15,6 +15,7 @@ import { Migration20261203000000_directory_views } from './migrations/Migration2
 import { Migration20261204000000_webhook_deliveries } from './migrations/Migration20261204000000_webhook_deliveries';
 import { Migration20261210000000_delivery_jobs } from './migrations/Migration20261210000000_delivery_jobs';
 import { Migration20261215000000_bounded_logos } from './migrations/Migration20261215000000_bounded_logos';
+import { Migration20261220000400_webhook_endpoint_health } from './migrations/Migration20261220000400_webhook_endpoint_health';
 import { outboxMigration } from '../common/outbox/outbox.migration';
 import { WebhookDeliveryResolver } from './resolvers/webhook-delivery.resolver';
 import { ApiKeyResolver } from './resolvers/api-key.resolver';
@@ -45,6 +46,7 @@ export const tenantSubgraph: SubgraphDefinition<WebhookSettings | null, TenantDe
     migration('Migration20261204000100_outbox', outboxMigration('tenant')),
     migration('Migration20261210000000_delivery_jobs', Migration20261210000000_delivery_jobs),
     migration('Migration20261215000000_bounded_logos', Migration20261215000000_bounded_logos),
+    migration('Migration20261220000400_webhook_endpoint_health', Migration20261220000400_webhook_endpoint_health),
   ],
   resolvers: [
     TenantResolver,

@@ -9,6 +9,9 @@ export interface WebhookConfigView {
   secret: string | null;
   createdAt: Date | null;
   updatedAt: Date | null;
+  /** Set when the platform disabled the endpoint (a run of failures, or 410 Gone), until the tenant re-enables it. */
+  disabledAt: Date | null;
+  disabledReason: string | null;
 }
 
 /** What a tenant that never saved a configuration sees: nothing configured, nothing sent. */
@@ -20,6 +23,8 @@ export const UNCONFIGURED_WEBHOOK: Readonly<WebhookConfigView> = {
   secret: null,
   createdAt: null,
   updatedAt: null,
+  disabledAt: null,
+  disabledReason: null,
 };
 
 /** Enough of the secret to tell two apart (`whsec_…AbCd`), too little to sign with. */
@@ -36,5 +41,7 @@ export function toWebhookConfigView(config: WebhookConfig | null, revealSecret =
     secret: revealSecret ? config.secret : null,
     createdAt: config.createdAt,
     updatedAt: config.updatedAt,
+    disabledAt: config.disabledAt,
+    disabledReason: config.disabledReason,
   };
 }

@@ -49,7 +49,7 @@ describe(`OpenAPI for the tenant routes (${process.env.E2E_MODE} mode)`, () => {
     const webhook = doc.paths['/tenant/webhook-config'].put;
     expect(webhook.responses['200'].description).toContain('only in the answer that created it');
     expect(Object.keys(webhook.responses['200'].content['application/json'].schema.properties.webhookConfig.properties)).toEqual([
-      'url', 'enabled', 'events', 'secret', 'secretHint', 'createdAt', 'updatedAt',
+      'url', 'enabled', 'events', 'secret', 'secretHint', 'createdAt', 'updatedAt', 'disabledAt', 'disabledReason',
     ]);
     expect(doc.components.schemas.WebhookConfigInput.properties).toHaveProperty('rotateSecret');
   });

@@ -19,12 +19,14 @@ const put = (tenant: TestTenant, body: unknown) =>
 
 const urlError = (reason: string, input: unknown) => ({ type: 'value_error', loc: ['body', 'url'], msg: `Value error, ${reason}`, input, ctx: { error: reason } });
 
+const NOT_GLOBAL = 'url must point to a globally reachable address (not a private, loopback, link-local or other special-purpose one)';
+
 describe(`webhook configuration over REST (${process.env.E2E_MODE} mode)`, () => {
   it('GET answers the unconfigured shape before anything is saved', async () => {
     const tenant = await createTestTenant();
     const res = await tenant.get('/tenant/webhook-config');
     expect(res.status).toBe(200);
-    expect(res.body).toEqual({ url: null, enabled: false, events: [], secretHint: null, createdAt: null, updatedAt: null });
+    expect(res.body).toEqual({ url: null, enabled: false, events: [], secretHint: null, createdAt: null, updatedAt: null, disabledAt: null, disabledReason: null });
   });
 
   it('PUT answers the tenant with its config; the secret shows whole once, then only as a hint, until rotated', async () => {
@@ -45,10 +47,12 @@ describe(`webhook configuration over REST (${process.env.E2E_MODE} mode)`, () =>
       secretHint: hint,
       createdAt: expect.any(String),
       updatedAt: expect.any(String),
+      disabledAt: null,
+      disabledReason: null,
     });
 
     const read = await tenant.get('/tenant/webhook-config');
-    expect(read.body).toEqual({ url: 'https://hooks.example.com/platform', enabled: true, events: ['tenant.updated', 'gift_card.activated'], secretHint: hint, createdAt: webhookConfig.createdAt, updatedAt: webhookConfig.updatedAt });
+    expect(read.body).toEqual({ url: 'https://hooks.example.com/platform', enabled: true, events: ['tenant.updated', 'gift_card.activated'], secretHint: hint, createdAt: webhookConfig.createdAt, updatedAt: webhookConfig.updatedAt, disabledAt: null, disabledReason: null });
     expect(read.text).not.toContain(secret.slice(6));
 
     const disabled = await put(tenant, { enabled: false });
@@ -70,15 +74,15 @@ describe(`webhook configuration over REST (${process.env.E2E_MODE} mode)`, () =>
 
   it.each([
     [{ url: 'http://hooks.example.com/in' }, urlError('url must use https', 'http://hooks.example.com/in')],
-    [{ url: 'https://10.0.0.5/in' }, urlError('url must not point to a private, loopback or link-local address', 'https://10.0.0.5/in')],
-    [{ url: 'https://172.20.1.1/in' }, urlError('url must not point to a private, loopback or link-local address', 'https://172.20.1.1/in')],
-    [{ url: 'https://192.168.1.1/in' }, urlError('url must not point to a private, loopback or link-local address', 'https://192.168.1.1/in')],
-    [{ url: 'https://127.0.0.1:8443/in' }, urlError('url must not point to a private, loopback or link-local address', 'https://127.0.0.1:8443/in')],
-    [{ url: 'https://localhost/in' }, urlError('url must not point to a private, loopback or link-local address', 'https://localhost/in')],
-    [{ url: 'https://169.254.169.254/latest' }, urlError('url must not point to a private, loopback or link-local address', 'https://169.254.169.254/latest')],
-    [{ url: 'https://[::1]/in' }, urlError('url must not point to a private, loopback or link-local address', 'https://[::1]/in')],
-    [{ url: 'https://[fd00::1]/in' }, urlError('url must not point to a private, loopback or link-local address', 'https://[fd00::1]/in')],
-    [{ url: 'https://[fe80::1]/in' }, urlError('url must not point to a private, loopback or link-local address', 'https://[fe80::1]/in')],
+    [{ url: 'https://10.0.0.5/in' }, urlError(NOT_GLOBAL, 'https://10.0.0.5/in')],
+    [{ url: 'https://172.20.1.1/in' }, urlError(NOT_GLOBAL, 'https://172.20.1.1/in')],
+    [{ url: 'https://192.168.1.1/in' }, urlError(NOT_GLOBAL, 'https://192.168.1.1/in')],
+    [{ url: 'https://127.0.0.1:8443/in' }, urlError(NOT_GLOBAL, 'https://127.0.0.1:8443/in')],
+    [{ url: 'https://localhost/in' }, urlError(NOT_GLOBAL, 'https://localhost/in')],
+    [{ url: 'https://169.254.169.254/latest' }, urlError(NOT_GLOBAL, 'https://169.254.169.254/latest')],
+    [{ url: 'https://[::1]/in' }, urlError(NOT_GLOBAL, 'https://[::1]/in')],
+    [{ url: 'https://[fd00::1]/in' }, urlError(NOT_GLOBAL, 'https://[fd00::1]/in')],
+    [{ url: 'https://[fe80::1]/in' }, urlError(NOT_GLOBAL, 'https://[fe80::1]/in')],
     [{ url: 'hooks.example.com' }, urlError('url must be an absolute https URL', 'hooks.example.com')],
     [{ enabled: true }, urlError('url is required while the webhook is enabled', null)],
     [{ url: 'https://hooks.example.com', secret: 'mine' }, { type: 'extra_forbidden', loc: ['body', 'secret'], msg: 'Extra inputs are not permitted', input: 'mine' }],
@@ -103,7 +107,7 @@ describe(`webhook configuration over REST (${process.env.E2E_MODE} mode)`, () =>
     const [a, b] = await Promise.all([createTestTenant(), createTestTenant()]);
     await put(a, { url: 'https://a.example.com/hook' });
     expect((await b.get('/tenant/webhook-config')).body.url).toBeNull();
-    const gql = await a.graphql('{ webhookConfig { url enabled events secretHint createdAt updatedAt } }');
+    const gql = await a.graphql('{ webhookConfig { url enabled events secretHint createdAt updatedAt disabledAt disabledReason } }');
     expect(gql.body.data.webhookConfig).toEqual((await a.get('/tenant/webhook-config')).body);
   });
 });

@@ -63,3 +63,36 @@ export async function startWebhookReceiver(secret: () => string | null, port = 0
     });
   return state;
 }
+
+/** A receiver that accepts every connection, reads the request and never answers (a hung server). */
+export interface DeadReceiver {
+  url: string;
+  /** Requests seen, in order, each with how many connections were open when it arrived (its own included). */
+  requests: { id: string; openAtArrival: number }[];
+  /** Connections open now, and the most ever open at once. */
+  open: number;
+  maxOpen: number;
+  close(): Promise<void>;
+}
+
+/** Starts a dead receiver on 127.0.0.1: every request stays unanswered until the caller gives up and closes the connection. */
+export async function startDeadReceiver(): Promise<DeadReceiver> {
+  const state: DeadReceiver = { url: '', requests: [], open: 0, maxOpen: 0, close: async () => undefined };
+  const server: Server = createServer((req) => {
+    req.resume();
+    state.requests.push({ id: String(req.headers['webhook-id']), openAtArrival: state.open });
+  });
+  server.on('connection', (socket) => {
+    state.open += 1;
+    state.maxOpen = Math.max(state.maxOpen, state.open);
+    socket.once('close', () => (state.open -= 1));
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  state.url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/hooks`;
+  state.close = () =>
+    new Promise<void>((resolve) => {
+      server.closeAllConnections();
+      server.close(() => resolve());
+    });
+  return state;
+}

@@ -22,4 +22,23 @@ export class WebhookConfig extends TenantScopedEntity {
   /** `whsec_<base64 of 24 random bytes>`. */
   @Property({ type: 'text', hidden: true })
   secret!: string;
+
+  /** When the platform turned the endpoint off (a run of failures, or 410 Gone); null otherwise. */
+  @Property({ type: 'timestamptz', fieldName: 'disabled_at', nullable: true })
+  disabledAt: Date | null = null;
+
+  /** Why the platform turned it off, for the tenant. */
+  @Property({ type: 'text', fieldName: 'disabled_reason', nullable: true })
+  disabledReason: string | null = null;
+
+  // The endpoint's health, written by the dispatchers (webhooks/endpoint-policy.ts); the
+  // configuration only resets it when the tenant re-enables the endpoint or changes its URL.
+  @Property({ type: 'int', fieldName: 'consecutive_failures', hidden: true })
+  consecutiveFailures = 0;
+
+  @Property({ type: 'timestamptz', fieldName: 'failing_since', nullable: true, hidden: true })
+  failingSince: Date | null = null;
+
+  @Property({ type: 'timestamptz', fieldName: 'circuit_open_until', nullable: true, hidden: true })
+  circuitOpenUntil: Date | null = null;
 }

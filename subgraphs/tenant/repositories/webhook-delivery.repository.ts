@@ -5,78 +5,10 @@ import type { Db } from 'pg-boss' with { 'resolution-mode': 'import' };
 import { enqueue } from '../../common/jobs/job-queue';
 import type { WebhookEventJob } from '../../common/jobs/webhook-event';
 import type { TenantScope } from '../../common/tenant-scope';
-import { WEBHOOK_DELIVERY_QUEUE } from '../webhooks/queues';
+import { deliveryJob, WEBHOOK_DELIVERY_QUEUE } from '../webhooks/queues';
+import type { AdoptedDelivery, AttemptOutcome, AttemptRecord, ClaimedDelivery, Deferral, DeliveryRecord, DeliverySettlement, DueDelivery, WebhookQueueStats } from './webhook-delivery.rows';
 
-/** One delivery of the log, as reads return it. */
-export interface DeliveryRecord {
-  id: string;
-  eventType: string;
-  payload: string;
-  status: 'pending' | 'delivered' | 'failed';
-  attemptCount: number;
-  nextAttemptAt: Date | null;
-  lastStatus: number | null;
-  lastError: string | null;
-  deliveredAt: Date | null;
-  createdAt: Date;
-}
-
-/** One recorded attempt. */
-export interface AttemptRecord {
-  deliveryId: string;
-  attemptNumber: number;
-  attemptedAt: Date;
-  statusCode: number | null;
-  durationMs: number;
-  error: string | null;
-}
-
-/** A delivery a job claimed, with its tenant's endpoint (null columns: no configuration any more). */
-export interface ClaimedDelivery {
-  id: string;
-  job_id: string;
-  tenant_id: string;
-  event_type: string;
-  payload: string;
-  attempt_count: number;
-  url: string | null;
-  secret: string | null;
-  enabled: boolean | null;
-  /** When the event entered the delivery log (delivery lag). */
-  created_at: Date;
-}
-
-/** One attempt of a claimed delivery, as the batch's bookkeeping records it. */
-export interface AttemptOutcome {
-  status: number | null;
-  error: string | null;
-  durationMs: number;
-}
-
-/** A claimed delivery's next state; `nextJob` null when no attempt follows. */
-export interface DeliverySettlement {
-  status: 'pending' | 'delivered' | 'failed';
-  next: Date | null;
-  nextJob: string | null;
-  error: string | null;
-}
-
-/** A pending delivery that just got a job (deliveries written before they ran on jobs). */
-export interface AdoptedDelivery {
-  id: string;
-  job_id: string;
-  next_attempt_at: Date;
-}
-
-/** The delivery log's backlog at one moment. */
-export interface WebhookQueueStats {
-  /** Deliveries still pending (due now or waiting for a retry). */
-  pending: number;
-  /** Seconds the oldest pending delivery has waited since it entered the log; 0 when none. */
-  oldestPendingSeconds: number;
-  /** Seconds the most overdue delivery is past its due time: how far the dispatchers are behind; 0 when none. */
-  overdueSeconds: number;
-}
+export type { AdoptedDelivery, AttemptOutcome, AttemptRecord, ClaimedDelivery, Deferral, DeliveryRecord, DeliverySettlement, DueDelivery, WebhookQueueStats };
 
 const DELIVERY_COLUMNS = `id, event_type as "eventType", payload, status, attempt_count as "attemptCount",
   case when status = 'pending' then next_attempt_at end as "nextAttemptAt", last_status as "lastStatus",
@@ -146,7 +78,7 @@ export class WebhookDeliveryRepository {
       this.em.getTransactionContext(),
     );
     if (rows.length > 0) {
-      await enqueue(this.em, WEBHOOK_DELIVERY_QUEUE, [{ id: jobId, data: { deliveryId: id } }]);
+      await enqueue(this.em, WEBHOOK_DELIVERY_QUEUE, [deliveryJob(jobId, id, this.scope.tenantId)]);
       return 'queued';
     }
     return (await this.find(id)) ? 'busy' : 'missing';
@@ -163,7 +95,7 @@ export class WebhookDeliveryRepository {
       'run',
       this.em.getTransactionContext(),
     );
-    await enqueue(this.em, WEBHOOK_DELIVERY_QUEUE, [{ id: jobId, data: { deliveryId: id } }]);
+    await enqueue(this.em, WEBHOOK_DELIVERY_QUEUE, [deliveryJob(jobId, id, this.scope.tenantId)]);
     return id;
   }
 
@@ -187,7 +119,8 @@ export class WebhookDeliveryRepository {
        returning d.id, d.job_id, d.tenant_id, d.event_type, d.payload, d.attempt_count, d.created_at,
          (select url from tenant.webhook_configs c where c.tenant_id = d.tenant_id) as url,
          (select secret from tenant.webhook_configs c where c.tenant_id = d.tenant_id) as secret,
-         (select enabled from tenant.webhook_configs c where c.tenant_id = d.tenant_id) as enabled`,
+         (select enabled from tenant.webhook_configs c where c.tenant_id = d.tenant_id) as enabled,
+         (select disabled_reason from tenant.webhook_configs c where c.tenant_id = d.tenant_id) as disabled_reason`,
       [jobIds, leaseSeconds],
     );
     return rows as ClaimedDelivery[];
@@ -231,22 +164,58 @@ export class WebhookDeliveryRepository {
   /**
    * Inserts a pending delivery for each event its tenant subscribed to (enabled endpoint, type in
    * its list), carrying the exact payload text every attempt will sign and the id of its first
-   * job; the rest are dropped, and an event seen twice is inserted once. Returns what it inserted.
+   * job. An endpoint the platform disabled (a run of failures, 410) still logs its events, as
+   * failed deliveries with the reason and no job: the tenant sees what it missed and can redeliver
+   * each after re-enabling. The rest are dropped, and an event seen twice is inserted once.
+   * Returns the pending deliveries it inserted.
    */
-  static async insertFromEventsUnscoped(tx: Db, events: WebhookEventJob[]): Promise<{ id: string; job_id: string }[]> {
+  static async insertFromEventsUnscoped(tx: Db, events: WebhookEventJob[]): Promise<{ id: string; job_id: string; tenant_id: string }[]> {
     const { rows } = await tx.executeSql(
-      `insert into tenant.webhook_deliveries (id, tenant_id, event_type, payload, status, next_attempt_at, created_at, job_id)
+      `insert into tenant.webhook_deliveries (id, tenant_id, event_type, payload, status, next_attempt_at, created_at, job_id, last_error)
        select e.id, e."tenantId", e.type,
               json_build_object('type', e.type, 'timestamp', e."occurredAt", 'data', e.data)::text,
-              'pending', now(), now(), gen_random_uuid()
+              case when c.enabled then 'pending' else 'failed' end, now(), now(),
+              case when c.enabled then gen_random_uuid() end,
+              case when not c.enabled then 'endpoint disabled: ' || c.disabled_reason end
          from jsonb_to_recordset($1::jsonb) as e(id uuid, "tenantId" uuid, type text, data jsonb, "occurredAt" text)
          join tenant.webhook_configs c on c.tenant_id = e."tenantId"
-        where c.enabled and c.url is not null and e.type = any(c.events)
+        where (c.enabled or c.disabled_at is not null) and c.url is not null and e.type = any(c.events)
        on conflict (id) do nothing
-       returning id, job_id`,
+       returning id, job_id, tenant_id, status`,
       [JSON.stringify(events)],
     );
-    return rows as { id: string; job_id: string }[];
+    return (rows as { id: string; job_id: string; tenant_id: string; status: string }[]).filter((r) => r.status === 'pending').map(({ id, job_id, tenant_id }) => ({ id, job_id, tenant_id }));
+  }
+
+  /**
+   * Of `jobIds`, the deliveries they are still current on, pending and held by nobody, oldest
+   * first: what the endpoint policy hands slots to. In the admission transaction `tx`.
+   */
+  static async dueUnscoped(tx: Db, jobIds: string[]): Promise<DueDelivery[]> {
+    const { rows } = await tx.executeSql(
+      `select id, job_id, tenant_id from tenant.webhook_deliveries
+        where job_id = any($1::uuid[]) and status = 'pending' and (locked_until is null or locked_until < now())
+        order by created_at, id`,
+      [jobIds],
+    );
+    return rows as DueDelivery[];
+  }
+
+  /**
+   * Gives each deferred delivery its new job and due time, without counting an attempt, only
+   * while the job that came up is still its current one. Returns the deferrals it wrote.
+   */
+  static async deferUnscoped(tx: Db, deferrals: Deferral[]): Promise<Deferral[]> {
+    if (deferrals.length === 0) return [];
+    const { rows } = await tx.executeSql(
+      `update tenant.webhook_deliveries d set job_id = s.next_job, next_attempt_at = s.at, updated_at = now()
+         from unnest($1::uuid[], $2::uuid[], $3::uuid[], $4::timestamptz[]) as s(id, job_id, next_job, at)
+        where d.id = s.id and d.job_id = s.job_id and d.status = 'pending'
+        returning d.id`,
+      [deferrals.map((r) => r.id), deferrals.map((r) => r.job_id), deferrals.map((r) => r.next_job), deferrals.map((r) => r.at)],
+    );
+    const written = new Set((rows as { id: string }[]).map((r) => r.id));
+    return deferrals.filter((r) => written.has(r.id));
   }
 
   /** Gives each pending delivery without a job a job id (skipping rows another process holds). */
@@ -254,7 +223,7 @@ export class WebhookDeliveryRepository {
     const { rows } = await tx.executeSql(
       `update tenant.webhook_deliveries set job_id = gen_random_uuid(), updated_at = now()
         where id in (select id from tenant.webhook_deliveries where status = 'pending' and job_id is null for update skip locked)
-        returning id, job_id, next_attempt_at`,
+        returning id, job_id, tenant_id, next_attempt_at`,
     );
     return rows as AdoptedDelivery[];
   }

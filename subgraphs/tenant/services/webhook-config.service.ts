@@ -45,6 +45,10 @@ export class WebhookConfigService {
     const existing = await this.configs.find();
     const patch = validateWebhookUpdate(input, existing, this.allowInsecure);
     const config = existing ?? this.configs.add({ enabled: true, events: [...WEBHOOK_EVENTS], secret: newWebhookSecret() });
+    // Re-enabling, or pointing the webhook elsewhere, starts the endpoint's health afresh; re-enabling also clears the platform's notice.
+    const reenabled = patch.enabled === true && !config.enabled;
+    if (reenabled || (patch.url !== undefined && patch.url !== config.url)) resetHealth(config);
+    if (reenabled) [config.disabledAt, config.disabledReason] = [null, null];
     if (patch.url !== undefined) config.url = patch.url;
     if (patch.enabled !== undefined) config.enabled = patch.enabled;
     if (patch.events !== undefined) config.events = patch.events;
@@ -60,6 +64,17 @@ export class WebhookConfigService {
     }
     return toWebhookConfigView(config, revealed);
   }
+}
+
+/**
+ * Clears the dispatchers' record of failures: the endpoint is tried again as a new one. Events
+ * logged as failed while it was disabled stay in the log, and are sent again one by one with
+ * `redeliverWebhookEvent` (docs/webhooks.md).
+ */
+function resetHealth(config: WebhookConfig): void {
+  config.consecutiveFailures = 0;
+  config.failingSince = null;
+  config.circuitOpenUntil = null;
 }
 
 /** Every rule of the update at once: URL safety, the event catalogue, and an enabled endpoint needing a URL. */

@@ -27,4 +27,13 @@ export class WebhookConfigType {
 
   @Field(() => DateTimeISOResolver, { nullable: true, description: 'Null until configured' })
   updatedAt!: Date | null;
+
+  @Field(() => DateTimeISOResolver, {
+    nullable: true,
+    description: 'When the platform disabled the endpoint (every attempt failing for a while, or a 410 Gone answer); null once the tenant re-enables it (enabled: true)',
+  })
+  disabledAt!: Date | null;
+
+  @Field(() => String, { nullable: true, description: 'Why the platform disabled the endpoint; null when it did not' })
+  disabledReason!: string | null;
 }

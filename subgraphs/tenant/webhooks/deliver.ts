@@ -2,14 +2,15 @@ import { randomUUID } from 'node:crypto';
 import { SpanStatusCode, trace } from '@opentelemetry/api';
 import type { Db, PgBoss } from 'pg-boss' with { 'resolution-mode': 'import' };
 import { Webhook } from 'standardwebhooks';
-import { WebhookConfigRepository } from '../repositories/webhook-config.repository';
 import { WebhookDeliveryRepository, type AttemptOutcome, type ClaimedDelivery, type DeliverySettlement } from '../repositories/webhook-delivery.repository';
+import { WebhookConfigRepository, type HealthPolicy, type HealthReport } from '../repositories/webhook-config.repository';
+import { admitDeliveries, type AdmissionPolicy } from './endpoint-policy';
 import { postWebhook } from './http-post';
-import { WEBHOOK_DELIVERY_QUEUE } from './queues';
+import { deliveryJob, WEBHOOK_DELIVERY_QUEUE } from './queues';
 import { nextAttemptDelayMs, parseRetryAfter } from './schedule';
 
-/** Tunables of one delivery batch. */
-export interface DeliveryOptions {
+/** Tunables of one delivery batch, with the per-endpoint share, breaker and disabling thresholds. */
+export interface DeliveryOptions extends AdmissionPolicy, HealthPolicy {
   /** Deliveries attempted at once. */
   concurrency: number;
   timeoutMs: number;
@@ -32,25 +33,29 @@ export type JobOutcome = 'done' | 'busy';
 /** What one HTTP attempt came to. */
 interface Outcome extends AttemptOutcome {
   retryAfter: number | null;
+  /** No request was made: the endpoint is disabled or gone (final, and no verdict on the receiver). */
+  offline?: boolean;
 }
 
 const tracer = trace.getTracer('healthcare-practice-platform');
 
 /**
- * Attempts the deliveries whose current job is one of `jobIds`. A delivery is claimed with a
+ * Attempts the deliveries whose current job is one of `jobIds`. Each endpoint gets at most its
+ * share of slots and nothing while its circuit breaker is open (endpoint-policy.ts): the
+ * deliveries it may not send now get a later job and hold no slot. A delivery is claimed with a
  * lease (`locked_until`) only while its job is still the current one and nobody else holds it, so
  * a job superseded by a redelivery does nothing, and a job that pg-boss hands out again after a
  * crash claims the delivery once the crashed claim's lease has run out. Each claimed delivery is
- * posted as a Standard Webhooks 1.0 request, and its attempt, next state and next job are written
- * in one transaction.
+ * posted as a Standard Webhooks 1.0 request, and its attempt, next state and next job, and its
+ * endpoint's health, are written in one transaction.
  */
 export async function deliverJobs(db: Db, boss: PgBoss, jobIds: string[], options: DeliveryOptions, hooks: DeliveryHooks = {}): Promise<Map<string, JobOutcome>> {
   const outcomes = new Map<string, JobOutcome>(jobIds.map((id) => [id, 'done']));
-  const rows = await WebhookDeliveryRepository.claimUnscoped(db, jobIds, options.leaseSeconds);
+  const { claimed: rows, deferred } = await admitDeliveries(db, boss, jobIds, options);
   const claimed = new Set(rows.map((r) => r.job_id));
-  const unclaimed = jobIds.filter((id) => !claimed.has(id));
+  const unclaimed = jobIds.filter((id) => !claimed.has(id) && !deferred.has(id));
   if (unclaimed.length > 0) {
-    // Still current and pending but not claimable: another worker holds it (a live lease).
+    // Still current and pending but neither claimed nor deferred: another worker holds it (a live lease).
     for (const jobId of await WebhookDeliveryRepository.pendingJobsUnscoped(db, unclaimed)) outcomes.set(jobId, 'busy');
   }
   if (rows.length === 0) return outcomes;
@@ -64,23 +69,23 @@ export async function deliverJobs(db: Db, boss: PgBoss, jobIds: string[], option
     }
   };
   await Promise.all(Array.from({ length: Math.min(options.concurrency, rows.length) }, worker));
-  await record(db, boss, rows, results, options.schedule, hooks);
+  await record(db, boss, rows, results, options, hooks);
   return outcomes;
 }
 
-const ENDPOINT_OFF: Outcome = { status: null, error: 'endpoint disabled or removed', retryAfter: null, durationMs: 0 };
+const ENDPOINT_OFF: Outcome = { status: null, error: 'endpoint disabled or removed', retryAfter: null, durationMs: 0, offline: true };
+const endpointDisabled = (reason: string): Outcome => ({ ...ENDPOINT_OFF, error: `endpoint disabled: ${reason}` });
 
 /** One delivery attempt in its own span: tenant, event type and attempt number, never the URL or the body. */
 function attempt(delivery: ClaimedDelivery, options: DeliveryOptions): Promise<Outcome> {
-  if (!delivery.url || !delivery.secret || !delivery.enabled) return Promise.resolve(ENDPOINT_OFF);
+  if (!delivery.url || !delivery.secret || !delivery.enabled) return Promise.resolve(delivery.disabled_reason ? endpointDisabled(delivery.disabled_reason) : ENDPOINT_OFF);
   const attributes = { 'tenant.id': delivery.tenant_id, 'webhook.event_type': delivery.event_type, 'webhook.attempt': delivery.attempt_count };
   return tracer.startActiveSpan('webhook.delivery', { attributes }, async (span) => {
     try {
       const outcome = await post(delivery, options);
       if (outcome.status !== null) span.setAttribute('http.response.status_code', outcome.status);
-      const succeeded = outcome.status !== null && outcome.status >= 200 && outcome.status < 300;
       // The error text is the dispatcher's own (a status or an error code), never the receiver's body.
-      if (!succeeded) span.setStatus({ code: SpanStatusCode.ERROR, message: outcome.error ?? `HTTP ${outcome.status}` });
+      if (!succeeded(outcome)) span.setStatus({ code: SpanStatusCode.ERROR, message: outcome.error ?? `HTTP ${outcome.status}` });
       return outcome;
     } finally {
       span.end();
@@ -88,35 +93,57 @@ function attempt(delivery: ClaimedDelivery, options: DeliveryOptions): Promise<O
   });
 }
 
-/**
- * Writes a batch's bookkeeping in one transaction whatever its size (attempts, delivery states
- * with their next jobs, endpoints to disable): per-event round trips were the dispatcher's
- * bottleneck, and a delivery must never be left pending without a job.
- */
-async function record(db: Db, boss: PgBoss, rows: ClaimedDelivery[], outcomes: Outcome[], schedule: number[], hooks: DeliveryHooks): Promise<void> {
-  const now = Date.now();
-  const states = rows.map((delivery, i): DeliverySettlement => {
+const succeeded = (outcome: Outcome): boolean => outcome.status !== null && outcome.status >= 200 && outcome.status < 300;
+
+/** Each endpoint's verdict from a batch's attempts; deliveries of a switched-off endpoint say nothing about its receiver. */
+function healthReports(rows: ClaimedDelivery[], outcomes: Outcome[]): HealthReport[] {
+  const reports = new Map<string, HealthReport>();
+  rows.forEach((delivery, i) => {
     const outcome = outcomes[i];
-    const succeeded = outcome.status !== null && outcome.status >= 200 && outcome.status < 300;
-    // 410 Gone: the receiver asks never to be called again (docs/webhooks.md).
-    const final = outcome.status === 410 || outcome === ENDPOINT_OFF;
-    const delay = succeeded || final ? null : nextAttemptDelayMs(delivery.attempt_count, schedule, outcome.retryAfter);
-    return {
-      status: succeeded ? 'delivered' : delay === null ? 'failed' : 'pending',
-      next: delay === null ? null : new Date(now + delay),
-      nextJob: delay === null ? null : randomUUID(),
-      error: succeeded ? null : (outcome.error ?? `HTTP ${outcome.status}`),
-    };
+    if (outcome.offline) return;
+    const report = reports.get(delivery.tenant_id) ?? { tenantId: delivery.tenant_id, succeeded: false, failures: 0, gone: false };
+    if (succeeded(outcome)) report.succeeded = true;
+    else report.failures += 1;
+    if (outcome.status === 410) report.gone = true;
+    reports.set(delivery.tenant_id, report);
   });
+  return [...reports.values()];
+}
+
+/**
+ * Writes a batch's bookkeeping in one transaction whatever its size (endpoint health first, then
+ * attempts, delivery states with their next jobs): per-event round trips were the dispatcher's
+ * bottleneck, and a delivery must never be left pending without a job. An endpoint disabled by
+ * this batch has its deliveries failed with the reason, which its attempt records too.
+ */
+async function record(db: Db, boss: PgBoss, rows: ClaimedDelivery[], outcomes: Outcome[], options: DeliveryOptions, hooks: DeliveryHooks): Promise<void> {
+  const now = Date.now();
   const tx = await db.beginTransaction!();
   let kept: Set<string>;
+  let states: DeliverySettlement[];
   try {
-    await WebhookDeliveryRepository.recordAttemptsUnscoped(tx.db, rows, outcomes);
-    kept = await WebhookDeliveryRepository.settleUnscoped(tx.db, rows, outcomes, states);
-    const retries = rows.flatMap((r, i) => (kept.has(r.id) && states[i].nextJob ? [{ id: states[i].nextJob!, data: { deliveryId: r.id }, startAfter: states[i].next! }] : []));
+    const disabled = await WebhookConfigRepository.recordHealthUnscoped(tx.db, healthReports(rows, outcomes), options);
+    const logged = outcomes.map((outcome, i) => {
+      const reason = disabled.get(rows[i].tenant_id);
+      return reason && !succeeded(outcome) && !outcome.offline ? { ...outcome, error: `${outcome.error ?? `HTTP ${outcome.status}`}; endpoint disabled: ${reason}` } : outcome;
+    });
+    states = rows.map((delivery, i): DeliverySettlement => {
+      const outcome = logged[i];
+      const ok = succeeded(outcome);
+      // 410 Gone: the receiver asks never to be called again (docs/webhooks.md); a disabled endpoint gets no retry.
+      const final = outcome.offline || outcome.status === 410 || disabled.has(delivery.tenant_id);
+      const delay = ok || final ? null : nextAttemptDelayMs(delivery.attempt_count, options.schedule, outcome.retryAfter);
+      return {
+        status: ok ? 'delivered' : delay === null ? 'failed' : 'pending',
+        next: delay === null ? null : new Date(now + delay),
+        nextJob: delay === null ? null : randomUUID(),
+        error: ok ? null : (outcome.error ?? `HTTP ${outcome.status}`),
+      };
+    });
+    await WebhookDeliveryRepository.recordAttemptsUnscoped(tx.db, rows, logged);
+    kept = await WebhookDeliveryRepository.settleUnscoped(tx.db, rows, logged, states);
+    const retries = rows.flatMap((r, i) => (kept.has(r.id) && states[i].nextJob ? [deliveryJob(states[i].nextJob!, r.id, r.tenant_id, states[i].next!)] : []));
     if (retries.length > 0) await boss.insert(WEBHOOK_DELIVERY_QUEUE, retries, { db: tx.db });
-    const gone = [...new Set(rows.filter((r, i) => kept.has(r.id) && outcomes[i].status === 410).map((r) => r.tenant_id))];
-    if (gone.length > 0) await WebhookConfigRepository.disableUnscoped(tx.db, gone);
     await tx.commit();
   } catch (error) {
     await tx.rollback();

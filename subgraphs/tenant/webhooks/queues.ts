@@ -1,8 +1,17 @@
+import type { JobInsert } from 'pg-boss' with { 'resolution-mode': 'import' };
 import type { JobQueueDefinition } from '../../common/jobs/job-queue';
 import { WEBHOOK_EVENT_QUEUE } from '../../common/jobs/webhook-event';
 
 /** One job per delivery attempt; its id is the delivery's `job_id` while it is the current one. */
 export const WEBHOOK_DELIVERY_QUEUE = 'tenant.webhook-delivery';
+
+/**
+ * A delivery job, in its endpoint's pg-boss group (the tenant: one endpoint each), so that workers
+ * fetching with `groupConcurrency` leave an endpoint's jobs beyond its share in the queue.
+ */
+export function deliveryJob(jobId: string, deliveryId: string, tenantId: string, startAfter?: Date): JobInsert<{ deliveryId: string }> {
+  return { id: jobId, data: { deliveryId }, group: { id: tenantId }, ...(startAfter ? { startAfter } : {}) };
+}
 
 // pg-boss's own retries cover what the handlers do not: a crashed or stuck worker (the job
 // expires) and a failed bookkeeping statement. Receiver failures follow the documented schedule

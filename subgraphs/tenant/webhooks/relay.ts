@@ -1,7 +1,7 @@
 import type { Db, PgBoss } from 'pg-boss' with { 'resolution-mode': 'import' };
 import type { WebhookEventJob } from '../../common/jobs/webhook-event';
 import { WebhookDeliveryRepository } from '../repositories/webhook-delivery.repository';
-import { WEBHOOK_DELIVERY_QUEUE } from './queues';
+import { deliveryJob, WEBHOOK_DELIVERY_QUEUE } from './queues';
 
 /**
  * Turns domain events into deliveries, inside the transaction `tx` that also completes their
@@ -13,6 +13,6 @@ import { WEBHOOK_DELIVERY_QUEUE } from './queues';
 export async function relayEvents(tx: Db, boss: PgBoss, events: WebhookEventJob[]): Promise<number> {
   if (events.length === 0) return 0;
   const created = await WebhookDeliveryRepository.insertFromEventsUnscoped(tx, events);
-  if (created.length > 0) await boss.insert(WEBHOOK_DELIVERY_QUEUE, created.map((r) => ({ id: r.job_id, data: { deliveryId: r.id } })), { db: tx });
+  if (created.length > 0) await boss.insert(WEBHOOK_DELIVERY_QUEUE, created.map((r) => deliveryJob(r.job_id, r.id, r.tenant_id)), { db: tx });
   return created.length;
 }

@@ -2,7 +2,7 @@ import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
 import type { LookupFunction } from 'node:net';
 import { isInternalHost } from '../services/webhook-url';
 
-/** True when the address is internal: a webhook may not connect there (unless ALLOW_HTTP_WEBHOOKS=1, whose connections skip this lookup). */
+/** True when the address is not globally reachable (IANA special-purpose registries, global-address.ts): a webhook may not connect there (unless ALLOW_HTTP_WEBHOOKS=1, whose connections skip this lookup). */
 export const refusedAddress = (address: string): boolean => isInternalHost(address);
 
 /** The error a refused connection fails with. */

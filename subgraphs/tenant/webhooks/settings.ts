@@ -12,6 +12,16 @@ export interface WebhookSettings {
   batchSize: number;
   /** Deliveries attempted at once by this process. */
   concurrency: number;
+  /** Deliveries to one endpoint in flight at once, across all processes: its share of the slots. */
+  endpointConcurrency: number;
+  /** Consecutive failed attempts that open an endpoint's circuit breaker. */
+  breakerFailures: number;
+  /** How long an open breaker defers the endpoint's deliveries before one probe is let through. */
+  breakerCooldownSeconds: number;
+  /** The platform disables an endpoint whose run of failures is at least this many attempts long... */
+  disableAfterFailures: number;
+  /** ...and has lasted at least this many hours (0: the count alone decides). */
+  disableAfterHours: number;
   /** Backstop poll while idle; a new job wakes the workers at once. */
   pollMs: number;
   /** Delivered events are kept this long for `webhookDeliveries`, then pruned. */
@@ -25,7 +35,9 @@ export interface WebhookSettings {
 
 /**
  * Reads WEBHOOK_RETRY_SCHEDULE, WEBHOOK_TIMEOUT_MS, WEBHOOK_BATCH_SIZE, WEBHOOK_CONCURRENCY,
- * WEBHOOK_POLL_MS, WEBHOOK_RETENTION_DAYS and ALLOW_HTTP_WEBHOOKS, reporting every problem at once:
+ * WEBHOOK_ENDPOINT_CONCURRENCY, WEBHOOK_BREAKER_FAILURES, WEBHOOK_BREAKER_COOLDOWN_SECONDS,
+ * WEBHOOK_DISABLE_AFTER_FAILURES, WEBHOOK_DISABLE_AFTER_HOURS, WEBHOOK_POLL_MS,
+ * WEBHOOK_RETENTION_DAYS and ALLOW_HTTP_WEBHOOKS, reporting every problem at once:
  * the tenant subgraph's settings (its definition's `readSettings`).
  */
 export function readWebhookSettings(env: Readonly<Record<string, string | undefined>>): { settings: WebhookSettings | null; problems: string[] } {
@@ -52,6 +64,11 @@ export function readWebhookSettings(env: Readonly<Record<string, string | undefi
     leaseSeconds: Math.ceil(timeoutMs / 1000) + 5,
     batchSize: int('WEBHOOK_BATCH_SIZE', 200, 1, 5_000),
     concurrency: int('WEBHOOK_CONCURRENCY', 32, 1, 1_000),
+    endpointConcurrency: int('WEBHOOK_ENDPOINT_CONCURRENCY', 4, 1, 1_000),
+    breakerFailures: int('WEBHOOK_BREAKER_FAILURES', 5, 1, 1_000),
+    breakerCooldownSeconds: int('WEBHOOK_BREAKER_COOLDOWN_SECONDS', 60, 1, 86_400),
+    disableAfterFailures: int('WEBHOOK_DISABLE_AFTER_FAILURES', 20, 1, 100_000),
+    disableAfterHours: int('WEBHOOK_DISABLE_AFTER_HOURS', 24, 0, 8_760),
     pollMs: int('WEBHOOK_POLL_MS', 500, 10, 60_000),
     retentionDays: int('WEBHOOK_RETENTION_DAYS', 30, 1, 3_650),
     allowInternal: env.ALLOW_HTTP_WEBHOOKS === '1',

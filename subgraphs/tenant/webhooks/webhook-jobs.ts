@@ -4,7 +4,7 @@ import type { JobQueue } from '../../common/jobs/job-queue';
 import { WEBHOOK_EVENT_QUEUE, type WebhookEventJob } from '../../common/jobs/webhook-event';
 import { WebhookDeliveryRepository } from '../repositories/webhook-delivery.repository';
 import { deliverJobs, type DeliveryHooks } from './deliver';
-import { WEBHOOK_DELIVERY_QUEUE } from './queues';
+import { deliveryJob, WEBHOOK_DELIVERY_QUEUE } from './queues';
 import { relayEvents } from './relay';
 import type { WebhookSettings } from './settings';
 
@@ -56,13 +56,15 @@ export class WebhookJobs {
         await relayEvents(tx, boss, jobs.map((j) => j.data));
       }),
     ]);
-    // Two batches in flight overlap one batch's bookkeeping with the other's requests.
-    const batchSize = Math.max(1, Math.ceil(this.settings.concurrency / 2));
+    // One job per worker, as many workers as slots: a slot frees the moment its attempt ends, so a
+    // slow endpoint holds only the slots of its own deliveries, never a batch of other tenants'
+    // (issue 31). groupConcurrency leaves an endpoint's jobs beyond its share in the queue, holding
+    // nothing; the admission transaction makes the share exact across workers and processes.
     this.workers.push([
       WEBHOOK_DELIVERY_QUEUE,
       await boss.work<{ deliveryId: string }>(
         WEBHOOK_DELIVERY_QUEUE,
-        { ...polling, batchSize, localConcurrency: this.settings.concurrency > 1 ? 2 : 1, burstWhenBatchFull: batchSize > 1, perJobResults: true },
+        { ...polling, batchSize: 1, localConcurrency: this.settings.concurrency, groupConcurrency: this.settings.endpointConcurrency, perJobResults: true },
         async (jobs) => this.results(jobs, await this.deliver(jobs)),
       ),
     ]);
@@ -94,7 +96,7 @@ export class WebhookJobs {
       await tx.rollback();
       throw error;
     }
-    const jobs = await boss.fetch<{ deliveryId: string }>(WEBHOOK_DELIVERY_QUEUE, { batchSize: this.settings.concurrency });
+    const jobs = await boss.fetch<{ deliveryId: string }>(WEBHOOK_DELIVERY_QUEUE, { batchSize: this.settings.concurrency, groupConcurrency: this.settings.endpointConcurrency });
     if (jobs.length > 0) {
       const outcomes = await this.deliver(jobs);
       const done = jobs.filter((j) => outcomes.get(j.id) !== 'busy').map((j) => j.id);
@@ -119,7 +121,7 @@ export class WebhookJobs {
     const tx = await this.db.beginTransaction!();
     try {
       const adopted = await WebhookDeliveryRepository.adoptUnqueuedUnscoped(tx.db);
-      if (adopted.length > 0) await this.queue.boss.insert(WEBHOOK_DELIVERY_QUEUE, adopted.map((r) => ({ id: r.job_id, data: { deliveryId: r.id }, startAfter: r.next_attempt_at })), { db: tx.db });
+      if (adopted.length > 0) await this.queue.boss.insert(WEBHOOK_DELIVERY_QUEUE, adopted.map((r) => deliveryJob(r.job_id, r.id, r.tenant_id, r.next_attempt_at)), { db: tx.db });
       await tx.commit();
       return adopted.length;
     } catch (error) {

@@ -103,7 +103,8 @@ describe('webhook delivery (outbox -> dispatcher -> Standard Webhooks receiver o
     await touchTenant(server.url, tenant, 'Gone Clinic');
     await dispatchUntil(dispatch.dispatcher, async () => (await deliveries(tenant)).items[0]?.status === 'FAILED');
     const config = await request(`${server.url}/tenant/webhook-config`, { headers: tenant.headers });
-    expect(config.body.enabled).toBe(false);
+    expect(config.body).toMatchObject({ enabled: false, disabledAt: expect.any(String), disabledReason: 'the receiver answered 410 Gone' });
+    expect((await deliveries(tenant)).items[0].attempts[0].error).toBe('HTTP 410; endpoint disabled: the receiver answered 410 Gone');
     expect(receiver.received).toHaveLength(1);
   });
 

@@ -7,8 +7,22 @@ import { webhookMetricsHooks } from '../../../gateway/metrics/webhook-hooks';
 import { request, type TestTenant } from '../../utils/e2e';
 import { eventually } from '../../utils/eventually';
 
-/** Fast settings for tests: one-second retries, short timeout and lease; receivers on 127.0.0.1 allowed (ALLOW_HTTP_WEBHOOKS=1). */
-export const TEST_DISPATCH: WebhookSettings = { schedule: [1, 1, 1], timeoutMs: 1_000, leaseSeconds: 3, batchSize: 100, concurrency: 8, pollMs: 50, retentionDays: 30, allowInternal: true };
+/** Fast settings for tests: one-second retries, short timeout and lease; receivers on 127.0.0.1 allowed (ALLOW_HTTP_WEBHOOKS=1); the production endpoint share and breaker. */
+export const TEST_DISPATCH: WebhookSettings = {
+  schedule: [1, 1, 1],
+  timeoutMs: 1_000,
+  leaseSeconds: 3,
+  batchSize: 100,
+  concurrency: 8,
+  endpointConcurrency: 4,
+  breakerFailures: 5,
+  breakerCooldownSeconds: 1,
+  disableAfterFailures: 20,
+  disableAfterHours: 24,
+  pollMs: 50,
+  retentionDays: 30,
+  allowInternal: true,
+};
 
 /** The tenant subgraph's webhook jobs on a job queue and pool of their own, as a separate process would have; tests drive rounds by hand. */
 export interface TestDispatcher {

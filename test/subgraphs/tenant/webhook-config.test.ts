@@ -57,7 +57,7 @@ describe('webhook configuration in the subgraph (real PostgreSQL)', () => {
     ]);
     expect(issuesOf(await kit.run(tenant, UPDATE, { i: { url: 'https://192.168.0.10/hook' } }))[0]).toMatchObject({
       loc: ['input', 'url'],
-      msg: 'Value error, url must not point to a private, loopback or link-local address',
+      msg: 'Value error, url must point to a globally reachable address (not a private, loopback, link-local or other special-purpose one)',
     });
     expect(issuesOf(await kit.run(tenant, UPDATE, { i: { enabled: true } }))[0]).toMatchObject({ loc: ['input', 'url'], msg: 'Value error, url is required while the webhook is enabled' });
     expect((await kit.run(tenant, READ)).data.webhookConfig.createdAt).toBeNull();

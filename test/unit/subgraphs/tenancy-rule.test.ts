@@ -70,7 +70,12 @@ const UNSCOPED_METHODS: Record<string, string> = {
   'WebhookDeliveryRepository.adoptUnqueuedUnscoped': 'at start, pending deliveries of every tenant from before the job queue get a job',
   'WebhookDeliveryRepository.pruneDeliveredUnscoped': 'the hourly prune deletes old delivered rows of every tenant',
   'WebhookDeliveryRepository.backlogUnscoped': 'metrics: the delivery backlog across every tenant',
-  'WebhookConfigRepository.disableUnscoped': "a delivery batch turns off the endpoints that answered 410 Gone, each its tenant's",
+  'WebhookDeliveryRepository.dueUnscoped': "a delivery job's admission reads its delivery by job id, a batch across tenants",
+  'WebhookDeliveryRepository.deferUnscoped': "the admission gives deliveries over their endpoint's share a later job, each row with its tenant",
+  'WebhookConfigRepository.lockUnscoped': 'the admission locks the endpoints of a batch of deliveries, each its tenant',
+  'WebhookConfigRepository.inFlightUnscoped': "the admission counts each endpoint's deliveries in flight in every process",
+  'WebhookConfigRepository.markProbingUnscoped': "the admission marks a half-open breaker's probe, each endpoint its tenant's",
+  'WebhookConfigRepository.recordHealthUnscoped': "a delivery batch's breaker and disabling bookkeeping (410 Gone included), each endpoint its tenant's",
   'NotificationRepository.adoptUnqueuedUnscoped': 'at start, unsent e-mails of every tenant from before the job queue get a job',
   'NotificationRepository.countDueUnscoped': 'metrics: the e-mail backlog across every tenant',
 };

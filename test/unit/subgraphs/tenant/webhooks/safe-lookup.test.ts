@@ -17,6 +17,10 @@ describe('webhook connections only reach public addresses', () => {
     await expect(postWebhook('http://127.0.0.1:9/hook', {}, '{}', publicOnly)).rejects.toMatchObject({ code: 'EREFUSED_INTERNAL' });
     await expect(postWebhook('http://[::1]:9/hook', {}, '{}', publicOnly)).rejects.toMatchObject({ code: 'EREFUSED_INTERNAL' });
     await expect(postWebhook('http://169.254.169.254/latest', {}, '{}', publicOnly)).rejects.toMatchObject({ code: 'EREFUSED_INTERNAL' });
+    // Special-purpose ranges a host's own address can sit in (issue 31): never connected to, so never probed.
+    for (const url of ['http://192.0.2.1:9/', 'http://198.51.100.1:9/', 'http://203.0.113.1:9/', 'http://[2001:db8::1]:9/', 'http://[::ffff:0:c000:201]:9/', 'http://[64:ff9b:1::1]:9/', 'http://[100::1]:9/']) {
+      await expect(postWebhook(url, {}, '{}', publicOnly)).rejects.toMatchObject({ code: 'EREFUSED_INTERNAL' });
+    }
   });
 
   it('lets development connect to them with ALLOW_HTTP_WEBHOOKS=1 (allowInternal): the connection is tried, not refused', async () => {
