@@ -1,3 +1,6 @@
+// First: bench/lib/app.ts loads gateway/config.ts, which loads every subgraph's type-graphql
+// resolvers, and their decorators need the metadata API installed before they run (as gateway/main.ts does).
+import 'reflect-metadata';
 import os from 'node:os';
 import path from 'node:path';
 import { startApp } from './lib/app';
