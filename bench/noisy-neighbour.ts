@@ -1,4 +1,5 @@
 import { execFileSync } from 'node:child_process';
+import os from 'node:os';
 import { tenantSubgraph } from '../subgraphs/tenant';
 import { openJobQueue } from '../subgraphs/common/jobs/job-queue';
 import { waitForIdleDatabase } from './lib/database-idle';
@@ -34,6 +35,13 @@ function waitBound(durationSeconds: number): number {
   return value;
 }
 
+/** The settings this run was started with, as a command that repeats it. */
+function runCommand(): string {
+  const names = ['BENCH_DURATION', 'BENCH_NOISY_BOUND', 'BENCH_WORKERS', 'GRAPHQL_DEDUP'];
+  const set = names.filter((name) => process.env[name]).map((name) => `${name}=${process.env[name]}`);
+  return `\`${[...set, 'BENCH_ONLY=noisy-neighbour', 'npm run bench'].join(' ')}\``;
+}
+
 /** The commit measured, and BENCH_LABEL (e.g. "before the fixes of issue 31"). */
 function codeLabel(): string {
   let commit = 'unknown commit';
@@ -51,6 +59,7 @@ function codeLabel(): string {
  * p50 under flood should stay within 2x of alone and its p99 within 5x.
  */
 export async function benchNoisyNeighbour(ctx: BenchContext): Promise<{ markdown: string; valid: boolean }> {
+  const loadAtStart = os.loadavg()[0];
   const rounds = roundsFor(ctx.shape.durationSeconds);
   const seconds = Math.max(1, Math.round(ctx.shape.durationSeconds / rounds));
   const { url, operatorToken } = ctx.app;
@@ -100,6 +109,7 @@ export async function benchNoisyNeighbour(ctx: BenchContext): Promise<{ markdown
       `Analytics: the victim (${VICTIM_LINES} charge items) sends \`POST /analytics/widgets/execute-query\` \`{"measures":["revenue.count"]}\` one after another for ${seconds} s per round (a request unanswered after ${boundSeconds} s is given up and counts as ${boundSeconds} s: ">=", a lower bound); the attacker has ${ATTACKER_LINES} charge items. The flood starts 0.5 s before the victim's loop; after the loop it is stopped, its requests in flight awaited, and the next round waits until no statement runs in the database (a GraphQL answer whose non-null field failed comes back while its other fields' statements still run).`,
       `Webhooks: the dispatcher runs with ${webhookSettings ? `timeout ${webhookSettings.timeoutMs} ms and ${webhookSettings.concurrency} slots` : 'its settings'} (WEBHOOK_* unset: the production defaults), in the app's first process. Alone: ${ALONE_EVENTS} victim events per round, one after another; flooded: the victim's single event, added once the dispatcher has started on the attacker's ${ATTACKER_EVENTS}. Time = arrival at the victim's receiver (node http on 127.0.0.1, answering 204, every signature checked) minus when the event job was added. A victim event missing after ${boundSeconds} s counts as ${boundSeconds} s. Each flooded round uses a fresh attacker tenant and receiver, disabled and dropped after the round.`,
       `Signatures checked at the victim's receiver: ${sink.verified} verified, ${sink.failedVerification} failed.`,
+      `Run: ${runCommand()}; load average (1 min) ${loadAtStart.toFixed(1)} at the start, ${os.loadavg()[0].toFixed(1)} at the end, on ${os.availableParallelism()} cores (other work on the machine shows here).`,
     ],
     floodAnswers,
   });
