@@ -23,7 +23,10 @@ export function classify(status: number, text: string): string {
   return String(status);
 }
 
-/** `concurrency` loops sending one request after another until stopped; a refused request is sent again at once, as an attacker would. */
+/** Pause after a refused answer: an attacker retries at once, but a loop spinning on instant 429s would measure the benchmark's own client. */
+const REFUSED_PAUSE_MS = 100;
+
+/** `concurrency` loops sending one request after another until stopped; after a refused answer (not a plain 200) a loop pauses REFUSED_PAUSE_MS. */
 export function startFlood(send: Send, concurrency: number): RunningFlood {
   let running = true;
   const tally: Record<string, number> = {};
@@ -31,10 +34,12 @@ export function startFlood(send: Send, concurrency: number): RunningFlood {
     while (running) {
       try {
         const res = await send();
-        count(tally, classify(res.status, await res.text()));
+        const kind = classify(res.status, await res.text());
+        count(tally, kind);
+        if (kind !== '200') await new Promise((r) => setTimeout(r, REFUSED_PAUSE_MS));
       } catch (error) {
         count(tally, `network error: ${(error as Error & { cause?: { code?: string } }).cause?.code ?? (error as Error).message}`);
-        await new Promise((r) => setTimeout(r, 50));
+        await new Promise((r) => setTimeout(r, REFUSED_PAUSE_MS));
       }
     }
   });
