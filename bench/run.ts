@@ -1,9 +1,13 @@
+// First: bench/lib/app.ts loads gateway/config.ts, which loads every subgraph's type-graphql
+// resolvers, and their decorators need the metadata API installed before they run (as gateway/main.ts does).
+import 'reflect-metadata';
 import os from 'node:os';
 import path from 'node:path';
 import { startApp } from './lib/app';
 import { openDatabase } from './lib/database';
 import { say } from './lib/progress';
 import { Teardown } from './lib/teardown';
+import { benchNoisyNeighbour } from './noisy-neighbour';
 import { benchNotesMigrate } from './notes-migrate';
 import { benchPeerGateway } from './peer-gateway';
 import { benchRevenue } from './revenue';
@@ -69,7 +73,7 @@ async function main(): Promise<number> {
     };
     // BENCH_ONLY=notes-migrate (comma-separated names) runs a subset; all run by default.
     const only = (process.env.BENCH_ONLY ?? '').split(',').map((name) => name.trim()).filter(Boolean);
-    const benchmarks = { 'tenant-public': benchTenantPublic, 'notes-migrate': benchNotesMigrate, webhooks: benchWebhooks, revenue: benchRevenue, tracing: benchTracing, 'peer-gateway': benchPeerGateway };
+    const benchmarks = { 'tenant-public': benchTenantPublic, 'notes-migrate': benchNotesMigrate, webhooks: benchWebhooks, revenue: benchRevenue, tracing: benchTracing, 'peer-gateway': benchPeerGateway, 'noisy-neighbour': benchNoisyNeighbour };
     const unknown = only.filter((name) => !(name in benchmarks));
     if (unknown.length) throw new Error(`BENCH_ONLY names unknown benchmarks: ${unknown.join(', ')} (known: ${Object.keys(benchmarks).join(', ')})`);
     let valid = true;
