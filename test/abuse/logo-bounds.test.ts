@@ -12,6 +12,7 @@ import sharp from 'sharp';
 import { LOGO_MAX_BYTES } from '../../schema/upload-limits';
 import { Migration20261215000000_bounded_logos } from '../../subgraphs/tenant/migrations/Migration20261215000000_bounded_logos';
 import { checkLogoImage } from '../../subgraphs/tenant/services/logo-image';
+import type { TenantDeps } from '../../subgraphs/tenant/tenant-deps';
 import { noiseImage } from '../subgraphs/tenant/image-fixtures';
 import { baseUrl, createTestTenant, request, type TestTenant } from '../utils/e2e';
 import { startInProcessApp, type InProcessApp } from '../utils/in-process';
@@ -195,5 +196,39 @@ describe('public assets have a per-address budget and validators', () => {
     expect(after.res.headers.get('etag')).toBe(`"${createHash('sha256').update(after.bytes).digest('hex')}"`);
     expect(await sharp(after.bytes).metadata()).toMatchObject({ format: 'png', width: STORED_SIDE, height: STORED_SIDE });
     expect((await tenant.get('/tenant/logo')).body).toMatch(new RegExp(`/assets/${id}$`));
+  });
+});
+
+describe('logo decodes are shared fairly between tenants', () => {
+  let server: InProcessApp;
+  beforeAll(async () => {
+    server = await startInProcessApp({ RATE_LIMIT_PER_WINDOW: '100000' });
+  });
+  afterAll(() => server?.close());
+
+  it("one tenant decodes one logo at a time; another tenant's upload takes the free slot ahead of the burst", async () => {
+    const decodes = (server.platform.subgraphs!.find((s) => s.name === 'tenant')!.deps as TenantDeps).decodes;
+    const [burst, other] = [await createTestTenant('Burst', server.url), await createTestTenant('Other', server.url)];
+    const admitted: string[] = [];
+    let mostAtOnce = 0;
+    const stop = decodes.listen((event) => {
+      if (event.kind === 'admitted') admitted.push(event.key);
+      mostAtOnce = Math.max(mostAtOnce, decodes.counts(burst.tenantId).running);
+    });
+    try {
+      const file = await findingUpload();
+      const burstUploads = [1, 2, 3].map(() => upload(server.url, burst, file));
+      // The burst holds its one slot and queues the rest before the other tenant arrives.
+      while (decodes.counts(burst.tenantId).waiting < 2) await new Promise((resolve) => setTimeout(resolve, 20));
+      const otherUpload = upload(server.url, other, file);
+      const answers = await Promise.all([...burstUploads, otherUpload]);
+      expect(answers.map((answer) => answer.status)).toEqual([200, 200, 200, 200]);
+      expect(mostAtOnce).toBe(1);
+      // The other tenant was admitted second: before the burst's second and third uploads.
+      expect(admitted).toEqual([burst.tenantId, other.tenantId, burst.tenantId, burst.tenantId]);
+      expect(decodes.counts()).toEqual({ running: 0, waiting: 0 });
+    } finally {
+      stop();
+    }
   });
 });

@@ -1,5 +1,5 @@
 import { Arg, Ctx, Mutation, Query, Resolver } from 'type-graphql';
-import type { SubgraphContext } from '../../common/context';
+import type { TenantContext } from '../tenant-deps';
 import { requireScope } from '../../common/require-tenant';
 import { LogoKind, UploadedFileInput } from '../inputs/uploaded-file.input';
 import { LOGO_MAX_BYTES } from '../../../schema/upload-limits';
@@ -10,8 +10,8 @@ import { LogoService } from '../services/logo.service';
 @Resolver()
 export class TenantLogoResolver {
   @Query(() => String, { nullable: true, description: "Absolute URL of the tenant's logo (or receipt logo), null when none is set" })
-  tenantLogo(@Arg('kind', () => LogoKind, { defaultValue: LogoKind.LOGO }) kind: LogoKind, @Ctx() ctx: SubgraphContext): Promise<string | null> {
-    return new LogoService(ctx.em, requireScope(ctx), ctx.publicUrl).url(kind);
+  tenantLogo(@Arg('kind', () => LogoKind, { defaultValue: LogoKind.LOGO }) kind: LogoKind, @Ctx() ctx: TenantContext): Promise<string | null> {
+    return new LogoService(ctx.em, requireScope(ctx), ctx.publicUrl, ctx.deps.decodes).url(kind);
   }
 
   @Mutation(() => String, {
@@ -20,8 +20,8 @@ export class TenantLogoResolver {
   setTenantLogo(
     @Arg('kind', () => LogoKind, { defaultValue: LogoKind.LOGO }) kind: LogoKind,
     @Arg('file', () => UploadedFileInput) file: UploadedFileInput,
-    @Ctx() ctx: SubgraphContext,
+    @Ctx() ctx: TenantContext,
   ): Promise<string> {
-    return new LogoService(ctx.em, requireScope(ctx), ctx.publicUrl).upload(kind, file);
+    return new LogoService(ctx.em, requireScope(ctx), ctx.publicUrl, ctx.deps.decodes).upload(kind, file);
   }
 }

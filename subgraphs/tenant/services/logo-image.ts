@@ -1,7 +1,6 @@
 import type sharp from 'sharp';
 import { LOGO_MAX_BYTES } from '../../../schema/upload-limits';
-import { LOGO_DECODES_AT_ONCE, LOGO_MAX_PIXELS, LOGO_MAX_SIDE, LOGO_STORED_SIDE } from '../logo-limits';
-import { Slots } from './decode-slots';
+import { LOGO_MAX_PIXELS, LOGO_MAX_SIDE, LOGO_STORED_SIDE } from '../logo-limits';
 
 /** Image formats a logo may have (sharp's names): raster formats every browser and receipt printer pipeline renders safely. */
 const ACCEPTED = ['png', 'jpeg', 'webp', 'gif'] as const;
@@ -13,8 +12,8 @@ let loaded: typeof sharp | undefined;
  * sharp, loaded with the first logo: libvips costs a process ~10 MiB resident, and logo uploads
  * are rare, so most processes never need it. Its decoder settings are process-wide,
  * set once here. Only the four accepted decoders may run on upload bytes (SVG, TIFF, HEIF... are
- * refused before any of their parsers sees a byte); one libvips thread per image, so the slots
- * below bound the threads in use; nothing cached, since an upload is seen once.
+ * refused before any of their parsers sees a byte); one libvips thread per image, so the callers' decode slots
+ * (TenantDeps.decodes) bound the threads in use; nothing cached, since an upload is seen once.
  */
 function sharpLib(): typeof sharp {
   if (loaded) return loaded;
@@ -25,8 +24,6 @@ function sharpLib(): typeof sharp {
   lib.cache(false);
   return (loaded = lib);
 }
-
-const slots = new Slots(LOGO_DECODES_AT_ONCE);
 
 type Encoder = (image: sharp.Sharp) => sharp.Sharp;
 
@@ -76,43 +73,41 @@ function looksLikeSvg(bytes: Buffer): boolean {
  * fit inside the bounds' square (never enlarged) and re-encoded in the same format, no larger than
  * the bounds' bytes (an image that cannot be is refused). Re-encoding drops every piece of metadata
  * (EXIF with GPS, comments, text chunks, ICC profiles; orientation is applied to the pixels first)
- * and keeps only the first frame of an animation. All of it runs on libuv's thread pool, at most
- * LOGO_DECODES_AT_ONCE at a time per process, so the event loop stays free.
+ * and keeps only the first frame of an animation. All of it runs on libuv's thread pool, so the event
+ * loop stays free; the caller bounds how many run at once (TenantDeps.decodes).
  */
-export function checkLogoImage(bytes: Buffer, bounds: LogoBounds = STORED): Promise<CheckedLogo | LogoRefusal> {
-  if (looksLikeSvg(bytes)) return Promise.resolve({ refused: 'SVG images are not accepted (they can carry scripts); upload a PNG, JPEG, WebP or GIF image' });
-  return slots.run(async () => {
-    let header: sharp.Metadata;
-    try {
-      // Header only: the dimensions are judged here, with a clearer answer than the decoder's limit.
-      header = await sharpLib()(bytes, { limitInputPixels: false }).metadata();
-    } catch {
-      return { refused: NOT_AN_IMAGE };
+export async function checkLogoImage(bytes: Buffer, bounds: LogoBounds = STORED): Promise<CheckedLogo | LogoRefusal> {
+  if (looksLikeSvg(bytes)) return { refused: 'SVG images are not accepted (they can carry scripts); upload a PNG, JPEG, WebP or GIF image' };
+  let header: sharp.Metadata;
+  try {
+    // Header only: the dimensions are judged here, with a clearer answer than the decoder's limit.
+    header = await sharpLib()(bytes, { limitInputPixels: false }).metadata();
+  } catch {
+    return { refused: NOT_AN_IMAGE };
+  }
+  const format = ACCEPTED.find((accepted) => accepted === header.format);
+  if (!format) return { refused: NOT_AN_IMAGE };
+  const { width = 0, height = 0 } = header;
+  if (width > LOGO_MAX_SIDE || height > LOGO_MAX_SIDE) {
+    return { refused: `image must be at most ${LOGO_MAX_SIDE}x${LOGO_MAX_SIDE} pixels (this one is ${width}x${height})` };
+  }
+  // failOn 'warning' (sharp's default, stated here on purpose): a truncated or damaged image is refused, not half-decoded.
+  // Fit inside the stored square, never enlarged: a small file with a big canvas must not become big bytes.
+  const pipeline = () =>
+    sharpLib()(bytes, { limitInputPixels: LOGO_MAX_PIXELS, failOn: 'warning', pages: 1, autoOrient: true }).resize({
+      width: bounds.side,
+      height: bounds.side,
+      fit: 'inside',
+      withoutEnlargement: true,
+    });
+  try {
+    // Each fallback decodes again: rare (noise-like images only), and cheaper than holding raw pixels.
+    for (const encode of ENCODINGS[format]) {
+      const encoded = await encode(pipeline()).toBuffer();
+      if (encoded.length <= bounds.maxBytes) return { contentType: `image/${format}`, bytes: encoded };
     }
-    const format = ACCEPTED.find((accepted) => accepted === header.format);
-    if (!format) return { refused: NOT_AN_IMAGE };
-    const { width = 0, height = 0 } = header;
-    if (width > LOGO_MAX_SIDE || height > LOGO_MAX_SIDE) {
-      return { refused: `image must be at most ${LOGO_MAX_SIDE}x${LOGO_MAX_SIDE} pixels (this one is ${width}x${height})` };
-    }
-    // failOn 'warning' (sharp's default, stated here on purpose): a truncated or damaged image is refused, not half-decoded.
-    // Fit inside the stored square, never enlarged: a small file with a big canvas must not become big bytes.
-    const pipeline = () =>
-      sharpLib()(bytes, { limitInputPixels: LOGO_MAX_PIXELS, failOn: 'warning', pages: 1, autoOrient: true }).resize({
-        width: bounds.side,
-        height: bounds.side,
-        fit: 'inside',
-        withoutEnlargement: true,
-      });
-    try {
-      // Each fallback decodes again: rare (noise-like images only), and cheaper than holding raw pixels.
-      for (const encode of ENCODINGS[format]) {
-        const encoded = await encode(pipeline()).toBuffer();
-        if (encoded.length <= bounds.maxBytes) return { contentType: `image/${format}`, bytes: encoded };
-      }
-    } catch {
-      return { refused: 'file could not be decoded as an image (it is corrupt or truncated)' };
-    }
-    return { refused: `image is too detailed to store in ${bounds.maxBytes} bytes at ${bounds.side}x${bounds.side} pixels; upload a simpler image` };
-  });
+  } catch {
+    return { refused: 'file could not be decoded as an image (it is corrupt or truncated)' };
+  }
+  return { refused: `image is too detailed to store in ${bounds.maxBytes} bytes at ${bounds.side}x${bounds.side} pixels; upload a simpler image` };
 }

@@ -1,5 +1,6 @@
 import { createHash, randomUUID } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
+import type { FairShare } from '../../common/fair-share';
 import type { TenantScope } from '../../common/tenant-scope';
 import { valueError } from '../../../schema/errors';
 import { LogoKind, type UploadedFileInput } from '../inputs/uploaded-file.input';
@@ -17,7 +18,12 @@ const fileError = (file: UploadedFileInput, reason: string) => valueError([ARGUM
 
 /** The tenant's two logos: uploads are judged by decoding them, stored re-encoded and content-addressed, and linked absolutely. */
 export class LogoService {
-  constructor(private readonly em: EntityManager, private readonly scope: TenantScope, private readonly publicUrl: string) {}
+  constructor(
+    private readonly em: EntityManager,
+    private readonly scope: TenantScope,
+    private readonly publicUrl: string,
+    private readonly decodes: FairShare,
+  ) {}
 
   /** The logo's absolute URL, or null when none is set. */
   async url(kind: LogoKind): Promise<string | null> {
@@ -27,13 +33,15 @@ export class LogoService {
 
   /** Validates and stores an uploaded logo, points the tenant at it and returns its URL; nothing is written when the file is refused. */
   async upload(kind: LogoKind, file: UploadedFileInput): Promise<string> {
-    const checked = await checkLogoImage(decode(file));
+    const bytes = decode(file);
+    // One decode per tenant at a time: a burst of uploads waits for its own turn (docs/decisions.md, Fair shares between tenants).
+    const checked = await this.decodes.run(this.scope.tenantId, () => checkLogoImage(bytes));
     if ('refused' in checked) throw fileError(file, checked.refused);
     // The stored bytes are the re-encoded ones, so the hash (the asset's ETag) is theirs.
-    const { contentType, bytes } = checked;
-    const sha256 = createHash('sha256').update(bytes).digest('hex');
+    const { contentType, bytes: stored } = checked;
+    const sha256 = createHash('sha256').update(stored).digest('hex');
     const assetId = await this.em.transactional(async (tx) => {
-      const id = await new AssetRepository(tx, this.scope).store(randomUUID(), sha256, contentType, bytes);
+      const id = await new AssetRepository(tx, this.scope).store(randomUUID(), sha256, contentType, stored);
       const tenant = await new TenantService(tx).load(this.scope);
       if (kind === LogoKind.RECEIPT) tenant.receiptLogoAssetId = id;
       else tenant.logoAssetId = id;
