@@ -13,8 +13,11 @@ export interface WebhookSink {
   close(): Promise<void>;
 }
 
-/** Starts the sink on 127.0.0.1; every `verifyEvery`-th request's signature is checked with standardwebhooks. */
-export async function startWebhookSink(secret: () => string, verifyEvery = 100): Promise<WebhookSink> {
+/**
+ * Starts the sink on 127.0.0.1; every `verifyEvery`-th request's signature is checked with
+ * standardwebhooks, against the secret `secret` gives for the request's path (one path per endpoint).
+ */
+export async function startWebhookSink(secret: (path: string) => string, verifyEvery = 100): Promise<WebhookSink> {
   const sink: WebhookSink = { url: '', arrivals: new Map(), duplicates: 0, verified: 0, failedVerification: 0, close: async () => undefined };
   let seen = 0;
   const server: Server = createServer((req, res) => {
@@ -27,7 +30,7 @@ export async function startWebhookSink(secret: () => string, verifyEvery = 100):
       seen += 1;
       if (seen % verifyEvery === 0) {
         try {
-          new Webhook(secret()).verify(Buffer.concat(chunks).toString('utf8'), {
+          new Webhook(secret(req.url ?? '')).verify(Buffer.concat(chunks).toString('utf8'), {
             'webhook-id': id,
             'webhook-timestamp': String(req.headers['webhook-timestamp']),
             'webhook-signature': String(req.headers['webhook-signature']),

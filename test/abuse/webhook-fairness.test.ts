@@ -15,7 +15,7 @@ import { createTestTenant, request, type TestTenant } from '../utils/e2e';
 import { eventually } from '../utils/eventually';
 import { startInProcessApp, type InProcessApp } from '../utils/in-process';
 import { startDeadReceiver, startWebhookReceiver, type DeadReceiver, type WebhookReceiver } from '../utils/webhook-receiver';
-import { configureWebhook, testDispatcher, touchTenant, type TestDispatcher } from '../gateway/webhooks/support';
+import { configureWebhook, testDispatcher, touchTenant, type TestDispatcher, oneDispatchingFileAtATime } from '../gateway/webhooks/support';
 
 jest.setTimeout(120_000);
 
@@ -27,6 +27,8 @@ const DISABLE_AFTER = 8;
 const MAX_A_ATTEMPTS_BEFORE_B = 3 * SHARE;
 
 const until = <T>(what: string, check: () => T | Promise<T>, timeoutMs = 60_000) => eventually(check, { what, timeoutMs, intervalMs: 50 });
+
+oneDispatchingFileAtATime();
 
 describe('webhook fairness: a dead receiver holds only its own endpoint share', () => {
   let server: InProcessApp;

@@ -5,7 +5,9 @@ import { createTestTenant } from '../utils/e2e';
 import { startInProcessApp, type InProcessApp } from '../utils/in-process';
 import { parseMetrics, sampleValue } from '../utils/metrics-text';
 import { startWebhookReceiver, type WebhookReceiver } from '../utils/webhook-receiver';
-import { configureWebhook, dispatchUntil, testDispatcher, touchTenant } from './webhooks/support';
+import { configureWebhook, dispatchUntil, testDispatcher, touchTenant, oneDispatchingFileAtATime } from './webhooks/support';
+
+oneDispatchingFileAtATime();
 
 describe('webhook metrics: backlog read at scrape time, attempt outcomes and delivery lag counted by the dispatcher', () => {
   let server: InProcessApp;

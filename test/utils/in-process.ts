@@ -22,6 +22,9 @@ export async function startInProcessApp(env: Record<string, string> = {}, option
     // Gift card e-mail queued by this app is sent by the end-to-end servers, whose mail the tests
     // read (global-setup sets it off once they run); a sender here would take their jobs too.
     NOTIFICATION_SENDER: process.env.NOTIFICATION_SENDER,
+    // Webhook tests run dispatchers of their own settings; one here, with the defaults, would take
+    // their jobs too (and another test file's app, running at the same time, would as well).
+    WEBHOOK_DISPATCHER: 'off',
     ...env,
   });
   const log = pino({ level: 'silent' });

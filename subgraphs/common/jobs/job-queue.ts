@@ -52,6 +52,9 @@ export async function openJobQueue(databaseUrl: string, options: JobQueueOptions
     supervise: options.supervise,
     superviseIntervalSeconds: options.settings.superviseSeconds,
     monitorIntervalSeconds: options.settings.superviseSeconds,
+    // Workers read a queue's backlog from this cache to fetch again at once (the webhook
+    // deliveries' burst); pg-boss's default of 60 s left a new backlog polled slowly for a minute.
+    queueCacheIntervalSeconds: options.settings.superviseSeconds,
     useListenNotify: options.supervise,
     // The Prometheus metrics and the delivery log are the platform's records; no instance registry rows.
     registerInstance: false,

@@ -106,9 +106,13 @@ export class WebhookConfigRepository {
             when s.failures > 0 and c.consecutive_failures + s.failures >= $4 then clock_timestamp() + make_interval(secs => $5)
             else c.circuit_open_until end
          from unnest($1::uuid[], $2::bool[], $3::int[]) as s(tenant_id, ok, failures)
-        where c.tenant_id = s.tenant_id`,
+        where c.tenant_id = s.tenant_id
+          -- A healthy endpoint's success changes nothing: no row version, no lock held until commit.
+          and (not s.ok or c.consecutive_failures <> 0 or c.failing_since is not null or c.circuit_open_until is not null)`,
       [sorted.map((r) => r.tenantId), sorted.map((r) => r.succeeded), sorted.map((r) => r.failures), policy.breakerFailures, policy.breakerCooldownSeconds],
     );
+    // Only a failure or a 410 can disable an endpoint: a batch of successes skips the statement.
+    if (!reports.some((r) => r.failures > 0 || r.gone)) return new Map();
     const { rows } = await tx.executeSql(
       `update tenant.webhook_configs c set enabled = false, disabled_at = now(), updated_at = now(),
           disabled_reason = case when c.tenant_id = any($2::uuid[]) then 'the receiver answered 410 Gone'

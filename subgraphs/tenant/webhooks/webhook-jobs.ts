@@ -64,7 +64,11 @@ export class WebhookJobs {
       WEBHOOK_DELIVERY_QUEUE,
       await boss.work<{ deliveryId: string }>(
         WEBHOOK_DELIVERY_QUEUE,
-        { ...polling, batchSize: 1, localConcurrency: this.settings.concurrency, groupConcurrency: this.settings.endpointConcurrency, perJobResults: true },
+        // With `burst`, a worker whose fetch found a job fetches again at once while the queue has
+        // a backlog (pg-boss's `burstWhenReadyExceeds`; `burstWhenBatchFull` is ignored at a batch
+        // of one; the backlog is read from the queue cache, refreshed every supervise interval):
+        // otherwise each worker waits a polling interval after every job. An empty fetch polls.
+        { ...polling, batchSize: 1, ...(this.settings.burst ? { burstWhenReadyExceeds: 1 } : {}), localConcurrency: this.settings.concurrency, groupConcurrency: this.settings.endpointConcurrency, perJobResults: true },
         async (jobs) => this.results(jobs, await this.deliver(jobs)),
       ),
     ]);

@@ -5,7 +5,9 @@ import { TenantScope } from '../../../subgraphs/common/tenant-scope';
 import { createTestTenant, request } from '../../utils/e2e';
 import { startInProcessApp, type InProcessApp } from '../../utils/in-process';
 import { startWebhookReceiver, type WebhookReceiver } from '../../utils/webhook-receiver';
-import { configureWebhook, dispatchUntil, testDispatcher, touchTenant } from './support';
+import { configureWebhook, dispatchUntil, testDispatcher, touchTenant, oneDispatchingFileAtATime } from './support';
+
+oneDispatchingFileAtATime();
 
 describe('webhook delivery (outbox -> dispatcher -> Standard Webhooks receiver on 127.0.0.1)', () => {
   let server: InProcessApp;

@@ -3,7 +3,7 @@ import { sendGiftCardEmail } from '../../../subgraphs/billing/notifications/gift
 import { createTestTenant } from '../../utils/e2e';
 import { startInProcessApp, type InProcessApp } from '../../utils/in-process';
 import { startWebhookReceiver, type WebhookReceiver } from '../../utils/webhook-receiver';
-import { configureWebhook, dispatchUntil, testDispatcher, touchTenant } from './support';
+import { configureWebhook, dispatchUntil, testDispatcher, touchTenant, oneDispatchingFileAtATime } from './support';
 
 /** Spans as a registered SDK would receive them: name, tracer and attributes (the API is a no-op without one). */
 const recorded: { tracer: string; name: string; attributes: Attributes }[] = [];
@@ -42,6 +42,8 @@ const provider: TracerProvider = {
     };
   },
 };
+
+oneDispatchingFileAtATime();
 
 describe('spans of one webhook delivery and one e-mail send: tenant, type, attempt; never bodies, URLs or addresses', () => {
   let server: InProcessApp;

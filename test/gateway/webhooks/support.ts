@@ -1,4 +1,4 @@
-import { Pool } from 'pg';
+import { Client, Pool } from 'pg';
 import pino from 'pino';
 import { openJobQueue, type JobQueue } from '../../../subgraphs/common/jobs/job-queue';
 import type { WebhookSettings } from '../../../subgraphs/tenant/webhooks/settings';
@@ -74,4 +74,26 @@ export async function configureWebhook(base: string, tenant: TestTenant, url: st
 export async function touchTenant(base: string, tenant: TestTenant, name: string): Promise<void> {
   const res = await request(`${base}/tenant/update`, { method: 'PUT', headers: { ...tenant.headers, 'content-type': 'application/json' }, body: JSON.stringify({ name }) });
   if (res.status !== 200) throw new Error(`tenant update failed: ${res.status} ${res.text}`);
+}
+
+/** The advisory lock a test file holds while its dispatchers run (an arbitrary, fixed number). */
+const ONE_DISPATCHING_FILE = 310_531;
+
+/**
+ * Registers hooks that let one test file at a time run webhook dispatchers: a dispatcher serves
+ * every tenant of the shared test database, so two files' dispatchers, each with its own
+ * settings (share, breaker, hooks), would take each other's jobs. Call it at the top level of the
+ * file, before its describe blocks; a file waits in its first hook for the one before it.
+ */
+export function oneDispatchingFileAtATime(): void {
+  let client: Client | undefined;
+  beforeAll(async () => {
+    client = new Client({ connectionString: process.env.DATABASE_URL });
+    await client.connect();
+    await client.query('select pg_advisory_lock($1)', [ONE_DISPATCHING_FILE]);
+  }, 180_000);
+  afterAll(async () => {
+    await client?.query('select pg_advisory_unlock($1)', [ONE_DISPATCHING_FILE]);
+    await client?.end();
+  });
 }

@@ -4,7 +4,7 @@ import { Pool } from 'pg';
 import { createTestTenant } from '../../utils/e2e';
 import { startInProcessApp, type InProcessApp } from '../../utils/in-process';
 import { startWebhookReceiver, type WebhookReceiver } from '../../utils/webhook-receiver';
-import { configureWebhook, touchTenant } from './support';
+import { configureWebhook, touchTenant, oneDispatchingFileAtATime } from './support';
 import { eventually } from '../../utils/eventually';
 
 const WORKER = join(__dirname, '../../../dist/gateway/worker.js');
@@ -21,6 +21,8 @@ function startWorker(): ChildProcess {
 }
 
 const until = (condition: () => boolean | Promise<boolean>, timeoutMs = 30_000) => eventually(condition, { timeoutMs, intervalMs: 50 });
+
+oneDispatchingFileAtATime();
 
 describe('webhook dispatcher processes: at-least-once across crashes, never twice at once', () => {
   let server: InProcessApp;
