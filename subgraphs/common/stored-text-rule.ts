@@ -18,6 +18,12 @@ export type NotFreeTextReason = 'processor-issued' | 'binary';
 
 /** The `extensions` key that `NotFreeText` sets on an input field. */
 const EXTENSION = 'notFreeText';
+/**
+ * Scalars that hold no free text: numbers, booleans, and `ID`, the graph's identifiers (random
+ * UUIDs: one in about 400 has digit groups that pass Luhn once its letters split them, and was
+ * refused as a card number).
+ */
+const NOT_TEXT = new Set(['Int', 'Float', 'Boolean', 'ID']);
 /** Most issues one mutation reports; the first few locate the problem. */
 const MAX_ISSUES = 10;
 /** Deepest JSON walked; the edges refuse deeper bodies before a subgraph sees them. */
@@ -81,7 +87,7 @@ function valueIssues(value: unknown, type: GraphQLInputType, loc: IssueLoc, exem
   const nullable = getNullableType(type);
   if (isListType(nullable)) {
     if (!Array.isArray(value)) return valueIssues(value, nullable.ofType, loc, exempt, issues, depth + 1);
-    if (isScalarType(getNamedType(nullable)) && listSplitsCardNumber(value)) {
+    if (isScalarType(getNamedType(nullable)) && !NOT_TEXT.has(getNamedType(nullable).name) && listSplitsCardNumber(value)) {
       issues.push(cardIssue(loc));
       return;
     }
@@ -93,8 +99,8 @@ function valueIssues(value: unknown, type: GraphQLInputType, loc: IssueLoc, exem
       if (fields[name] && !exempt.has(`${nullable.name}.${name}`)) valueIssues(child, fields[name].type, [...loc, name], exempt, issues, depth + 1);
     }
   } else if (isScalarType(nullable)) {
-    // String, ID and custom scalars (JSON): enums, Int, Float and Boolean values hold no text.
-    if (nullable.name !== 'Int' && nullable.name !== 'Float' && nullable.name !== 'Boolean') jsonIssues(value, loc, issues);
+    // String and custom scalars (JSON): enums and these scalars hold no text.
+    if (!NOT_TEXT.has(nullable.name)) jsonIssues(value, loc, issues);
   }
 }
 

@@ -65,3 +65,16 @@ describe('containsCardNumber', () => {
     expect(passesLuhn('79927398710')).toBe(false);
   });
 });
+
+describe('identifiers are not card numbers', () => {
+  // Random UUIDs the rule once refused (about one in 400): letters split their hex into digit groups that pass Luhn.
+  it.each(['b4226776-5552-42e7-b4f5-fa3e1f8ef2c0', '49920962-4895-4e77-b766-645bc6677d35', 'e244d6fa-9951-4ff5-9772-126869341aa9'])('%s, alone or inside text and JSON', (uuid) => {
+    expect(containsCardNumber(uuid)).toBe(false);
+    expect(containsCardNumber(`widget ${uuid.toUpperCase()} moved`)).toBe(false);
+    expect(containsCardNumber(JSON.stringify({ widgets: [{ id: uuid, x: 0 }] }))).toBe(false);
+  });
+
+  it('finds a card number next to a UUID', () => {
+    expect(containsCardNumber('b4226776-5552-42e7-b4f5-fa3e1f8ef2c0 4111 1111 1111 1111')).toBe(true);
+  });
+});

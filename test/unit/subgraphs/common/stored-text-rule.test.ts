@@ -1,6 +1,6 @@
 import { graphql, type GraphQLSchema } from 'graphql';
 import { JSONResolver } from 'graphql-scalars';
-import { Arg, Field, InputType, Mutation, Query, Resolver } from 'type-graphql';
+import { Arg, Field, ID, InputType, Mutation, Query, Resolver } from 'type-graphql';
 import { ValidationError } from '../../../../schema/errors';
 import { buildFederatedSchema } from '../../../../subgraphs/common/build-federated-schema';
 import { NotFreeText } from '../../../../subgraphs/common/stored-text-rule';
@@ -11,6 +11,8 @@ class ProbeInput {
   @Field(() => [String], { nullable: true }) parts?: string[];
   @Field(() => String, { nullable: true }) @NotFreeText('processor-issued') token?: string;
   @Field(() => JSONResolver, { nullable: true }) meta?: unknown;
+  @Field(() => ID, { nullable: true }) ref?: string;
+  @Field(() => [ID], { nullable: true }) refs?: string[];
 }
 
 @Resolver()
@@ -64,5 +66,11 @@ describe('the card number rule on mutations', () => {
   it('skips fields marked NotFreeText, and queries (nothing is stored)', async () => {
     expect((await save({ token: `tok_${PAN}` })).data).toEqual({ save: 'saved' });
     expect((await graphql({ schema, source: 'query($t: String!) { search(text: $t) }', variableValues: { t: PAN } })).data).toEqual({ search: 'found 19' });
+  });
+
+  it('reads no ID: identifiers are looked up, not stored as text (a random UUID once read as a card)', async () => {
+    const uuid = 'b4226776-5552-42e7-b4f5-fa3e1f8ef2c0';
+    expect((await save({ ref: uuid, refs: [uuid, '4111 1111', '1111 1111'] })).errors).toBeUndefined();
+    expect((await save({ meta: { widgets: [uuid] } })).errors).toBeUndefined();
   });
 });
