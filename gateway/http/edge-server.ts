@@ -2,6 +2,7 @@ import { createServer, type RequestListener, type Server } from 'node:http';
 import type { Socket } from 'node:net';
 import type { NextFunction, Request, Response } from 'express';
 import type { EdgeSettings } from '../config';
+import { contextOf } from './request-context';
 
 /**
  * How often node looks for requests past their timeouts; its default (30 s) would let trickled
@@ -45,11 +46,14 @@ function capConnectionsPerAddress(server: Server, max: number): void {
 }
 
 /**
- * Placed before the error handler: a request refused while its body is still arriving (a 401, 404,
- * 413 or 429 before any body was read) is answered with `Connection: close`, so node closes the
- * connection after the answer instead of reading the rest of the body to keep it alive.
+ * Placed before the error handler: a request of nobody yet (no tenant authenticated: a 401, 404,
+ * 413 or 429 before any body was read) refused while its body is still arriving is answered with
+ * `Connection: close`, so node closes the connection after the answer instead of reading the rest
+ * of the body to keep it alive. A tenant's refused request keeps node's default (the rest is read
+ * and dropped, unparsed, within HTTP_REQUEST_TIMEOUT_SECONDS): a client still writing its upload
+ * when the connection closed would get a broken pipe instead of its 413.
  */
 export function closeUnreadBodies(error: unknown, req: Request, res: Response, next: NextFunction): void {
-  if (!req.complete && !res.headersSent) res.setHeader('Connection', 'close');
+  if (!req.complete && !res.headersSent && !contextOf(res).tenantId) res.setHeader('Connection', 'close');
   next(error);
 }
