@@ -1,7 +1,6 @@
-import { readdirSync, readFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
 import { admin, baseUrl, createTestTenant, request, type HttpResult, type TestTenant } from '../utils/e2e';
 import { cardBody, createPatient, gql, send } from '../subgraphs/billing/rest-kit';
+import { serverLogs } from '../utils/server-logs';
 
 /**
  * Issue 31, finding 6: card numbers were stored in free text (a billing contact, a card brand that
@@ -25,15 +24,6 @@ const VARIANTS: { name: string; body: Record<string, unknown>; at: (string | num
   { name: 'full-width digits', body: { billingContact: { city: '４１１１１１１１１１１１１１１１' } }, at: ['billingContact', 'city'] },
   { name: 'a wallet description', body: { methodType: 'wallet_pay', card: undefined, walletPay: { type: 'apple_pay', description: 'card 4000 0566 5566 5556' } }, at: ['walletPay', 'description'] },
 ];
-
-/** Every log the end-to-end servers wrote (global setup sends each process's output to `<work>/<name>.log`). */
-function serverLogs(): string {
-  const work = dirname(process.env.E2E_DATA_DIR!);
-  return readdirSync(work)
-    .filter((name) => name.endsWith('.log'))
-    .map((name) => readFileSync(join(work, name), 'utf8'))
-    .join('\n');
-}
 
 const PAYMENT_METHODS = 'query($id: ID!) { patient(id: $id) { paymentMethods(includeArchived: true) { id brand description billingContact { name addressLine1 addressLine2 city } metadata } } }';
 

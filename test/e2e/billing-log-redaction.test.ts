@@ -1,18 +1,8 @@
 import { randomUUID } from 'node:crypto';
-import { readdirSync, readFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
 import { Client } from 'pg';
 import { createTestTenant } from '../utils/e2e';
 import { eventually } from '../utils/eventually';
-
-/** Every log the end-to-end servers wrote (global setup sends each process's output to `<work>/<name>.log`, beside DATA_DIR). */
-function serverLogs(): string {
-  const work = dirname(process.env.E2E_DATA_DIR!);
-  return readdirSync(work)
-    .filter((name) => name.endsWith('.log'))
-    .map((name) => readFileSync(join(work, name), 'utf8'))
-    .join('\n');
-}
+import { serverLogs } from '../utils/server-logs';
 
 const CREATE = 'mutation($i: CreateMerchantAccountInput!) { createMerchantAccount(input: $i) { id } }';
 const fees = { cardProcessingFee: 2.9, perTransactionFee: 30, inPersonCardProcessingFee: 2.6, inPersonPerTransactionFee: 10 };
