@@ -6,6 +6,7 @@ import { routeNamed } from './access-log';
 import { AssetCache } from './asset-cache';
 import { limitAnonymous } from './auth';
 import type { RateLimits } from './rate-limit';
+import { namesEtag } from './public-document';
 
 /** The OpenAPI path item of `GET /assets/{asset_id}`: not a bridge route, so it is written here by hand. */
 export const ASSET_OPENAPI_PATHS = {
@@ -47,19 +48,6 @@ const CACHE_BYTES = 32 * 1024 * 1024;
 const READS_AT_ONCE = 2;
 
 /**
- * True when `If-None-Match` names this content. Checked by hand rather than with `req.fresh`:
- * that one ignores the header whenever the request says `Cache-Control: no-cache`, which fetch
- * adds to every conditional request, and content-addressed bytes are the same whatever a cache says.
- */
-function matchesEtag(header: string | undefined, sha256: string): boolean {
-  if (!header) return false;
-  return header.split(',').some((tag) => {
-    const value = tag.trim();
-    return value === '*' || value.replace(/^W\//, '') === `"${sha256}"`;
-  });
-}
-
-/**
  * `GET /assets/{id}`: uploaded logos, public and without headers (they appear on patient-facing
  * pages and receipts). Mounted before authentication, each request counted against the client
  * address's anonymous budget before anything is read. An asset never changes once stored, so it
@@ -86,7 +74,7 @@ export function assetsRouter(tenants: TenantAccess, limits: RateLimits): Router 
       // helmet's same-origin default would stop other sites (a clinic's booking page) from showing the logo.
       'Cross-Origin-Resource-Policy': 'cross-origin',
     });
-    if (matchesEtag(req.get('if-none-match'), asset.sha256)) return void res.status(304).end();
+    if (namesEtag(req.get('if-none-match'), `"${asset.sha256}"`)) return void res.status(304).end();
     res.end(asset.data);
   });
   return router;

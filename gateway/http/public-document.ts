@@ -103,8 +103,12 @@ function chooseEncoding(req: Request): Encoding {
   return req.acceptsEncodings('gzip') === 'gzip' ? 'gzip' : 'identity';
 }
 
-/** True when `If-None-Match` names `etag` (weak comparison, as RFC 9110 13.1.2 asks), or is `*`. */
-function namesEtag(header: string | undefined, etag: string): boolean {
+/**
+ * True when `If-None-Match` names `etag` (weak comparison, as RFC 9110 13.1.2 asks), or is `*`.
+ * Checked by hand rather than with express's `req.fresh`: that one ignores the header whenever the
+ * request says `Cache-Control: no-cache`, which fetch adds to every conditional request.
+ */
+export function namesEtag(header: string | undefined, etag: string): boolean {
   if (!header) return false;
   return header.split(',').some((tag) => {
     const value = tag.trim();
