@@ -1,6 +1,6 @@
 import './apollo-telemetry';
 import { RemoteGraphQLDataSource, type GraphQLDataSourceProcessOptions } from '@apollo/gateway';
-import { IDENTITY_HEADERS } from '../../subgraphs/common/context';
+import { IDENTITY_HEADERS } from '../../platform/context';
 import type { RequestContext } from '../../schema/request-context';
 import { createSubgraphFetcher } from './subgraph-fetcher';
 

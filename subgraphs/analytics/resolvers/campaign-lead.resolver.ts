@@ -1,5 +1,5 @@
 import { Arg, Ctx, Mutation, Resolver } from 'type-graphql';
-import type { SubgraphContext } from '../../common/context';
+import type { SubgraphContext } from '../../../platform/context';
 import { CampaignLeadInput } from '../inputs/campaign-lead.input';
 import { CampaignLeadService, type CampaignLeadReceipt } from '../services/campaign-lead.service';
 import { CampaignLeadReceiptType } from '../types/campaign.type';

@@ -1,6 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { ConflictError, NotFoundError } from '../../../schema/errors';
-import { TenantScope } from '../../common/tenant-scope';
+import { TenantScope } from '../../../platform/tenant-scope';
 import { CampaignRepository } from '../repositories/campaign.repository';
 import type { CampaignLeadInput } from '../inputs/campaign-lead.input';
 import { isEmail } from '../../common/field-rules';

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { execute, parse } from 'graphql';
 import { analyticsSubgraph } from '../../../subgraphs/analytics';
 import { WidgetRepository } from '../../../subgraphs/analytics/repositories/widget.repository';
-import { startSubgraph, type RunningSubgraph } from '../../../subgraphs/common/subgraph-runtime';
+import { startSubgraph, type RunningSubgraph } from '../../../platform/subgraph-runtime';
 
 describe('analytics subgraph (real PostgreSQL, demo data)', () => {
   let subgraph: RunningSubgraph;
