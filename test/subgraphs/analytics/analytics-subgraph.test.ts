@@ -72,6 +72,21 @@ describe('analytics subgraph (real PostgreSQL, demo data)', () => {
     expect(after.data.campaign).toEqual({ opportunityCount: campaign.opportunityCount + 1, convertedCount: 1 });
   });
 
+  it("answers whether a key takes leads with no tenant in the context: true, or submitCampaignLead's NOT_FOUND and CONFLICT", async () => {
+    const { data } = await run(a, '{ campaigns(sortBy: name, sortDirection: asc) { items { isActive webhook { webhookKey } } } }');
+    const code = (result: { errors?: readonly { extensions?: Record<string, unknown>; originalError?: unknown }[] }) => result.errors?.[0].extensions?.code ?? (result.errors?.[0].originalError as any)?.code;
+    const ask = (key: string) => run(null, 'query($k: String!) { campaignAcceptsLeads(webhookKey: $k) }', { k: key });
+    const [active, , inactive] = data.campaigns.items;
+    expect([active.isActive, inactive.isActive]).toEqual([true, false]);
+    expect((await ask(active.webhook.webhookKey)).data).toEqual({ campaignAcceptsLeads: true });
+    const closed = await ask(inactive.webhook.webhookKey);
+    expect([code(closed), closed.errors?.[0].message]).toEqual(['CONFLICT', 'Campaign is not accepting leads']);
+    for (const key of ['A'.repeat(43), 'short']) {
+      const unknown = await ask(key);
+      expect([code(unknown), unknown.errors?.[0].message]).toEqual(['NOT_FOUND', 'Campaign not found']);
+    }
+  });
+
   it('refuses tenant data without a tenant in the context', async () => {
     for (const query of ['{ dashboards { total } }', '{ widgets { total } }', '{ campaigns { total } }']) {
       expect((await run(null, query)).errors?.[0].message).toBe('A tenant is required');
