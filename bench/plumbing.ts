@@ -24,8 +24,6 @@ const CASES: PlumbingCase[] = [
   { piece: 'read-pool', mode: 'all-in-one', load: 'rest', serves: 'REST near the floor' },
   { piece: 'slot-list', mode: 'all-in-one', load: 'rest', serves: 'REST near the floor (memory)' },
   { piece: 'rate-lease', mode: 'all-in-one', load: 'rest', serves: 'REST near the floor' },
-  { piece: 'apollo-unload', mode: 'all-in-one', load: 'rest', serves: 'memory per worker' },
-  { piece: 'gateway-context', mode: 'all-in-one', load: 'graphql', serves: 'memory per worker (/graphql)' },
   { piece: 'subgraph-fetcher', mode: 'distributed', load: 'graphql', serves: 'ahead of Hive Gateway' },
   { piece: 'inflight-dedup', mode: 'distributed', load: 'graphql', serves: 'ahead of Hive Gateway' },
 ];

@@ -11,8 +11,6 @@ export const PLUMBING_PIECES = [
   'first-event-priority',
   'rate-lease',
   'inflight-dedup',
-  'apollo-unload',
-  'gateway-context',
 ] as const;
 
 /** One piece of SPEED_PLUMBING. */
