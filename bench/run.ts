@@ -10,6 +10,7 @@ import { Teardown } from './lib/teardown';
 import { benchNoisyNeighbour } from './noisy-neighbour';
 import { benchNotesMigrate } from './notes-migrate';
 import { benchPeerGateway } from './peer-gateway';
+import { benchPlumbing } from './plumbing';
 import { benchRevenue } from './revenue';
 import { benchTenantPublic, type BenchContext } from './tenant-public';
 import { benchTracing } from './tracing';
@@ -73,7 +74,7 @@ async function main(): Promise<number> {
     };
     // BENCH_ONLY=notes-migrate (comma-separated names) runs a subset; all run by default.
     const only = (process.env.BENCH_ONLY ?? '').split(',').map((name) => name.trim()).filter(Boolean);
-    const benchmarks = { 'tenant-public': benchTenantPublic, 'notes-migrate': benchNotesMigrate, webhooks: benchWebhooks, revenue: benchRevenue, tracing: benchTracing, 'peer-gateway': benchPeerGateway, 'noisy-neighbour': benchNoisyNeighbour };
+    const benchmarks = { 'tenant-public': benchTenantPublic, 'notes-migrate': benchNotesMigrate, webhooks: benchWebhooks, revenue: benchRevenue, tracing: benchTracing, 'peer-gateway': benchPeerGateway, 'noisy-neighbour': benchNoisyNeighbour, plumbing: benchPlumbing };
     const unknown = only.filter((name) => !(name in benchmarks));
     if (unknown.length) throw new Error(`BENCH_ONLY names unknown benchmarks: ${unknown.join(', ')} (known: ${Object.keys(benchmarks).join(', ')})`);
     let valid = true;

@@ -5,6 +5,7 @@ import { readShutdownGraceMs } from '../platform/http-drain';
 import { DEFAULT_SUPERVISE_SECONDS, readJobSettings, type JobSettings } from '../platform/jobs/job-settings';
 import { SUBGRAPH_NAMES, type SubgraphName } from '../platform/subgraph-definition';
 import { readTracingSettings } from '../platform/tracing/settings';
+import { readSpeedPlumbing, type SpeedPlumbing } from '../platform/speed-plumbing';
 
 /** How the process runs: everything in one process, or the gateway alone in front of subgraph services. */
 export type RunMode = 'all-in-one' | 'distributed';
@@ -54,6 +55,8 @@ export interface Config {
   metricsHost: string;
   /** Whether identical query fetches to a subgraph in flight at once share one answer (GRAPHQL_DEDUP; on by default; gateway/graphql/inflight-dedup.ts). */
   graphqlDedup: boolean;
+  /** Which pieces of speed plumbing run (SPEED_PLUMBING; platform/speed-plumbing.ts). */
+  plumbing: SpeedPlumbing;
   /** Whether a REST route whose query the gateway answers with one subgraph fetch sends that fetch itself (REST_DIRECT; on by default; gateway/graphql/single-fetch-plan.ts). */
   restDirect: boolean;
   /** Whether those fetches run compiled by graphql-jit in an all-in-one process (REST_COMPILED; on by default; gateway/graphql/local-data-source.ts). */
@@ -197,6 +200,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const jobs = readJobSettings(env);
   problems.push(...jobs.problems);
 
+  const plumbing = readSpeedPlumbing(env, problems);
   const nodeEnv = text('NODE_ENV') ?? 'development';
   // Production hides the schema's shape from strangers; development keeps tools (and typos' hints) working.
   const development = nodeEnv !== 'production';
@@ -216,7 +220,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       windowSeconds: int('RATE_LIMIT_WINDOW_SECONDS', 60, 1, 86_400),
       authFailurePoints: int('RATE_LIMIT_AUTH_FAILURES_PER_WINDOW', 60, 1, 10_000_000),
       // Unset: 2% of the limit shared among this replica's workers (gateway/http/rate-lease.ts); 1 asks the store for every request.
-      leasePoints: env.RATE_LIMIT_LEASE === undefined || env.RATE_LIMIT_LEASE === '' ? null : int('RATE_LIMIT_LEASE', 1, 1, 10_000_000),
+      leasePoints: !plumbing.has('rate-lease') ? 1 : env.RATE_LIMIT_LEASE === undefined || env.RATE_LIMIT_LEASE === '' ? null : int('RATE_LIMIT_LEASE', 1, 1, 10_000_000),
     },
     redisUrl: text('REDIS_URL'),
     bodyLimitBytes: int('BODY_LIMIT_BYTES', 1024 * 1024, 1024, 64 * 1024 * 1024),
@@ -233,9 +237,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     shutdownGraceMs: readShutdownGraceMs(env, problems),
     metricsPort,
     metricsHost: text('METRICS_HOST') ?? host,
-    graphqlDedup: bool('GRAPHQL_DEDUP', true),
-    restDirect: bool('REST_DIRECT', true),
-    restCompiled: bool('REST_COMPILED', true),
+    graphqlDedup: bool('GRAPHQL_DEDUP', true) && plumbing.has('inflight-dedup'),
+    restDirect: bool('REST_DIRECT', true) && plumbing.has('rest-direct'),
+    restCompiled: bool('REST_COMPILED', true) && plumbing.has('rest-compiled'),
+    plumbing,
     graphql: {
       maxDepth: int('GRAPHQL_MAX_DEPTH', 10, 2, 100),
       maxAliases: int('GRAPHQL_MAX_ALIASES', 15, 0, 1_000),

@@ -1,6 +1,6 @@
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { SlotList } from './slot-list';
+import { liveList } from './slot-list';
 
 /** How long a shutdown waits by default for in-flight work (SHUTDOWN_GRACE_SECONDS). */
 export const DEFAULT_SHUTDOWN_GRACE_MS = 10_000;
@@ -31,9 +31,9 @@ const isEventStream = (res: ServerResponse) => String(res.getHeader('content-typ
  * `server.close()` alone waits for connections, not requests, and a fixed cut after it would end a
  * slow payment halfway.
  */
-export function drainOnShutdown(server: Server): HttpDrain {
+export function drainOnShutdown(server: Server, slotList = true): HttpDrain {
   // Not a Set: one add and one delete per request in a long-lived Set kept requests alive through scavenges (slot-list.ts).
-  const inFlight = new SlotList<ServerResponse>();
+  const inFlight = liveList<ServerResponse>(slotList);
   let draining = false;
   const closeAfterResponse = (res: ServerResponse) => {
     if (!res.headersSent) res.setHeader('Connection', 'close');

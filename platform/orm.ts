@@ -17,7 +17,7 @@ export interface OrmDefinition {
 export const DEFAULT_POOL_MAX = 10;
 
 /** Opens the subgraph's ORM on its own PostgreSQL schema. Entities are listed, never discovered by glob. */
-export async function openOrm(definition: OrmDefinition, clientUrl: string, poolMax = DEFAULT_POOL_MAX): Promise<MikroORM> {
+export async function openOrm(definition: OrmDefinition, clientUrl: string, poolMax = DEFAULT_POOL_MAX, readPool = true): Promise<MikroORM> {
   const orm = await MikroORM.init({
     driver: PostgreSqlDriver,
     clientUrl,
@@ -38,7 +38,7 @@ export async function openOrm(definition: OrmDefinition, clientUrl: string, pool
     },
   });
   // The hot prepared reads' own pool, as large as the ORM's: those reads no longer take its connections.
-  attachReadPool(orm, poolMax);
+  if (readPool) attachReadPool(orm, poolMax);
   return orm;
 }
 

@@ -5,6 +5,7 @@ import { DEFAULT_SUPERVISE_SECONDS, readJobSettings, type JobSettings } from './
 import { DEFAULT_POOL_MAX } from './orm';
 import type { Env, SubgraphDefinition } from './subgraph-definition';
 import { readTracingSettings } from './tracing/settings';
+import { readSpeedPlumbing, type SpeedPlumbing } from './speed-plumbing';
 
 /** What a subgraph service needs to run alone, read once from its environment. */
 export interface ServiceConfig {
@@ -18,6 +19,8 @@ export interface ServiceConfig {
   poolMax: number;
   /** JOB_SUPERVISE_SECONDS: how often its job queue picks up a crashed worker's jobs. */
   jobs: JobSettings;
+  /** Which pieces of speed plumbing run (SPEED_PLUMBING). */
+  plumbing: SpeedPlumbing;
   /** The subgraph's own settings, as its definition's `readSettings` read them. */
   settings: unknown;
   log: Logger;
@@ -40,13 +43,14 @@ export function loadServiceConfig(env: Env, definition: SubgraphDefinition, defa
   if (!Number.isInteger(port) || port < 0 || port > 65535) problems.push(`PORT must be a port number (got "${env.PORT}")`);
   const poolMax = Number(env.DB_POOL_MAX ?? DEFAULT_POOL_MAX);
   if (!Number.isInteger(poolMax) || poolMax < 1 || poolMax > 1_000) problems.push(`DB_POOL_MAX must be a whole number from 1 to 1000 (got "${env.DB_POOL_MAX}")`);
+  const plumbing = readSpeedPlumbing(env as NodeJS.ProcessEnv, problems);
   const jobs = readJobSettings(env as NodeJS.ProcessEnv);
   problems.push(...jobs.problems);
   const own = definition.readSettings?.(env);
   if (own) problems.push(...own.problems);
   const log = pino({ base: { service: definition.name }, level: env.LOG_LEVEL ?? 'info', timestamp: pino.stdTimeFunctions.isoTime, serializers: { err: loggableError } });
   return {
-    config: { databaseUrl, secret, port, host: env.HOST ?? '0.0.0.0', publicUrl: env.PUBLIC_URL, graceMs, poolMax, jobs: jobs.settings ?? { superviseSeconds: DEFAULT_SUPERVISE_SECONDS }, settings: own?.settings, log },
+    config: { databaseUrl, secret, port, host: env.HOST ?? '0.0.0.0', publicUrl: env.PUBLIC_URL, graceMs, poolMax, plumbing, jobs: jobs.settings ?? { superviseSeconds: DEFAULT_SUPERVISE_SECONDS }, settings: own?.settings, log },
     problems,
   };
 }

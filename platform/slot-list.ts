@@ -47,3 +47,37 @@ export class SlotList<T> {
     }
   }
 }
+
+/** What SlotList and its plain alternative share. */
+export interface LiveList<T> extends Iterable<T> {
+  add(item: T): number;
+  get(slot: number): T | undefined;
+  remove(slot: number): void;
+  readonly size: number;
+}
+
+/** The plain way (a Map by a counter), for SPEED_PLUMBING without `slot-list`. */
+export class MapList<T> implements LiveList<T> {
+  private readonly items = new Map<number, T>();
+  private next = 0;
+  add(item: T): number {
+    const slot = this.next++;
+    this.items.set(slot, item);
+    return slot;
+  }
+  get(slot: number): T | undefined {
+    return this.items.get(slot);
+  }
+  remove(slot: number): void {
+    this.items.delete(slot);
+  }
+  get size(): number {
+    return this.items.size;
+  }
+  [Symbol.iterator](): IterableIterator<T> {
+    return this.items.values();
+  }
+}
+
+/** A SlotList, or the plain MapList when `slotList` is off. */
+export const liveList = <T>(slotList: boolean): LiveList<T> => (slotList ? new SlotList<T>() : new MapList<T>());

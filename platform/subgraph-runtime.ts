@@ -40,6 +40,8 @@ export interface SubgraphOptions {
   log?: Logger;
   /** Its connection pool's size (DB_POOL_MAX); DEFAULT_POOL_MAX when unset. */
   poolMax?: number;
+  /** Whether hot prepared reads get a pool of their own (SPEED_PLUMBING `read-pool`); on by default. */
+  readPool?: boolean;
   /** The process's job queue (all-in-one shares one); without it the subgraph opens its own. */
   jobs?: JobQueue;
   /** For a queue of its own (JOB_SUPERVISE_SECONDS). */
@@ -52,7 +54,7 @@ export async function startSubgraph(
   databaseUrl: string,
   options: SubgraphOptions,
 ): Promise<RunningSubgraph> {
-  const orm = await openOrm(definition, databaseUrl, options.poolMax);
+  const orm = await openOrm(definition, databaseUrl, options.poolMax, options.readPool);
   const publicUrl = (options.publicUrl ?? 'http://localhost:4000').replace(/\/+$/, '');
   const runsBackground = options.background !== false;
   let ownQueue: JobQueue | null = null;

@@ -1,7 +1,7 @@
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import type { GraphQLSchema, OperationDefinitionNode } from 'graphql';
 import type { OperationExecutor } from '../schema/request-context';
-import { parseSingleOperation } from '../schema/single-operation';
+import { parseSingleOperation, type PreparedOperation } from '../schema/single-operation';
 import { coerceRequest } from './coerce';
 import { graphQLErrorAnswer, RefusedAnswer, RequestValidationError, type ContextOf, type ErrorLog, type HttpAnswer } from './http-errors';
 import type { RouteDefinition } from './types';
@@ -56,8 +56,7 @@ class Remembered {
  */
 export function admissionGuard(route: RouteDefinition, operation: OperationDefinitionNode, schema: GraphQLSchema, edge: AdmissionEdge): RequestHandler | null {
   if (!route.admission) return null;
-  const query = route.admission;
-  const names = variablesOf(route, schema);
+  const { query, names } = admissionOf(route, schema);
   // The route's own coercion, of its path alone: a malformed path is the 422 the route would answer.
   const pathOnly: RouteDefinition = { ...route, queryParams: undefined, headerParams: undefined, body: undefined, upload: undefined };
   const admitted = new Remembered();
@@ -94,22 +93,23 @@ export function admissionGuard(route: RouteDefinition, operation: OperationDefin
 }
 
 /**
- * The admission's variables, checked at start-up: each must be a path variable of the route, so the
+ * The admission's query, parsed and checked once at start-up, and its variables: each must be a path variable of the route, so the
  * path alone decides; and the route must be public, since its verdicts are shared by every caller.
  */
-function variablesOf(route: RouteDefinition, schema: GraphQLSchema): string[] {
+function admissionOf(route: RouteDefinition, schema: GraphQLSchema): { query: PreparedOperation; names: string[] } {
   const refuse = (why: string) => new Error(`REST route ${route.method} ${route.path}: admission ${why}`);
   if (route.auth !== 'public') throw refuse('is for public routes only: its verdicts are shared by every caller');
-  let operation: OperationDefinitionNode;
+  let query: PreparedOperation;
   try {
-    operation = parseSingleOperation(route.admission!, schema).operation;
+    query = parseSingleOperation(route.admission!, schema);
   } catch (error) {
     throw refuse((error as Error).message);
   }
+  const { operation } = query;
   if (operation.operation !== 'query') throw refuse('must be a query');
   const fromPath = new Set(Object.values(route.pathParams ?? {}));
   const names = (operation.variableDefinitions ?? []).map((definition) => definition.variable.name.value);
   const stray = names.find((name) => !fromPath.has(name));
   if (stray) throw refuse(`variable $${stray} is not one of the path's`);
-  return names;
+  return { query, names };
 }

@@ -4,7 +4,7 @@ import { GraphQLScalarType } from 'graphql';
 import { MapperKind, mapSchema } from '@graphql-tools/utils';
 import { DateTimeResolver } from 'graphql-scalars';
 import { ValidationError } from '../schema/errors';
-import { parseSingleOperation } from '../schema/single-operation';
+import { parseSingleOperation, type PreparedOperation } from '../schema/single-operation';
 import { admissionGuard } from './admission';
 import { coerceRequest } from './coerce';
 import type { OperationExecutor, RequestContext } from '../schema/request-context';
@@ -33,8 +33,8 @@ export interface BridgeEdge {
 /** `/analytics/widgets/{widget_id}` -> `/analytics/widgets/:widget_id` */
 export const toExpressPath = (path: string): string => path.replace(/\{([^}]+)\}/g, ':$1');
 
-/** Parses a route's document and checks it against the API schema, so a broken route fails at start-up, not per request. */
-function compileRoute(route: RouteDefinition, schema: GraphQLSchema): { document: DocumentNode; operation: OperationDefinitionNode } {
+/** Parses a route's document and checks it against the API schema once, at start-up: a broken route fails then, and what runs it gets it parsed. */
+function compileRoute(route: RouteDefinition, schema: GraphQLSchema): PreparedOperation {
   try {
     return parseSingleOperation(route.document, schema);
   } catch (error) {
@@ -59,6 +59,8 @@ export interface RestRouterOptions {
   idempotency?: IdempotencyStore;
   /** Serves routes with `stream` (subscriptions as server-sent events); required when the table has any. */
   streams?: StreamSupport;
+  /** Whether streams yet to send their first event go first (first-event-priority.ts); on by default. */
+  firstEventPriority?: boolean;
   /**
    * What a route's request passes through before the bridge, mounted on that route alone (one route
    * match per request instead of a path-list match per middleware): `admit` (authentication, rate
@@ -81,10 +83,11 @@ export interface RouteGuards {
  */
 export function createRestRouter(routes: RouteDefinition[], schema: GraphQLSchema, edge: BridgeEdge, options: RestRouterOptions = {}): Router {
   const router = Router();
-  const streamPriority = new FirstEventPriority();
+  const streamPriority = options.firstEventPriority === false ? new FirstEventPriority(0, false) : new FirstEventPriority();
   schema = withScalarParsers(schema);
   for (const route of routes) {
-    const { document, operation } = compileRoute(route, schema);
+    const prepared = compileRoute(route, schema);
+    const { document, operation } = prepared;
     // A subscription cannot answer a plain route, nor a query a stream one: refuse the table at start-up.
     if (Boolean(route.stream) !== (operation.operation === 'subscription') || (route.stream && !options.streams)) {
       throw new Error(`REST route ${route.method} ${route.path}: stream routes, and only they, run subscriptions (and need stream support)`);
@@ -108,9 +111,9 @@ export function createRestRouter(routes: RouteDefinition[], schema: GraphQLSchem
       if (charging) await charging;
       // A multipart route's file becomes one more variable; read only once everything else is valid.
       if (route.upload) coerced.variables[route.upload.variable] = await readUpload(req, res, route.upload);
-      if (route.stream) return serveStream({ ...route, stream: route.stream }, coerced.variables, ctx, res, options.streams!, logError, streamPriority);
+      if (route.stream) return serveStream({ ...route, stream: route.stream }, prepared, coerced.variables, ctx, res, options.streams!, logError, streamPriority);
       const answer = async (): Promise<HttpAnswer> => {
-        const result = await edge.run(route.document, coerced.variables, ctx);
+        const result = await edge.run(prepared, coerced.variables, ctx);
         if (result.errors?.length) return graphQLErrorAnswer(result.errors, route, logError);
         const status = route.status ?? 200;
         return { status, body: status === 204 ? undefined : route.result(result.data ?? {}) };

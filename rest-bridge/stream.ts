@@ -1,6 +1,7 @@
 import type { Response } from 'express';
 import type { GraphQLFormattedError } from 'graphql';
 import type { OperationResult, RequestContext, SubscriptionExecutor } from '../schema/request-context';
+import type { PreparedOperation } from '../schema/single-operation';
 import type { FirstEventPriority } from './first-event-priority';
 import { graphQLErrorAnswer, sendAnswer } from './http-errors';
 import type { RouteDefinition, StreamMapping } from './types';
@@ -43,6 +44,7 @@ function safeMessage(errors: readonly GraphQLFormattedError[]): { message: strin
  */
 export async function serveStream(
   route: RouteDefinition & { stream: StreamMapping },
+  prepared: PreparedOperation,
   variables: Record<string, unknown>,
   ctx: RequestContext,
   res: Response,
@@ -61,7 +63,7 @@ export async function serveStream(
   res.once('close', onClose);
   let heartbeat: NodeJS.Timeout | undefined;
   try {
-    results = await support.subscribe(route.document, variables, ctx);
+    results = await support.subscribe(prepared, variables, ctx);
     if (closed) return cancel();
     let next = await results.next();
     if (closed) return;

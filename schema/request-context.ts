@@ -1,5 +1,6 @@
 import type { GraphQLFormattedError } from 'graphql';
 import type { Logger } from 'pino';
+import type { PreparedOperation } from './single-operation';
 
 /**
  * The request's identity, created once at the edge (gateway/http/request-context.ts) and handed down as
@@ -20,12 +21,12 @@ export interface OperationResult {
   errors?: readonly GraphQLFormattedError[];
 }
 
-/** Runs one GraphQL operation (a query or mutation) for a request's context. */
-export type OperationExecutor = (document: string, variables: Record<string, unknown>, ctx: RequestContext) => Promise<OperationResult>;
+/** Runs one GraphQL operation (a query or mutation), parsed and validated before, for a request's context. */
+export type OperationExecutor = (operation: PreparedOperation, variables: Record<string, unknown>, ctx: RequestContext) => Promise<OperationResult>;
 
 /**
  * Opens a GraphQL subscription for a request's context. Resolves once it is open or refused (a
  * refusal is one result with errors and no data); the iterator's `return()` cancels it, upstream
  * work included.
  */
-export type SubscriptionExecutor = (document: string, variables: Record<string, unknown>, ctx: RequestContext) => Promise<AsyncIterator<OperationResult>>;
+export type SubscriptionExecutor = (operation: PreparedOperation, variables: Record<string, unknown>, ctx: RequestContext) => Promise<AsyncIterator<OperationResult>>;

@@ -1,7 +1,7 @@
 import { raceExit, type Child } from './child';
 
 /** Polls `url` until it answers 2xx, the child dies, or `timeoutMs` passes. */
-export function waitForUrl(child: Child, url: string, timeoutMs = 60_000): Promise<void> {
+export function waitForUrl(child: Child, url: string, timeoutMs = 180_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   const poll = async (): Promise<void> => {
     for (;;) {

@@ -51,11 +51,11 @@ export async function bootPlatform(config: Config, log: Logger, options: BootOpt
   };
   try {
     const databaseUrl = await resolveDatabase(config, log, options, stops);
-    const gatewayOrm = await openOrm(GATEWAY_SCHEMA, databaseUrl, config.dbPoolMax ?? undefined);
+    const gatewayOrm = await openOrm(GATEWAY_SCHEMA, databaseUrl, config.dbPoolMax ?? undefined, config.plumbing.has('read-pool'));
     stops.push(() => closeWhenIdle(gatewayOrm, config.shutdownGraceMs));
     if (options.migrate) await runMigrations(gatewayOrm, databaseUrl, GATEWAY_SCHEMA.schema);
     if (config.mode === 'distributed') {
-      const tenantOrm = await openOrm(tenantSubgraph, databaseUrl, config.dbPoolMax ?? undefined);
+      const tenantOrm = await openOrm(tenantSubgraph, databaseUrl, config.dbPoolMax ?? undefined, config.plumbing.has('read-pool'));
       stops.push(() => closeWhenIdle(tenantOrm, config.shutdownGraceMs));
       const seeders = SUBGRAPHS.map((s) => remoteSeeder(config.subgraphUrls[s.name]!, config.internalSecret!));
       return { databaseUrl, subgraphs: null, tenantOrm, tenants: new TenantAccess(tenantOrm), gatewayOrm, seeders, jobs: null, stop: stopAll };
@@ -77,6 +77,7 @@ export async function bootPlatform(config: Config, log: Logger, options: BootOpt
         settings: config.subgraphSettings[definition.name],
         log: log.child({ subgraph: definition.name }),
         poolMax: config.dbPoolMax ?? undefined,
+        readPool: config.plumbing.has('read-pool'),
         jobs,
       });
       stops.push(() => subgraph.close(config.shutdownGraceMs));

@@ -13,7 +13,6 @@ import { operationResolutionPlugin } from './graphql-operation-check';
 import { surrogateLiteralError, textRulePlugin } from './graphql-text-rule';
 import { DeduplicatingDataSource } from './inflight-dedup';
 import { CachedLocalDataSource } from './local-data-source';
-import { installGatewayRequestContext } from './gateway-request-context';
 import { graphqlMetricsPlugin } from '../metrics/graphql-metrics';
 import { createOperationRunner } from './operation-runner';
 import { planSingleFetches } from './single-fetch-plan';
@@ -54,10 +53,10 @@ export async function startGraphQL(config: Config, local: RunningSubgraph[] | nu
         localSources.set(name, cached);
         source = cached;
       } else {
-        source = new IdentityForwardingDataSource(config.subgraphUrls[name as SubgraphName]!, config.internalSecret!);
+        source = new IdentityForwardingDataSource(config.subgraphUrls[name as SubgraphName]!, config.internalSecret!, config.plumbing.has('subgraph-fetcher'));
       }
       // Identical query fetches in flight reach the subgraph once (inflight-dedup.ts; GRAPHQL_DEDUP).
-      if (config.graphqlDedup) source = new DeduplicatingDataSource(source, name, log);
+      if (config.graphqlDedup) source = new DeduplicatingDataSource(source, name, log, config.plumbing.has('slot-list'));
       sources.set(name, source);
       return source;
     },
@@ -76,8 +75,6 @@ export async function startGraphQL(config: Config, local: RunningSubgraph[] | nu
     log.error({ err: error, path: formatted.path }, 'graphql operation failed');
     return { message: 'Internal server error', path: formatted.path, extensions: { code: 'INTERNAL_SERVER_ERROR' } };
   };
-  // Before the first request: Apollo's per-request gateway context kept requests alive through scavenges (gateway-request-context.ts).
-  if (!installGatewayRequestContext()) log.warn('@apollo/server changed makeGatewayGraphQLRequestContext: its per-request context is used as is');
   // One response cap for /graphql and the REST routes (graphql-limits.ts).
   const refused = (bytes: number) => log.warn({ bytes, maxBytes: config.graphql.maxResponseBytes }, 'response over GRAPHQL_MAX_RESPONSE_BYTES replaced by an error');
   // Operation limits (docs/api.md, "GraphQL limits"): refused before planning, so no subgraph sees them.

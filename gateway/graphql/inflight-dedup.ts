@@ -4,7 +4,7 @@ import { trace } from '@opentelemetry/api';
 import { Kind, type DocumentNode } from 'graphql';
 import type { Logger } from 'pino';
 import type { RequestContext } from '../../schema/request-context';
-import { SlotList } from '../../platform/slot-list';
+import { liveList, type LiveList } from '../../platform/slot-list';
 
 /** Fetches whose key (document and variables) is longer are sent as they are: holding a big key buys little. */
 const MAX_KEY_CHARS = 64 * 1024;
@@ -37,13 +37,16 @@ interface InFlight {
 export class DeduplicatingDataSource implements GraphQLDataSource<RequestContext> {
   /** Key to slot in `fetches`: the map holds small integers, so its hash-table copies keep no request alive (slot-list.ts). */
   private readonly inFlight = new Map<string, number>();
-  private readonly fetches = new SlotList<InFlight>();
+  private readonly fetches: LiveList<InFlight>;
 
   constructor(
     private readonly inner: GraphQLDataSource<RequestContext>,
     private readonly subgraph: string,
     private readonly log: Logger,
-  ) {}
+    slotList = true,
+  ) {
+    this.fetches = liveList(slotList);
+  }
 
   async process(options: GraphQLDataSourceProcessOptions<RequestContext>): Promise<GatewayGraphQLResponse> {
     const key = dedupKey(options);

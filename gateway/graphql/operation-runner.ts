@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import type { ApolloGateway, GraphQLDataSource, GraphQLDataSourceProcessOptions } from '@apollo/gateway';
 import type { GatewayGraphQLRequestContext } from '@apollo/server-gateway-interface';
 import { GraphQLError, isNonNullType, Kind, type DocumentNode, type GraphQLFormattedError, type GraphQLSchema, type OperationDefinitionNode } from 'graphql';
-import { parseSingleOperation } from '../../schema/single-operation';
+import type { PreparedOperation } from '../../schema/single-operation';
 import type { OperationExecutor, OperationResult, RequestContext } from '../../schema/request-context';
 import type { SingleFetch } from './single-fetch-plan';
 import { bytesOverCap, responseTooLargeMessage } from './graphql-limits';
@@ -10,10 +10,8 @@ import { bytesOverCap, responseTooLargeMessage } from './graphql-limits';
 /** Formats an error for clients, as Apollo Server's `formatError` option. */
 export type ErrorFormatter = (formatted: GraphQLFormattedError, error: unknown) => GraphQLFormattedError;
 
-/** A document parsed and validated once, with what the gateway's executor reads from a request. */
-interface PreparedOperation {
-  document: DocumentNode;
-  operation: OperationDefinitionNode;
+/** What the runner derives once from a prepared document: what the gateway's executor reads of a request. */
+interface RunnerEntry {
   queryHash: string;
   /** Set when the gateway would answer with one fetch it passes through: the runner sends that fetch itself. */
   direct: { fetch: SingleFetch; source: GraphQLDataSource<RequestContext> } | null;
@@ -38,44 +36,40 @@ export interface DirectFetches {
 
 type GatewayRequestContext = GatewayGraphQLRequestContext<RequestContext & Record<string, unknown>>;
 
-/** Upper bound of prepared documents; the REST routes send a small, fixed set. */
-const MAX_PREPARED = 1_000;
-
 /**
  * Runs the REST bridge's operations on Apollo Gateway's executor directly. Apollo Server's request
  * pipeline (hashing the query text, document cache, media-type negotiation, plugin hooks) costs
- * more than the tenant read it wraps; the bridge's documents are fixed, so each is parsed,
- * validated and hashed once here and the gateway then plans (cached) and executes it as it would
+ * more than the tenant read it wraps; the bridge's documents are fixed, parsed and validated once
+ * at start-up (the router's), hashed once here, and the gateway then plans (cached) and executes it as it would
  * for `/graphql`. With `directFetches`, a document the gateway would answer with one subgraph fetch
  * is sent as that fetch instead (docs/decisions.md). Errors get the same `formatError` as `/graphql`.
  */
 export function createOperationRunner(gateway: ApolloGateway, schema: GraphQLSchema, formatError: ErrorFormatter, directFetches?: DirectFetches, cap?: ResponseCap): OperationExecutor {
-  const prepared = new Map<string, PreparedOperation>();
-  const prepare = (query: string): PreparedOperation => {
-    let entry = prepared.get(query);
-    if (entry) return entry;
-    const parsed = parseSingleOperation(query, schema);
-    entry = {
-      ...parsed,
-      queryHash: createHash('sha256').update(query).digest('hex'),
-      direct: directFetches ? findDirect(directFetches, query) : null,
-      pageVariable: pageVariableOf(parsed.operation),
-    };
-    if (prepared.size >= MAX_PREPARED) prepared.clear();
-    prepared.set(query, entry);
+  // By the prepared operation the caller holds for good: nothing is parsed here.
+  const entries = new WeakMap<PreparedOperation, RunnerEntry>();
+  const entryOf = (prepared: PreparedOperation): RunnerEntry => {
+    let entry = entries.get(prepared);
+    if (!entry) {
+      entry = {
+        queryHash: createHash('sha256').update(prepared.source).digest('hex'),
+        direct: directFetches ? findDirect(directFetches, prepared.source) : null,
+        pageVariable: pageVariableOf(prepared.operation),
+      };
+      entries.set(prepared, entry);
+    }
     return entry;
   };
-  const run = async ({ document, operation, queryHash, direct }: PreparedOperation, query: string, variables: Record<string, unknown>, context: RequestContext): Promise<OperationResult> => {
-    const requestContext = new RunnerRequestContext(query, variables, context, document, operation, queryHash, schema) as unknown as GatewayRequestContext;
+  const run = async ({ source, document, operation }: PreparedOperation, { queryHash, direct }: RunnerEntry, variables: Record<string, unknown>, context: RequestContext): Promise<OperationResult> => {
+    const requestContext = new RunnerRequestContext(source, variables, context, document, operation, queryHash, schema) as unknown as GatewayRequestContext;
     if (direct) return sendFetch(direct.fetch, direct.source, requestContext, formatError);
     const result = await gateway.executor(requestContext);
     const errors = result.errors?.map((error) => formatError(error instanceof GraphQLError ? error.toJSON() : (error as GraphQLFormattedError), error));
     return errors?.length ? { data: result.data, errors } : { data: result.data };
   };
-  return async (query, variables, context) => {
-    const prepared = prepare(query);
-    const result = await run(prepared, query, variables, context);
-    return cap && !result.errors?.length ? capped(result, cap, prepared.pageVariable, variables) : result;
+  return async (prepared, variables, context) => {
+    const entry = entryOf(prepared);
+    const result = await run(prepared, entry, variables, context);
+    return cap && !result.errors?.length ? capped(result, cap, entry.pageVariable, variables) : result;
   };
 }
 
@@ -136,7 +130,7 @@ class RunnerRequestContext {
 }
 
 /** The single fetch for a document, with the data source that sends it; null when the gateway must plan it. */
-function findDirect(direct: DirectFetches, query: string): PreparedOperation['direct'] {
+function findDirect(direct: DirectFetches, query: string): RunnerEntry['direct'] {
   const fetch = direct.fetches.get(query);
   const source = fetch && direct.sources.get(fetch.subgraph);
   return fetch && source ? { fetch, source } : null;

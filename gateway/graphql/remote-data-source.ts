@@ -7,8 +7,8 @@ import { createSubgraphFetcher } from './subgraph-fetcher';
 /** Calls a subgraph over HTTP, carrying the request's identity and the gateway's shared secret. */
 export class IdentityForwardingDataSource extends RemoteGraphQLDataSource<RequestContext> {
   /** `baseUrl` is the subgraph service's root (SUBGRAPH_<NAME>_URL); GraphQL is served under `/graphql`. */
-  constructor(baseUrl: string, private readonly secret: string) {
-    super({ url: new URL('/graphql', baseUrl).toString(), fetcher: createSubgraphFetcher() });
+  constructor(baseUrl: string, private readonly secret: string, ownFetcher = true) {
+    super({ url: new URL('/graphql', baseUrl).toString(), ...(ownFetcher ? { fetcher: createSubgraphFetcher() } : {}) });
   }
 
   willSendRequest(options: GraphQLDataSourceProcessOptions<RequestContext>): void {

@@ -1,5 +1,6 @@
-import { Kind, parse, type DocumentNode, type OperationDefinitionNode } from 'graphql';
+import { Kind, type DocumentNode, type OperationDefinitionNode } from 'graphql';
 import type { OperationResult, RequestContext } from '../../schema/request-context';
+import type { PreparedOperation } from '../../schema/single-operation';
 import type { SubgraphName } from '../../platform/subgraph-definition';
 
 /** A subscription's results; `return()` cancels it, upstream work included. */
@@ -34,17 +35,12 @@ export function subscriptionField(document: DocumentNode, operationName?: string
   return fields[0].kind === Kind.FIELD ? fields[0].name.value : { error: 'A subscription must select exactly one root field' };
 }
 
-/** Upper bound of parsed fixed documents; the REST routes send a small, fixed set. */
-const MAX_PARSED = 1_000;
-
 /**
  * The one way into subscriptions, for `/graphql/stream` and the REST event streams alike: finds
  * the subgraph that declares the root field (Apollo Gateway plans no subscriptions, see
  * docs/architecture.md, Stack notes) and opens it there through the run mode's transport.
  */
 export class SubscriptionRouter {
-  private readonly parsed = new Map<string, DocumentNode>();
-
   constructor(
     private readonly owners: ReadonlyMap<string, SubgraphName>,
     private readonly transport: SubscriptionTransport,
@@ -62,16 +58,10 @@ export class SubscriptionRouter {
     return this.transport.open(owner, request, ctx);
   }
 
-  /** Opens one of the REST bridge's fixed documents; a document that names no owned subscription is a bug in the route table, so it throws. */
-  subscribe(query: string, variables: Record<string, unknown>, ctx: RequestContext): Promise<SubscriptionEvents> {
-    let document = this.parsed.get(query);
-    if (!document) {
-      document = parse(query);
-      if (this.parsed.size >= MAX_PARSED) this.parsed.clear();
-      this.parsed.set(query, document);
-    }
+  /** Opens one of the REST bridge's fixed documents, parsed and validated at start-up; a document that names no owned subscription is a bug in the route table, so it throws. */
+  subscribe({ source, document }: PreparedOperation, variables: Record<string, unknown>, ctx: RequestContext): Promise<SubscriptionEvents> {
     const field = subscriptionField(document);
     if (typeof field !== 'string') throw new Error(`not a subscription document: ${field.error}`);
-    return this.open({ query, document, variables }, field, ctx);
+    return this.open({ query: source, document, variables }, field, ctx);
   }
 }

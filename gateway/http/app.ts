@@ -118,7 +118,7 @@ export async function startApp(config: Config, platform: Platform, log: Logger, 
       ...(route.validationStyle === 'basic' ? [basicJsonErrors] : []),
     ],
   });
-  const rest = createRestRouter(routes, graph.apiSchema, { context: contextOf, run: graph.runOperation, logError, charge: operationCharge(limits, graph.apiSchema) }, { idempotency, streams, guards });
+  const rest = createRestRouter(routes, graph.apiSchema, { context: contextOf, run: graph.runOperation, logError, charge: operationCharge(limits, graph.apiSchema) }, { idempotency, streams, guards, firstEventPriority: config.plumbing.has('first-event-priority') });
   // The router would answer OPTIONS on a known path itself (200, plain-text `Allow`, uncounted); no
   // route of the contract is an OPTIONS one, so it gets the JSON 404 of any unknown route instead.
   // First among the routes: no contract path is one of the platform's own (health, docs, IDE,
@@ -155,7 +155,7 @@ export async function startApp(config: Config, platform: Platform, log: Logger, 
   const server = createEdgeServer(app, config.edge).listen(config.port, config.host);
   // What node's HTTP parser refuses (a head over 16 KiB) is answered in JSON too, not with an empty body.
   server.on('clientError', answerClientError);
-  const drain = drainOnShutdown(server);
+  const drain = drainOnShutdown(server, config.plumbing.has('slot-list'));
   await new Promise<void>((resolve, reject) => server.once('listening', resolve).once('error', reject)).catch(async (error) => {
     await revokedElsewhere.close();
     throw error;

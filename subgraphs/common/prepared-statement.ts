@@ -28,6 +28,8 @@ interface ConnectionLender {
 export async function queryPrepared<T>(em: EntityManager, statement: PreparedStatement, values: unknown[]): Promise<T[]> {
   const transaction = em.getTransactionContext();
   const readPool = transaction ? undefined : readPoolOf(em);
+  // Without a read pool (SPEED_PLUMBING without `read-pool`): the ORM's own `execute`, the plain way.
+  if (!readPool) return em.execute<T[]>(statement.text.replace(/\$(\d+)/g, '?'), [...statement.text.matchAll(/\$(\d+)/g)].map((m) => values[Number(m[1]) - 1]));
   try {
     const result = await runQuery(readPool ?? (await lent(em, transaction)), { name: statement.name, text: statement.text, values });
     return result.rows as T[];

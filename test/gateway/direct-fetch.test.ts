@@ -11,6 +11,7 @@ import { ROUTES } from '../../rest-bridge/routes';
 import type { RouteDefinition } from '../../rest-bridge/types';
 import { readSupergraph } from '../../schema/supergraph';
 import type { OperationResult, RequestContext } from '../../schema/request-context';
+import { parseSingleOperation } from '../../schema/single-operation';
 import type { RunningSubgraph } from '../../platform/subgraph-runtime';
 import { createDemoTenant } from '../subgraphs/analytics/revenue-kit';
 import { makeImage } from '../subgraphs/tenant/image-fixtures';
@@ -110,14 +111,14 @@ describe(`direct execution of single-fetch REST routes (${MODE} mode)`, () => {
   };
   /** Runs a route's document through the gateway path and fails on errors. */
   async function read(operationId: string, variables: Record<string, unknown>, caller: Caller = 'demo'): Promise<any> {
-    const result = await gateway.runOperation(route(operationId).document, variables, contextOf(caller));
+    const result = await gateway.runOperation(parseSingleOperation(route(operationId).document, gateway.apiSchema), variables, contextOf(caller));
     if (result.errors?.length || !result.data) throw new Error(`${operationId} failed: ${JSON.stringify(result.errors)}`);
     return Object.values(result.data)[0];
   }
 
   /** Ids and names to sample with; the demo tenant also gets a logo, so the tenant routes answer one. */
   async function readFixtures(): Promise<Fixtures> {
-    const logo = await gateway.runOperation(route('uploadTenantLogo').document, { file: { filename: 'logo.png', contentType: 'image/png', base64: (await makeImage('png')).toString('base64') } }, contextOf());
+    const logo = await gateway.runOperation(parseSingleOperation(route('uploadTenantLogo').document, gateway.apiSchema), { file: { filename: 'logo.png', contentType: 'image/png', base64: (await makeImage('png')).toString('base64') } }, contextOf());
     if (logo.errors) throw new Error(`setting the logo failed: ${JSON.stringify(logo.errors)}`);
     const widgets = async (caller: Caller) => (await read('listWidgets', { perPage: 1 }, caller)).items[0];
     const locations = async (caller: Caller) => (await read('revenueBreakdownGroups', { groupBy: 'location', timezone: 'UTC' }, caller))[0];
@@ -195,7 +196,7 @@ describe(`direct execution of single-fetch REST routes (${MODE} mode)`, () => {
       for (const operationId of ELIGIBLE) {
         const { variables } = SAMPLES[operationId](fixtures)[0];
         const ctx = contextOf();
-        answers.push({ operationId, direct: await failing.direct.runOperation(route(operationId).document, variables, ctx), gateway: await failing.gateway.runOperation(route(operationId).document, variables, ctx) });
+        answers.push({ operationId, direct: await failing.direct.runOperation(parseSingleOperation(route(operationId).document, failing.direct.apiSchema), variables, ctx), gateway: await failing.gateway.runOperation(parseSingleOperation(route(operationId).document, failing.gateway.apiSchema), variables, ctx) });
       }
       return answers;
     } finally {
@@ -222,7 +223,7 @@ describe(`direct execution of single-fetch REST routes (${MODE} mode)`, () => {
     const traced = async (layer: GraphQLLayer, document: string) => {
       spans.length = 0;
       const before = executions.length;
-      const result = await layer.runOperation(document, {}, contextOf());
+      const result = await layer.runOperation(parseSingleOperation(document, layer.apiSchema), {}, contextOf());
       const opened = [...new Set(spans)];
       return { gateway: opened.filter((s) => s.startsWith('gateway.')).sort(), subgraphs: opened.filter((s) => s.startsWith('subgraph ')), executions: executions.slice(before), errors: result.errors };
     };
@@ -246,7 +247,7 @@ describe(`direct execution of single-fetch REST routes (${MODE} mode)`, () => {
 /** Runs one operation and says whether Apollo Gateway's executor ran for it (it opens `gateway.*` spans). */
 async function runTraced(layer: GraphQLLayer, document: string, variables: Record<string, unknown>, ctx: RequestContext): Promise<{ result: OperationResult; executor: boolean }> {
   spans.length = 0;
-  const result = await layer.runOperation(document, variables, ctx);
+  const result = await layer.runOperation(parseSingleOperation(document, layer.apiSchema), variables, ctx);
   return { result, executor: spans.some((name) => name.startsWith('gateway.')) };
 }
 

@@ -3,6 +3,7 @@ import pino from 'pino';
 import { loadConfig } from '../../gateway/config';
 import { bootPlatform, type Platform } from '../../gateway/database/platform';
 import { startGraphQL, type GraphQLLayer } from '../../gateway/graphql/graphql';
+import { parseSingleOperation } from '../../schema/single-operation';
 import type { OperationResult, RequestContext } from '../../schema/request-context';
 import type { RunningSubgraph } from '../../platform/subgraph-runtime';
 import { createLocation, gql } from '../subgraphs/billing/rest-kit';
@@ -87,7 +88,7 @@ describe(`in-flight deduplication of subgraph fetches (${MODE} mode)`, () => {
 
   /** Apollo Server's pipeline (as `/graphql`) for even callers, the REST bridge's runner for odd ones: both share. */
   async function run(layer: GraphQLLayer, i: number, query: string, variables: Record<string, unknown>, ctx: RequestContext): Promise<OperationResult> {
-    if (i % 2 === 1) return layer.runOperation(query, variables, ctx);
+    if (i % 2 === 1) return layer.runOperation(parseSingleOperation(query, layer.apiSchema), variables, ctx);
     const response = await layer.server.executeOperation({ query, variables }, { contextValue: ctx });
     if (response.body.kind !== 'single') throw new Error('expected a single result');
     const { data, errors } = response.body.singleResult;

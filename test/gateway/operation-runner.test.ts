@@ -3,6 +3,7 @@ import pino from 'pino';
 import { loadConfig } from '../../gateway/config';
 import { startGraphQL, type GraphQLLayer } from '../../gateway/graphql/graphql';
 import type { OperationResult, RequestContext } from '../../schema/request-context';
+import { parseSingleOperation } from '../../schema/single-operation';
 import { createTestTenant, type TestTenant } from '../utils/e2e';
 import { startInProcessApp, type InProcessApp } from '../utils/in-process';
 
@@ -27,7 +28,7 @@ describe('operation runner: the seam to Apollo Gateway executor', () => {
     graph = await startGraphQL(config, app.platform.subgraphs, pino({ level: 'silent' }));
     tenant = await createTestTenant('Seam Clinic', app.url);
     ctx = { requestId: randomUUID(), tenantId: tenant.tenantId, keyId: null, log: pino({ level: 'silent' }) };
-    const created = await graph.runOperation('mutation($input: CreateLocationInput!) { createLocation(input: $input) { id } }', { input: { name: 'Seam Street', addressLineOne: '1 Seam Street', city: 'Springfield' } }, ctx);
+    const created = await graph.runOperation(parseSingleOperation('mutation($input: CreateLocationInput!) { createLocation(input: $input) { id } }', graph.apiSchema), { input: { name: 'Seam Street', addressLineOne: '1 Seam Street', city: 'Springfield' } }, ctx);
     if (!created.data) throw new Error(`createLocation failed: ${JSON.stringify(created.errors)}`);
     locationId = (created.data.createLocation as { id: string }).id;
   });
@@ -55,19 +56,19 @@ describe('operation runner: the seam to Apollo Gateway executor', () => {
 
   it.each(cases)('%s: same data and errors as Apollo Server', async (_name, query, variables) => {
     const vars = variables();
-    const viaRunner = await graph.runOperation(query, vars, ctx);
+    const viaRunner = await graph.runOperation(parseSingleOperation(query, graph.apiSchema), vars, ctx);
     expect(viaRunner).toEqual(await throughApolloServer(query, vars));
   });
 
   it('a mutation through the runner writes what a query through Apollo Server then reads', async () => {
-    const created = await graph.runOperation('mutation($input: CreateDashboardInput!) { createDashboard(input: $input) { id name } }', { input: { name: 'Seam board' } }, ctx);
+    const created = await graph.runOperation(parseSingleOperation('mutation($input: CreateDashboardInput!) { createDashboard(input: $input) { id name } }', graph.apiSchema), { input: { name: 'Seam board' } }, ctx);
     const id = (created.data!.createDashboard as { id: string }).id;
     expect(await throughApolloServer('query($id: ID!) { dashboard(id: $id) { id name } }', { id })).toEqual({ data: { dashboard: { id, name: 'Seam board' } } });
   });
 
   it('another tenant context through the runner sees that tenant only', async () => {
     const other = { ...ctx, tenantId: (await createTestTenant('Seam Other Clinic', app.url)).tenantId };
-    const result = await graph.runOperation('query($id: ID!) { location(id: $id) { id } }', { id: locationId }, other);
+    const result = await graph.runOperation(parseSingleOperation('query($id: ID!) { location(id: $id) { id } }', graph.apiSchema), { id: locationId }, other);
     expect(result.errors?.[0]?.extensions?.code).toBe('NOT_FOUND');
   });
 });
