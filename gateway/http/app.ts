@@ -6,7 +6,7 @@ import type { Logger } from 'pino';
 import { docsRouter } from '../../rest-bridge/docs';
 import { answerClientError, errorHandler, notFound } from '../../rest-bridge/http-errors';
 import { isJsonRequest, readNonJsonBody, refuseBadText, refuseDeepJson, refuseLongUrl } from '../../rest-bridge/request-guards';
-import { createRestRouter, jsonErrorsInStyle } from '../../rest-bridge/router';
+import { createRestRouter } from '../../rest-bridge/router';
 import { SUBGRAPH_NAMES } from '../../platform/subgraph-definition';
 import { ROUTES } from '../../rest-bridge/routes';
 import type { RouteDefinition } from '../../rest-bridge/types';
@@ -105,7 +105,6 @@ export async function startApp(config: Config, platform: Platform, log: Logger, 
   const pruneTimer = setInterval(() => void idempotency.prune().catch((error) => log.warn({ err: error }, 'idempotency prune failed')), 3_600_000).unref();
   const streams = { subscribe: subscriptions.subscribe.bind(subscriptions), heartbeatMs: options.streamHeartbeatMs };
   const anonymous = limitAnonymous(limits);
-  const basicJsonErrors = jsonErrorsInStyle('basic');
   // An anonymous route's body is read only after the address's budget, and never beyond a cap of its own: the
   // secret in its path (a campaign's webhook key) lives in a subgraph's tables, out of the edge's reach before the operation runs.
   const publicJson = [express.json({ limit: config.edge.publicBodyLimitBytes, strict: false, type: isJsonRequest }), refuseDeepJson];
@@ -114,7 +113,6 @@ export async function startApp(config: Config, platform: Platform, log: Logger, 
     route.auth === 'public' ? anonymous : tenantScoped,
     ...(route.auth === 'public' ? publicJson : json),
     ...(route.body ? readNonJsonBody(route.auth === 'public' ? config.edge.publicBodyLimitBytes : config.bodyLimitBytes) : []),
-    ...(route.validationStyle === 'basic' ? [basicJsonErrors] : []),
   ];
   const rest = createRestRouter(routes, graph.apiSchema, { context: contextOf, run: graph.runOperation, logError, charge: operationCharge(limits, graph.apiSchema) }, { idempotency, streams, guards });
   // The router would answer OPTIONS on a known path itself (200, plain-text `Allow`, uncounted); no
