@@ -1,5 +1,6 @@
 import { GraphQLError, type GraphQLFormattedError } from 'graphql';
 import type { ApolloServerPlugin } from '@apollo/server';
+import { clientError } from '../schema/client-error';
 import { DomainError } from '../schema/errors';
 import type { SubgraphContext } from './context';
 
@@ -7,44 +8,29 @@ import type { SubgraphContext } from './context';
 export type ErrorReporter = (error: unknown, requestId: string | undefined) => void;
 
 /**
- * What of an error belongs in the server's log: an unexpected error itself, or the cause a domain
- * error wraps (an unreachable processor); undefined for domain errors without one and for the
- * caller's own mistakes (parse, validation, variable coercion).
+ * What of an error belongs in the server's log: the cause a domain error wraps (an unreachable
+ * processor), or an internal error itself (schema/client-error.ts decides which those are);
+ * undefined for anything else the client is told (the caller's own mistakes included).
  */
 export function causeToLog(error: GraphQLError): unknown {
   const original = error.originalError;
   if (original instanceof DomainError) return original.cause;
-  if (!original || !error.path) return undefined;
-  if (original instanceof GraphQLError && original.extensions?.code) return undefined;
-  return original;
+  return clientError(error) ? undefined : (original ?? error);
 }
 
 /**
- * The subgraph's single error mapper: domain errors keep their code and extensions, GraphQL's
- * own request errors pass through, anything else becomes a generic 500 whose cause is logged
- * with the request id and never sent (docs/decisions.md, Errors). `report` is skipped when the
- * transport logs causes itself (Apollo Server's didEncounterErrors, which knows the request).
+ * The subgraph's single error mapper: what `clientError` lets a client see keeps its code and
+ * extensions, anything else becomes a generic 500 whose cause is logged with the request id and
+ * never sent (docs/decisions.md, Errors). `report` is skipped when the transport logs causes
+ * itself (Apollo Server's didEncounterErrors, which knows the request).
  */
 export function toClientError(error: GraphQLError, report: ErrorReporter | null, requestId?: string): GraphQLError {
   const cause = report ? causeToLog(error) : undefined;
   if (cause !== undefined) report!(cause, requestId);
-  const original = error.originalError;
-  if (original instanceof DomainError) {
-    return new GraphQLError(original.message, {
-      path: error.path,
-      extensions: { code: original.code, ...original.extensions() },
-    });
-  }
-  if (!original || !error.path) {
-    // No path: raised before any resolver ran (parse, validation, variable coercion, including a
-    // custom scalar refusing an input value): the caller's input is at fault.
-    const code = error.extensions?.code ?? 'BAD_USER_INPUT';
-    return new GraphQLError(error.message, { path: error.path, nodes: error.nodes, extensions: { ...error.extensions, code } });
-  }
-  if (original instanceof GraphQLError && original.extensions?.code) {
-    return new GraphQLError(original.message, { path: error.path, extensions: original.extensions });
-  }
-  return new GraphQLError('Internal server error', { path: error.path, extensions: { code: 'INTERNAL_SERVER_ERROR' } });
+  const client = clientError(error);
+  if (!client) return new GraphQLError('Internal server error', { path: error.path, extensions: { code: 'INTERNAL_SERVER_ERROR' } });
+  // Only an error raised before execution points into the document; a resolver's has its path instead.
+  return new GraphQLError(client.message, { path: error.path, nodes: error.path ? undefined : error.nodes, extensions: client.extensions });
 }
 
 /**

@@ -1,9 +1,10 @@
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import type { GraphQLSchema, OperationDefinitionNode } from 'graphql';
+import { ValidationError } from '../schema/errors';
 import type { OperationExecutor } from '../schema/request-context';
 import { parseSingleOperation, type PreparedOperation } from '../schema/single-operation';
 import { coerceRequest } from './coerce';
-import { graphQLErrorAnswer, RefusedAnswer, RequestValidationError, type ContextOf, type ErrorLog, type HttpAnswer } from './http-errors';
+import { graphQLErrorAnswer, RefusedAnswer, type ContextOf, type ErrorLog, type HttpAnswer } from './http-errors';
 import type { RouteDefinition } from './types';
 
 /** What an admission needs from the edge: the request's context and a way to run an operation on it. */
@@ -77,7 +78,7 @@ export function admissionGuard(route: RouteDefinition, operation: OperationDefin
 
   return (req: Request, res: Response, next: NextFunction): void => {
     const coerced = coerceRequest(pathOnly, operation, schema, { pathParams: req.params as Record<string, string>, query: {}, headers: {}, body: undefined });
-    if ('issues' in coerced) return next(new RequestValidationError(coerced.issues, route.validationStyle ?? 'full'));
+    if ('issues' in coerced) return next(new ValidationError(coerced.issues));
     const variables = Object.fromEntries(names.map((name) => [name, coerced.variables[name]]));
     const key = JSON.stringify(names.map((name) => variables[name]));
     const pass = (verdict: Verdict) => next(verdict ? new RefusedAnswer(verdict) : undefined);

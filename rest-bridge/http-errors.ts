@@ -1,18 +1,12 @@
 import { STATUS_CODES } from 'node:http';
 import type { Duplex } from 'node:stream';
-import type { NextFunction, Request, Response } from 'express';
+import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import type { GraphQLFormattedError } from 'graphql';
-import { DomainError, HTTP_STATUS, NotFoundError, type ErrorCode, type ValidationIssue } from '../schema/errors';
+import { clientError, type ClientError } from '../schema/client-error';
+import { HTTP_STATUS, NotFoundError, type ErrorCode, type ValidationIssue } from '../schema/errors';
 import type { RequestContext } from '../schema/request-context';
-import type { RouteDefinition, ValidationStyle } from './types';
-import { formatDetail, jsonInvalid, relocate } from './validation-error';
-
-/** Validation issues already located in HTTP terms (`["query", "page"]`), with the route's 422 style. */
-export class RequestValidationError extends Error {
-  constructor(readonly issues: ValidationIssue[], readonly style: ValidationStyle = 'full') {
-    super('Request validation failed');
-  }
-}
+import type { RouteDefinition } from './types';
+import { jsonInvalid, relocate, validationDetail } from './validation-error';
 
 /** A refusal at the HTTP level, before any route reads the request (414, for one): a status and its `detail`. */
 export class HttpRefusal extends Error {
@@ -56,19 +50,49 @@ interface BodyParserError extends Error {
   expose?: boolean;
 }
 
+/** Where a response keeps the route it answers (`answering`). */
+const ROUTE_KEY = 'restRoute';
+
 /**
- * Writes JSON without ever failing on the body: should it not serialise (a value too deep for
- * JSON.stringify), 422 elements are sent again without their `input`.
+ * First among a route's handlers: marks the response as that route's answer, so an error raised
+ * anywhere on its way (a body the parser refused, a guard, the route itself) is answered in the
+ * route's 422 style (validation-error.ts, `validationDetail`).
  */
-function sendJson(res: Response, status: number, body: { detail: unknown }): void {
+export function answering(route: RouteDefinition): RequestHandler {
+  return (_req, res, next) => {
+    res.locals[ROUTE_KEY] = route;
+    next();
+  };
+}
+
+/** The route a response answers, if the request reached one. */
+const routeOf = (res: Response): RouteDefinition | undefined => res.locals[ROUTE_KEY];
+
+/** A REST response as data: what the bridge sends, and what an idempotent route stores for replay. */
+export interface HttpAnswer {
+  status: number;
+  /** JSON body; undefined sends none (204). */
+  body: unknown;
+  headers?: Record<string, string>;
+}
+
+/** The answer to anything internal: its cause goes to the log, never to the client. */
+const INTERNAL: HttpAnswer = { status: 500, body: { detail: 'Internal server error' } };
+
+/**
+ * Writes an error's JSON without ever failing on the body: should it not serialise (a value too
+ * deep for JSON.stringify), 422 elements are sent again without their `input`.
+ */
+function sendJson(res: Response, answer: HttpAnswer): void {
+  const { detail } = answer.body as { detail: unknown };
   let text: string;
   try {
-    text = JSON.stringify(body);
+    text = JSON.stringify(answer.body);
   } catch {
-    const detail = Array.isArray(body.detail) ? body.detail.map((issue) => ({ ...issue, input: null })) : 'Internal server error';
-    text = JSON.stringify({ detail });
+    text = JSON.stringify({ detail: Array.isArray(detail) ? detail.map((issue) => ({ ...issue, input: null })) : 'Internal server error' });
   }
-  res.status(status).set('Content-Type', 'application/json; charset=utf-8').send(text);
+  for (const [name, value] of Object.entries(answer.headers ?? {})) res.setHeader(name, value);
+  res.status(answer.status).set('Content-Type', 'application/json; charset=utf-8').send(text);
 }
 
 /**
@@ -81,46 +105,60 @@ export function retryAfterHeader(value: unknown): string | undefined {
   return String(Math.ceil(value));
 }
 
-/** The answer for an error, or undefined for an unexpected one (a 500 whose cause goes to the log). */
-function answerFor(error: unknown, res: Response, logError: (error: unknown) => void): { status: number; detail: unknown } | undefined {
-  const parserError = error as BodyParserError;
-  if (error instanceof RequestValidationError) return { status: 422, detail: formatDetail(error.issues, error.style) };
-  if (error instanceof HttpRefusal) return { status: error.status, detail: error.detail };
-  if (error instanceof RefusedAnswer) {
-    for (const [name, value] of Object.entries(error.answer.headers ?? {})) res.setHeader(name, value);
-    return { status: error.answer.status, detail: (error.answer.body as { detail: unknown }).detail };
+/**
+ * The HTTP form of an error a client may see (schema/client-error.ts), thrown or in a GraphQL
+ * result: its code's status; a 422 lists its issues, located in HTTP terms by `locate`, in the
+ * route's style; anything else has its message as `detail`, with `Retry-After` where it says when
+ * to come back. Undefined for a code HTTP has no status for: a 500, like any internal error.
+ */
+function clientAnswer(error: ClientError, route: RouteDefinition | undefined, locate: (issues: ValidationIssue[]) => ValidationIssue[] = (issues) => issues): HttpAnswer | undefined {
+  if (!Object.hasOwn(HTTP_STATUS, error.code)) return undefined;
+  const status = HTTP_STATUS[error.code as ErrorCode];
+  if (status === 422) {
+    const issues = (error.extensions.validation as ValidationIssue[] | undefined) ?? [
+      { type: 'value_error', loc: ['body'], msg: `Value error, ${error.message}`, input: null, ctx: { error: error.message } },
+    ];
+    return { status, body: { detail: validationDetail(locate(issues), route) } };
   }
-  if (error instanceof DomainError) {
-    const detail = error.code === 'BAD_USER_INPUT' ? formatDetail((error as any).issues as ValidationIssue[], 'full') : error.message;
-    const retryAfter = retryAfterHeader(error.extensions().retryAfter);
-    if (retryAfter) res.setHeader('Retry-After', retryAfter);
+  const retryAfter = retryAfterHeader(error.extensions.retryAfter);
+  return { status, body: { detail: error.message }, headers: retryAfter ? { 'Retry-After': retryAfter } : undefined };
+}
+
+/** The answer for an error thrown into express, or undefined for an internal one (a 500 whose cause goes to the log). */
+function answerFor(error: unknown, route: RouteDefinition | undefined, logError: (error: unknown) => void): HttpAnswer | undefined {
+  if (error instanceof HttpRefusal) return { status: error.status, body: { detail: error.detail } };
+  if (error instanceof RefusedAnswer) return error.answer;
+  const client = clientError(error);
+  const answer = client && clientAnswer(client, route);
+  if (answer) {
     // A 503's cause (the outside service's failure) belongs in the log, next to the request id.
-    if (HTTP_STATUS[error.code] >= 500) logError(error);
-    return { status: HTTP_STATUS[error.code], detail };
+    if (answer.status >= 500) logError(error);
+    return answer;
   }
-  if (parserError?.type === 'entity.parse.failed') return { status: 422, detail: formatDetail([jsonInvalid(parserError.body ?? '', parserError)], 'full') };
-  if (parserError?.type === 'encoding.unsupported' || parserError?.type === 'charset.unsupported') return { status: 415, detail: HTTP_DETAIL[415] };
+  const parserError = error as BodyParserError;
+  if (parserError?.type === 'entity.parse.failed') return { status: 422, body: { detail: validationDetail([jsonInvalid(parserError.body ?? '', parserError)], route) } };
+  if (parserError?.type === 'encoding.unsupported' || parserError?.type === 'charset.unsupported') return { status: 415, body: { detail: HTTP_DETAIL[415] } };
   // The router could not percent-decode a path segment (`%ZZ`): it names nothing, like any unknown id.
-  if (error instanceof URIError && parserError.status === 400) return { status: 404, detail: 'Not Found' };
+  if (error instanceof URIError && parserError.status === 400) return { status: 404, body: { detail: 'Not Found' } };
   // Any other client fault the body parser found (a false `Content-Encoding: gzip`, a body shorter than its length).
   const status = parserError?.status;
-  if (parserError?.expose && typeof status === 'number' && status >= 400 && status < 500) return { status, detail: HTTP_DETAIL[status] ?? STATUS_CODES[status] ?? 'Bad Request' };
+  if (parserError?.expose && typeof status === 'number' && status >= 400 && status < 500) return { status, body: { detail: HTTP_DETAIL[status] ?? STATUS_CODES[status] ?? 'Bad Request' } };
   return undefined;
 }
 
 /**
- * The one place where errors become HTTP responses (docs/decisions.md, Errors). Every layer throws
- * typed errors; this writes the contract's `{"detail": ...}` bodies, and never anything else:
- * no input reaches express's HTML error page.
+ * Where errors thrown into express become HTTP responses (docs/decisions.md, Errors). Every layer
+ * throws typed errors; this writes the contract's `{"detail": ...}` bodies, and never anything
+ * else: no input reaches express's HTML error page.
  */
 export function errorHandler(logError: ErrorLog, contextOf: ContextOf) {
   return (error: unknown, _req: Request, res: Response, _next: NextFunction) => {
     if (res.headersSent) return;
     const log = (failure: unknown) => logError(contextOf(res), failure);
     try {
-      const answer = answerFor(error, res, log);
+      const answer = answerFor(error, routeOf(res), log);
       if (!answer) log(error);
-      sendJson(res, answer?.status ?? 500, { detail: answer?.detail ?? 'Internal server error' });
+      sendJson(res, answer ?? INTERNAL);
     } catch (failure) {
       log(failure);
       if (!res.headersSent) res.status(500).set('Content-Type', 'application/json; charset=utf-8').send('{"detail":"Internal server error"}');
@@ -147,33 +185,15 @@ export function notFound(_req: Request, _res: Response, next: NextFunction): voi
   next(new NotFoundError('Not Found'));
 }
 
-/** A REST response as data: what the bridge sends, and what an idempotent route stores for replay. */
-export interface HttpAnswer {
-  status: number;
-  /** JSON body; undefined sends none (204). */
-  body: unknown;
-  headers?: Record<string, string>;
-}
-
-/** The HTTP answer for a GraphQL result that carries errors: the first error decides the status. */
+/** The HTTP answer for a GraphQL result that carries errors: the first error decides it. */
 export function graphQLErrorAnswer(errors: readonly GraphQLFormattedError[], route: RouteDefinition, logInternal: (error: Error) => void): HttpAnswer {
   const first = errors[0];
-  const code = (first.extensions?.code as ErrorCode | undefined) ?? 'INTERNAL_SERVER_ERROR';
-  const status = HTTP_STATUS[code] ?? 500;
-  if (status === 500) {
-    logInternal(new Error(`GraphQL operation ${route.operationId} failed: ${first.message}`));
-    return { status: 500, body: { detail: 'Internal server error' } };
-  }
-  if (code === 'BAD_USER_INPUT') {
-    const issues = (first.extensions?.validation as ValidationIssue[] | undefined) ?? [
-      { type: 'value_error', loc: ['body'], msg: `Value error, ${first.message}`, input: null, ctx: { error: first.message } },
-    ];
-    return { status: 422, body: { detail: formatDetail(relocate(issues, route), route.validationStyle ?? 'full') } };
-  }
-  // Rate limits, a full fair queue (RATE_LIMITED) and an unreachable outside service say when to come back.
-  const retryAfter = retryAfterHeader(first.extensions?.retryAfter);
-  const headers: Record<string, string> | undefined = retryAfter ? { 'Retry-After': retryAfter } : undefined;
-  return { status, body: { detail: first.message }, headers };
+  const client = clientError(first);
+  // A subgraph locates issues by GraphQL argument (`["input", "timezone"]`); the client sent them in HTTP terms.
+  const answer = client && clientAnswer(client, route, (issues) => relocate(issues, route));
+  if (answer) return answer;
+  logInternal(new Error(`GraphQL operation ${route.operationId} failed: ${first.message}`));
+  return INTERNAL;
 }
 
 /** Writes an answer. */

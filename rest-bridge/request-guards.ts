@@ -1,8 +1,8 @@
 import type { IncomingMessage } from 'node:http';
 import express, { type NextFunction, type Request, type Response } from 'express';
-import type { ValidationIssue } from '../schema/errors';
+import { ValidationError, type ValidationIssue } from '../schema/errors';
 import { textIssues } from '../schema/text-rule';
-import { HttpRefusal, RequestValidationError } from './http-errors';
+import { HttpRefusal } from './http-errors';
 
 /**
  * Longest request target (path and query string) read: no route of the contract needs a tenth of
@@ -39,7 +39,7 @@ export function tooDeepIssue(max = MAX_JSON_DEPTH): ValidationIssue {
 
 /** Placed right after the JSON parser: a too-deep body is refused before any recursive code (coercion, GraphQL, the error writer) sees it. */
 export function refuseDeepJson(req: Request, _res: Response, next: NextFunction): void {
-  next(nestsDeeperThan(req.body, MAX_JSON_DEPTH) ? new RequestValidationError([tooDeepIssue()]) : undefined);
+  next(nestsDeeperThan(req.body, MAX_JSON_DEPTH) ? new ValidationError([tooDeepIssue()]) : undefined);
 }
 
 /**
@@ -68,5 +68,5 @@ export function readNonJsonBody(limit: number) {
 /** The text rule for a body read by hand-written routes (`/admin`): 422 `value_error` naming each offending field. */
 export function refuseBadText(req: Request, _res: Response, next: NextFunction): void {
   const issues = textIssues(req.body, ['body']);
-  next(issues.length > 0 ? new RequestValidationError(issues) : undefined);
+  next(issues.length > 0 ? new ValidationError(issues) : undefined);
 }

@@ -1,4 +1,4 @@
-import { Router, type NextFunction, type Request, type RequestHandler, type ErrorRequestHandler, type Response } from 'express';
+import { Router, type Request, type RequestHandler, type ErrorRequestHandler, type Response } from 'express';
 import type { DocumentNode, GraphQLSchema, OperationDefinitionNode } from 'graphql';
 import { GraphQLScalarType } from 'graphql';
 import { MapperKind, mapSchema } from '@graphql-tools/utils';
@@ -8,13 +8,12 @@ import { parseSingleOperation, type PreparedOperation } from '../schema/single-o
 import { admissionGuard } from './admission';
 import { coerceRequest } from './coerce';
 import type { OperationExecutor, RequestContext } from '../schema/request-context';
-import { graphQLErrorAnswer, RequestValidationError, sendAnswer, type ContextOf, type ErrorLog, type HttpAnswer } from './http-errors';
+import { answering, graphQLErrorAnswer, sendAnswer, type ContextOf, type ErrorLog, type HttpAnswer } from './http-errors';
 import { IDEMPOTENCY_HEADER, runIdempotently, type IdempotencyStore } from './idempotency';
 import { readUpload } from './upload';
 import { FirstEventPriority } from './first-event-priority';
 import { serveStream, type StreamSupport } from './stream';
-import type { RouteDefinition, ValidationStyle } from './types';
-import { jsonInvalid } from './validation-error';
+import type { RouteDefinition } from './types';
 
 /** What the bridge needs from the edge: the request's context, a way to run operations on it, and where failures are logged. */
 export interface BridgeEdge {
@@ -95,7 +94,8 @@ export function createRestRouter(routes: RouteDefinition[], schema: GraphQLSchem
     const method = route.method.toLowerCase() as 'get' | 'post' | 'put' | 'delete';
     const guards = options.guards?.(route) ?? { admit: [], read: [] };
     const admission = admissionGuard(route, operation, schema, edge);
-    router[method](toExpressPath(route.path), ...guards.admit, ...(admission ? [admission] : []), ...guards.read, async (req: Request, res: Response) => {
+    // Marked first, so whatever refuses the request on its way answers in the route's 422 style.
+    router[method](toExpressPath(route.path), answering(route), ...guards.admit, ...(admission ? [admission] : []), ...guards.read, async (req: Request, res: Response) => {
       res.locals.route = route.path;
       const ctx = edge.context(res);
       const logError = (error: unknown) => edge.logError(ctx, error);
@@ -105,7 +105,7 @@ export function createRestRouter(routes: RouteDefinition[], schema: GraphQLSchem
         headers: req.headers,
         body: req.body,
       });
-      if ('issues' in coerced) throw new RequestValidationError(coerced.issues, route.validationStyle ?? 'full');
+      if ('issues' in coerced) throw new ValidationError(coerced.issues);
       // Charged for what it asks (list sizes, filter values) once its variables are known, before anything runs.
       const charging = edge.charge?.(res, document, operation, coerced.variables, ctx);
       if (charging) await charging;
@@ -119,25 +119,8 @@ export function createRestRouter(routes: RouteDefinition[], schema: GraphQLSchem
         return { status, body: status === 204 ? undefined : route.result(result.data ?? {}) };
       };
       const idempotent = route.idempotent && options.idempotency;
-      // The bridge's own refusals (a bad or reused Idempotency-Key) follow the route's 422 style too.
-      const restyle = (error: unknown): never => {
-        throw error instanceof ValidationError ? new RequestValidationError(error.issues, route.validationStyle ?? 'full') : error;
-      };
-      sendAnswer(res, idempotent ? await runIdempotently(options.idempotency!, req.get(IDEMPOTENCY_HEADER), ctx.tenantId, route, coerced.variables, answer).catch(restyle) : await answer());
+      sendAnswer(res, idempotent ? await runIdempotently(options.idempotency!, req.get(IDEMPOTENCY_HEADER), ctx.tenantId, route, coerced.variables, answer) : await answer());
     });
   }
   return router;
-}
-
-/**
- * A body that JSON.parse (or the depth guard) refused never reaches a route (they run first), so
- * its 422 would take the default style: placed after them among a `basic` route's own guards, this
- * answers contract part 7.2's `loc, msg, type` shape there instead.
- */
-export function jsonErrorsInStyle(style: ValidationStyle) {
-  return (error: unknown, _req: Request, _res: Response, next: NextFunction): void => {
-    const parserError = error as { type?: string; body?: string } & Error;
-    if (error instanceof RequestValidationError) return next(new RequestValidationError(error.issues, style));
-    next(parserError?.type === 'entity.parse.failed' ? new RequestValidationError([jsonInvalid(parserError.body ?? '', parserError)], style) : error);
-  };
 }

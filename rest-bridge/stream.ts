@@ -1,5 +1,5 @@
 import type { Response } from 'express';
-import type { GraphQLFormattedError } from 'graphql';
+import { clientError } from '../schema/client-error';
 import type { OperationResult, RequestContext, SubscriptionExecutor } from '../schema/request-context';
 import type { PreparedOperation } from '../schema/single-operation';
 import type { FirstEventPriority } from './first-event-priority';
@@ -30,11 +30,6 @@ const frame = (payload: unknown) => `data: ${JSON.stringify(payload)}\n\n`;
 /** A refused subscription: errors and no data, as graphql-js answers before the first event. */
 const isRefusal = (result: OperationResult) => Boolean(result.errors?.length) && !result.data;
 
-/** The message of the `error` event for GraphQL errors mid-stream: a coded error's own, else the generic 500 one. */
-function safeMessage(errors: readonly GraphQLFormattedError[]): { message: string; internal: boolean } {
-  const code = errors[0].extensions?.code;
-  return code && code !== 'INTERNAL_SERVER_ERROR' ? { message: errors[0].message, internal: false } : { message: 'Internal server error', internal: true };
-}
 
 /**
  * Serves a stream route. Errors before the first event (unknown ids, invalid input) are ordinary
@@ -79,9 +74,10 @@ export async function serveStream(
       for (; !next.done && !closed; next = await results.next()) {
         const { data, errors } = next.value;
         if (errors?.length) {
-          const { message, internal } = safeMessage(errors);
-          if (internal) logError(new Error(`subscription ${route.operationId} failed: ${errors[0].message}`));
-          await write(res, frame(route.stream.errorEvent(message)));
+          // The error event says what a client may see (schema/client-error.ts); anything internal is the generic 500's words, logged.
+          const client = clientError(errors[0]);
+          if (!client) logError(new Error(`subscription ${route.operationId} failed: ${errors[0].message}`));
+          await write(res, frame(route.stream.errorEvent(client?.message ?? 'Internal server error')));
           break;
         }
         if (!data) continue;

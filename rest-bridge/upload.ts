@@ -1,7 +1,6 @@
 import busboy from 'busboy';
 import type { Request, Response } from 'express';
-import type { ValidationIssue } from '../schema/errors';
-import { RequestValidationError } from './http-errors';
+import { ValidationError, type ValidationIssue } from '../schema/errors';
 import type { UploadMapping } from './types';
 
 /** A file as the bridge hands it to a GraphQL operation: JSON carries only text, so the bytes travel as base64. */
@@ -28,7 +27,7 @@ const valueIssue = (loc: (string | number)[], reason: string, input: unknown): V
  */
 export function readUpload(req: Request, res: Response, mapping: UploadMapping): Promise<UploadedFileVariable> {
   const loc = ['body', mapping.field];
-  const missing = () => new RequestValidationError([{ type: 'missing', loc, msg: 'Field required', input: null }]);
+  const missing = () => new ValidationError([{ type: 'missing', loc, msg: 'Field required', input: null }]);
   let parser: busboy.Busboy;
   try {
     // busboy's limit fires on reaching fileSize, so one byte of headroom lets a file of exactly maxBytes through.
@@ -69,17 +68,17 @@ export function readUpload(req: Request, res: Response, mapping: UploadMapping):
       const current = { filename: info.filename ?? null, contentType: info.mimeType ?? null, chunks: [] as Buffer[] };
       file = current;
       stream.on('data', (chunk: Buffer) => current.chunks.push(chunk));
-      stream.on('limit', () => stop(new RequestValidationError([valueIssue(loc, `${mapping.field} must be at most ${mapping.maxBytes} bytes`, current.filename)])));
+      stream.on('limit', () => stop(new ValidationError([valueIssue(loc, `${mapping.field} must be at most ${mapping.maxBytes} bytes`, current.filename)])));
     });
     parser.on('field', (name, value) => {
       if (name === mapping.field && textValue === undefined) textValue = value;
     });
-    parser.on('error', (error: Error) => stop(new RequestValidationError([valueIssue(['body'], `the multipart body is malformed: ${error.message}`, null)])));
+    parser.on('error', (error: Error) => stop(new ValidationError([valueIssue(['body'], `the multipart body is malformed: ${error.message}`, null)])));
     parser.on('close', () => {
       if (settled) return;
       settled = true;
       if (file) resolve({ filename: file.filename, contentType: file.contentType, base64: Buffer.concat(file.chunks).toString('base64') });
-      else if (textValue !== undefined) reject(new RequestValidationError([valueIssue(loc, `${mapping.field} must be a file part (with a filename), not a text field`, textValue)]));
+      else if (textValue !== undefined) reject(new ValidationError([valueIssue(loc, `${mapping.field} must be a file part (with a filename), not a text field`, textValue)]));
       else reject(missing());
     });
     // A client that goes away mid-upload: nothing to answer, but the promise must still settle.

@@ -2,10 +2,20 @@ import type { ValidationIssue } from '../schema/errors';
 import type { RouteDefinition, ValidationStyle } from './types';
 
 /**
- * The 422 `detail` array. `full` keeps FastAPI's key order `type, loc, msg, input[, ctx]`
- * (docs/decisions.md, Errors); `basic` is the `loc, msg, type` shape of contract part 7.2.
+ * The one place that picks a 422's style: the `detail` array in the style of the route that
+ * answers, `full` where no route does (an unknown path, the operator's `/admin`). Every 422 of the
+ * bridge is written here, whatever raised it: coercion, the body parser, a guard, an
+ * `Idempotency-Key` check, a subgraph's `BAD_USER_INPUT`.
  */
-export function formatDetail(issues: ValidationIssue[], style: ValidationStyle): object[] {
+export function validationDetail(issues: ValidationIssue[], route: Pick<RouteDefinition, 'validationStyle'> | undefined): object[] {
+  return formatDetail(issues, route?.validationStyle ?? 'full');
+}
+
+/**
+ * `full` keeps FastAPI's key order `type, loc, msg, input[, ctx]` (docs/decisions.md, Errors);
+ * `basic` is the `loc, msg, type` shape of contract part 7.2.
+ */
+function formatDetail(issues: ValidationIssue[], style: ValidationStyle): object[] {
   return issues.map((issue) =>
     style === 'basic'
       ? { loc: issue.loc, msg: issue.msg, type: issue.type }

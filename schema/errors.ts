@@ -104,7 +104,7 @@ export class ServiceUnavailableError extends DomainError {
   }
 }
 
-/** HTTP status for each code; the bridge and the gateway's edge both read it from here. */
+/** HTTP status for each code, read by the one HTTP error mapping (rest-bridge/http-errors.ts), which answers the gateway's edge too. */
 export const HTTP_STATUS: Record<ErrorCode, number> = {
   BAD_USER_INPUT: 422,
   UNAUTHENTICATED: 401,

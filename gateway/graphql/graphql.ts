@@ -4,6 +4,7 @@ import { ApolloServer } from '@apollo/server';
 import { ApolloServerPluginCacheControlDisabled, ApolloServerPluginLandingPageDisabled } from '@apollo/server/plugin/disabled';
 import type { GraphQLFormattedError, GraphQLSchema } from 'graphql';
 import type { Logger } from 'pino';
+import { clientError } from '../../schema/client-error';
 import { readSupergraph } from '../../schema/supergraph';
 import type { RunningSubgraph } from '../../platform/subgraph-runtime';
 import type { SubgraphName } from '../../platform/subgraph-definition';
@@ -65,13 +66,12 @@ export async function startGraphQL(config: Config, local: RunningSubgraph[] | nu
   gateway.onSchemaLoadOrUpdate(({ apiSchema: schema }) => {
     apiSchema = schema;
   });
-  // The REST routes and /graphql share one error vocabulary; anything without a code is hidden.
+  // The REST routes and /graphql share one error vocabulary and one classifier (schema/client-error.ts); anything internal is hidden.
   const formatError = (formatted: GraphQLFormattedError, error: unknown): GraphQLFormattedError => {
     const surrogate = surrogateLiteralError(formatted, error);
     if (surrogate) return surrogate;
-    if (formatted.extensions?.code && formatted.extensions.code !== 'INTERNAL_SERVER_ERROR') {
-      return { message: formatted.message, path: formatted.path, locations: formatted.locations, extensions: stripServiceName(formatted.extensions) };
-    }
+    const client = clientError(formatted);
+    if (client) return { message: client.message, path: formatted.path, locations: formatted.locations, extensions: stripServiceName(client.extensions) };
     log.error({ err: error, path: formatted.path }, 'graphql operation failed');
     return { message: 'Internal server error', path: formatted.path, extensions: { code: 'INTERNAL_SERVER_ERROR' } };
   };

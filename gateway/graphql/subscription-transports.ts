@@ -2,40 +2,17 @@ import { subscribe, validate, type ExecutionResult } from 'graphql';
 import { createClient, NetworkError } from 'graphql-sse';
 import { ServiceUnavailableError } from '../../schema/errors';
 import type { OperationResult, RequestContext } from '../../schema/request-context';
+import { cancellableEvents } from '../../platform/cancellable-events';
 import { IDENTITY_HEADERS } from '../../platform/context';
 import { formatResult } from '../../platform/format-error';
 import type { SubgraphName } from '../../platform/subgraph-definition';
 import type { RunningSubgraph } from '../../platform/subgraph-runtime';
 import type { SubscriptionEvents, SubscriptionTransport } from './subscription-router';
 
-/**
- * Builds the events object both transports return. Not an `async function*`: a generator's
- * `return()` waits for the `next()` in progress, and a client that leaves must cancel the
- * upstream work (an LLM request) at once, not after its next event.
- */
-function events(next: () => Promise<IteratorResult<OperationResult, void>>, cancel: () => Promise<void>): SubscriptionEvents {
-  const done = { done: true, value: undefined } as const;
-  const self: SubscriptionEvents = {
-    next,
-    async return() {
-      await cancel();
-      return done;
-    },
-    async throw(error: unknown) {
-      await cancel();
-      throw error;
-    },
-    [Symbol.asyncIterator]: () => self,
-    // TypeScript 5.6+ lib types ask for it; nothing here holds a resource `return()` does not free.
-    [Symbol.asyncDispose]: async () => void (await cancel()),
-  } as SubscriptionEvents;
-  return self;
-}
-
 /** A subscription that ends after one result (a refusal). */
 function single(result: OperationResult): SubscriptionEvents {
   let sent = false;
-  return events(async () => (sent ? { done: true, value: undefined } : ((sent = true), { done: false, value: result })), async () => undefined);
+  return cancellableEvents<OperationResult>(async () => (sent ? { done: true, value: undefined } : ((sent = true), { done: false, value: result })), async () => undefined);
 }
 
 /** Upper bound of remembered validations; past it they start over. */
@@ -74,7 +51,7 @@ export function inProcessTransport(subgraphs: readonly RunningSubgraph[]): Subsc
       });
       if (!(Symbol.asyncIterator in result)) return single(format(result));
       const source = result[Symbol.asyncIterator]();
-      return events(
+      return cancellableEvents<OperationResult>(
         async () => {
           const next = await source.next();
           return next.done ? { done: true, value: undefined } : { done: false, value: format(next.value) };
@@ -143,7 +120,7 @@ export function httpTransport(urls: Readonly<Partial<Record<SubgraphName, string
         throw unavailable(owner, `answered ${response.status}`);
       }
       let pending: typeof first | null = first;
-      return events(
+      return cancellableEvents<OperationResult>(
         async () => {
           const next = pending ?? results.next();
           pending = null;

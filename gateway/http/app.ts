@@ -6,7 +6,7 @@ import type { Logger } from 'pino';
 import { docsRouter } from '../../rest-bridge/docs';
 import { answerClientError, errorHandler, notFound } from '../../rest-bridge/http-errors';
 import { isJsonRequest, readNonJsonBody, refuseBadText, refuseDeepJson, refuseLongUrl } from '../../rest-bridge/request-guards';
-import { createRestRouter, jsonErrorsInStyle, type RouteGuards } from '../../rest-bridge/router';
+import { createRestRouter, type RouteGuards } from '../../rest-bridge/router';
 import { SUBGRAPH_NAMES } from '../../platform/subgraph-definition';
 import { ROUTES } from '../../rest-bridge/routes';
 import type { RouteDefinition } from '../../rest-bridge/types';
@@ -105,7 +105,6 @@ export async function startApp(config: Config, platform: Platform, log: Logger, 
   const pruneTimer = setInterval(() => void idempotency.prune().catch((error) => log.warn({ err: error }, 'idempotency prune failed')), 3_600_000).unref();
   const streams = { subscribe: subscriptions.subscribe.bind(subscriptions), heartbeatMs: options.streamHeartbeatMs };
   const anonymous = limitAnonymous(limits);
-  const basicJsonErrors = jsonErrorsInStyle('basic');
   // An anonymous route's body is read only after the address's budget and the secret in its path (a campaign's
   // webhook key, asked of its subgraph by the route's admission query), and never beyond a cap of its own.
   const publicJson = [express.json({ limit: config.edge.publicBodyLimitBytes, strict: false, type: isJsonRequest }), refuseDeepJson];
@@ -115,7 +114,6 @@ export async function startApp(config: Config, platform: Platform, log: Logger, 
     read: [
       ...(route.auth === 'public' ? publicJson : json),
       ...(route.body ? readNonJsonBody(route.auth === 'public' ? config.edge.publicBodyLimitBytes : config.bodyLimitBytes) : []),
-      ...(route.validationStyle === 'basic' ? [basicJsonErrors] : []),
     ],
   });
   const rest = createRestRouter(routes, graph.apiSchema, { context: contextOf, run: graph.runOperation, logError, charge: operationCharge(limits, graph.apiSchema) }, { idempotency, streams, guards, firstEventPriority: config.plumbing.has('first-event-priority') });

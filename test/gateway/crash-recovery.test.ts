@@ -161,7 +161,7 @@ describe('a crash heals itself on the next start', () => {
     dataDirs.push(dataDir);
     await promisify(execFile)('mkdir', ['-p', project]);
     for (const file of ['package.json', '.swcrc']) copyFileSync(join(ROOT, file), join(project, file));
-    for (const dir of ['gateway', 'subgraphs', 'schema', 'rest-bridge', 'bench', 'console', 'node_modules']) symlinkSync(join(ROOT, dir), join(project, dir));
+    for (const dir of ['gateway', 'platform', 'subgraphs', 'schema', 'rest-bridge', 'bench', 'console', 'node_modules']) symlinkSync(join(ROOT, dir), join(project, dir));
     expect(JSON.parse(readFileSync(join(project, 'package.json'), 'utf8')).scripts.start).toMatch(/^npm run build && exec node /);
 
     const npm = launch('npm', ['start'], { DATA_DIR: dataDir }, project);

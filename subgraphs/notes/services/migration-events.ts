@@ -1,3 +1,4 @@
+import { cancellableEvents } from '../../../platform/cancellable-events';
 import { MAX_SUGGESTIONS, SuggestionError, type LegacyQuestion, type QuestionSuggestion, type SuggestionProvider } from '../providers/suggestion-provider';
 import type { MigrationFailureLog } from '../notes-deps';
 import { MigrationEventKind } from '../types/migration-event.type';
@@ -36,9 +37,9 @@ async function* generate(
 const CANCELLED = new DOMException('question migration cancelled', 'AbortError');
 
 /**
- * The events of one migration, as an iterator whose `return()` cancels at once: an async
- * generator would only see `return()` once its pending `await` settled, so an abandoned stream
- * would keep its model request open. Here `return()` aborts the provider first.
+ * The events of one migration, cancelled at once (platform/cancellable-events.ts): `return()`
+ * aborts the provider first, where an async generator would only see it once its pending `await`
+ * settled, and an abandoned stream would keep its model request open.
  */
 export function migrationEvents(provider: SuggestionProvider, question: LegacyQuestion, log: MigrationFailureLog, requestId: string): AsyncIterableIterator<MigrationEvent> {
   const controller = new AbortController();
@@ -50,17 +51,12 @@ export function migrationEvents(provider: SuggestionProvider, question: LegacyQu
       ...(error instanceof Error ? { errorType: error.name, frames: error.stack?.split('\n').slice(1).join('\n') } : {}),
     });
   const events = generate(provider, question, controller.signal, fail);
-  const stop = async (): Promise<IteratorReturnResult<undefined>> => {
-    controller.abort(CANCELLED);
-    events.return(undefined).catch(() => undefined);
-    return { done: true, value: undefined };
-  };
-  return {
-    next: () => (controller.signal.aborted ? stop() : events.next()),
-    return: stop,
-    throw: stop,
-    [Symbol.asyncIterator]() {
-      return this;
+  return cancellableEvents(
+    () => events.next(),
+    () => {
+      controller.abort(CANCELLED);
+      // The generator ends once the abort reaches its pending await; nobody waits for that.
+      events.return(undefined).catch(() => undefined);
     },
-  };
+  );
 }

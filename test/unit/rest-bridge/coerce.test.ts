@@ -2,7 +2,7 @@ import { GraphQLScalarType, OperationDefinitionNode, buildSchema, parse } from '
 import { DateTimeResolver } from 'graphql-scalars';
 import { HttpInput, coerceRequest } from '../../../rest-bridge/coerce';
 import type { RouteDefinition } from '../../../rest-bridge/types';
-import { formatDetail } from '../../../rest-bridge/validation-error';
+import { validationDetail } from '../../../rest-bridge/validation-error';
 
 const schema = buildSchema(`
   scalar DateTime
@@ -64,7 +64,7 @@ function run(route: RouteDefinition, input: Partial<HttpInput>) {
 /** The 422 detail, checked both for content and for key order. */
 function expectDetail(result: ReturnType<typeof run>, expected: object[], style: 'full' | 'basic' = 'full') {
   if (!('issues' in result)) throw new Error(`expected issues, got ${JSON.stringify(result.variables)}`);
-  const detail = formatDetail(result.issues, style);
+  const detail = validationDetail(result.issues, { validationStyle: style });
   expect(detail).toEqual(expected);
   expect(JSON.stringify(detail)).toBe(JSON.stringify(expected));
 }

@@ -1,6 +1,6 @@
 import type { ValidationIssue } from '../../../schema/errors';
 import type { RouteDefinition } from '../../../rest-bridge/types';
-import { formatDetail, jsonInvalid, relocate } from '../../../rest-bridge/validation-error';
+import { jsonInvalid, relocate, validationDetail } from '../../../rest-bridge/validation-error';
 
 /** What FastAPI answers for a body JSON.parse refuses. */
 function invalid(raw: string) {
@@ -11,7 +11,7 @@ function invalid(raw: string) {
     error = e as Error;
   }
   if (!error) throw new Error(`${raw} is valid JSON`);
-  return formatDetail([jsonInvalid(raw, error)], 'full')[0];
+  return validationDetail([jsonInvalid(raw, error)], undefined)[0];
 }
 
 describe('jsonInvalid', () => {
@@ -49,21 +49,25 @@ describe('jsonInvalid', () => {
   });
 });
 
-describe('formatDetail', () => {
+describe('validationDetail, the one place that picks the 422 style', () => {
   const issue: ValidationIssue = { ctx: { error: 'bad' }, input: 'x', msg: 'Value error, bad', loc: ['body', 'tz'], type: 'value_error' };
+  const FULL = '[{"type":"value_error","loc":["body","tz"],"msg":"Value error, bad","input":"x","ctx":{"error":"bad"}}]';
 
-  it('orders full elements type, loc, msg, input, ctx', () => {
-    expect(JSON.stringify(formatDetail([issue], 'full'))).toBe(
-      '[{"type":"value_error","loc":["body","tz"],"msg":"Value error, bad","input":"x","ctx":{"error":"bad"}}]',
-    );
+  it('orders full elements type, loc, msg, input, ctx, for a route that names no style', () => {
+    expect(JSON.stringify(validationDetail([issue], {}))).toBe(FULL);
+    expect(JSON.stringify(validationDetail([issue], { validationStyle: 'full' }))).toBe(FULL);
   });
 
-  it('keeps loc, msg and type only in the basic style', () => {
-    expect(JSON.stringify(formatDetail([issue], 'basic'))).toBe('[{"loc":["body","tz"],"msg":"Value error, bad","type":"value_error"}]');
+  it('answers full where no route answers (an unknown path, /admin)', () => {
+    expect(JSON.stringify(validationDetail([issue], undefined))).toBe(FULL);
+  });
+
+  it("keeps loc, msg and type only for a route of the basic style (contract part 7.2)", () => {
+    expect(JSON.stringify(validationDetail([issue], { validationStyle: 'basic' }))).toBe('[{"loc":["body","tz"],"msg":"Value error, bad","type":"value_error"}]');
   });
 
   it('omits ctx when the issue has none and sends input null when it has none', () => {
-    expect(JSON.stringify(formatDetail([{ type: 'missing', loc: ['query', 'q'], msg: 'Field required' }], 'full'))).toBe(
+    expect(JSON.stringify(validationDetail([{ type: 'missing', loc: ['query', 'q'], msg: 'Field required' }], undefined))).toBe(
       '[{"type":"missing","loc":["query","q"],"msg":"Field required","input":null}]',
     );
   });
