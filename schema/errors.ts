@@ -9,6 +9,7 @@ export type ErrorCode =
   | 'CONFLICT'
   | 'RATE_LIMITED'
   | 'SERVICE_UNAVAILABLE'
+  | 'CLIENT_CLOSED_REQUEST'
   | 'INTERNAL_SERVER_ERROR';
 
 /**
@@ -104,6 +105,18 @@ export class ServiceUnavailableError extends DomainError {
   }
 }
 
+/**
+ * The client closed its connection before its answer was sent: the request's signal aborted with
+ * this (subgraphs/common/request-signal.ts), and work it was still waiting for is dropped. Nobody
+ * reads the answer, so it is never logged as a failure; the access log shows nginx's 499.
+ */
+export class ClientClosedRequestError extends DomainError {
+  readonly code = 'CLIENT_CLOSED_REQUEST' as const;
+  constructor() {
+    super('The client closed the connection before the answer was sent');
+  }
+}
+
 /** HTTP status for each code; the bridge and the gateway's edge both read it from here. */
 export const HTTP_STATUS: Record<ErrorCode, number> = {
   BAD_USER_INPUT: 422,
@@ -113,5 +126,6 @@ export const HTTP_STATUS: Record<ErrorCode, number> = {
   CONFLICT: 409,
   RATE_LIMITED: 429,
   SERVICE_UNAVAILABLE: 503,
+  CLIENT_CLOSED_REQUEST: 499,
   INTERNAL_SERVER_ERROR: 500,
 };

@@ -5,6 +5,7 @@ import { ApolloServerPluginCacheControlDisabled, ApolloServerPluginLandingPageDi
 import type { GraphQLFormattedError, GraphQLSchema } from 'graphql';
 import type { Logger } from 'pino';
 import { readSupergraph } from '../../schema/compose';
+import { ClientClosedRequestError } from '../../schema/errors';
 import type { RunningSubgraph } from '../../subgraphs/common/subgraph-runtime';
 import type { SubgraphName } from '../../subgraphs/common/subgraph-definition';
 import type { Config } from '../config';
@@ -70,6 +71,8 @@ export async function startGraphQL(config: Config, local: RunningSubgraph[] | nu
   const formatError = (formatted: GraphQLFormattedError, error: unknown): GraphQLFormattedError => {
     const surrogate = surrogateLiteralError(formatted, error);
     if (surrogate) return surrogate;
+    // An abandoned subgraph fetch (its client went away) is expected and answers nobody: not logged.
+    if (isClientGone(error)) return { message: formatted.message, path: formatted.path, extensions: { code: 'CLIENT_CLOSED_REQUEST' } };
     if (formatted.extensions?.code && formatted.extensions.code !== 'INTERNAL_SERVER_ERROR') {
       return { message: formatted.message, path: formatted.path, locations: formatted.locations, extensions: stripServiceName(formatted.extensions) };
     }
@@ -112,6 +115,14 @@ export async function startGraphQL(config: Config, local: RunningSubgraph[] | nu
     compiled,
     busy: () => [...localSources.values()].some((source) => source.busy),
   };
+}
+
+/** Whether an error is, or wraps, the abort of a request whose client has gone (ClientClosedRequestError). */
+function isClientGone(error: unknown): boolean {
+  for (let cause = error, depth = 0; cause && depth < 3; cause = (cause as { originalError?: unknown }).originalError, depth++) {
+    if (cause instanceof ClientClosedRequestError) return true;
+  }
+  return false;
 }
 
 /** Which subgraph answered is an implementation detail clients need not see. */
