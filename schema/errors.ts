@@ -108,7 +108,7 @@ export class ServiceUnavailableError extends DomainError {
 /**
  * The client closed its connection before its answer was sent: the request's signal aborted with
  * this (subgraphs/common/request-signal.ts), and work it was still waiting for is dropped. Nobody
- * reads the answer, so it is never logged as a failure; the access log shows nginx's 499.
+ * reads the answer (499, nginx's Client Closed Request), so it is never logged as a failure.
  */
 export class ClientClosedRequestError extends DomainError {
   readonly code = 'CLIENT_CLOSED_REQUEST' as const;
