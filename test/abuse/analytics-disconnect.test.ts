@@ -5,9 +5,9 @@
  * path (operation runner) and /graphql (Apollo Gateway), through the in-process data source in
  * all-in-one mode, or in distributed mode (E2E_MODE=distributed) through the gateway's fetch to an
  * analytics subgraph service, which is abandoned so that the service's own request signal fires.
- * Both apps run in this process with one slot per tenant, talking HTTP; the tenant's slot is held
- * by work the test releases (as in analytics-fairness.test.ts), and what ran is read from the
- * running queue's events, and in all-in-one mode from /metrics.
+ * The app (and the service) run in this process with one slot per tenant, talking HTTP; the
+ * tenant's slot is held by work the test releases (as in analytics-fairness.test.ts), and what
+ * ran is read from the running queue's events, and in all-in-one mode from /metrics.
  */
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
