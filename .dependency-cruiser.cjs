@@ -22,10 +22,24 @@ module.exports = {
     },
     {
       name: 'shared-kit-to-subgraph',
-      comment: 'subgraphs/common is the kit every subgraph uses; it names none of them.',
+      comment: "subgraphs/common is the kit a subgraph's author uses; it names none of the subgraphs.",
       severity: 'error',
       from: { path: '^subgraphs/common/' },
       to: { path: SUBGRAPH },
+    },
+    {
+      name: 'platform-below-subgraphs',
+      comment: 'platform/ is the runtime the gateway and the subgraphs share: it stands under them and above schema/, and imports nothing but schema/ (and libraries).',
+      severity: 'error',
+      from: { path: '^platform/' },
+      to: { path: '^(gateway|rest-bridge|subgraphs|bench|test|console)/' },
+    },
+    {
+      name: 'gateway-through-faces',
+      comment: "The gateway reaches the subgraphs only through their public faces and the registry, never through their kit.",
+      severity: 'error',
+      from: { path: '^gateway/' },
+      to: { path: '^subgraphs/', pathNot: [`${SUBGRAPH}index\\.ts$`, '^subgraphs/registry\\.ts$'] },
     },
     {
       name: 'subgraph-public-face',
@@ -36,17 +50,17 @@ module.exports = {
     },
     {
       name: 'bridge-stays-a-bridge',
-      comment: 'The REST bridge translates HTTP to GraphQL and back: it imports the schema vocabulary, never the gateway or a subgraph.',
+      comment: 'The REST bridge translates HTTP to GraphQL and back: it imports the schema vocabulary, never the gateway, the platform runtime or a subgraph.',
       severity: 'error',
       from: { path: '^rest-bridge/' },
-      to: { path: '^(gateway|subgraphs)/' },
+      to: { path: '^(gateway|platform|subgraphs)/' },
     },
     {
       name: 'schema-is-vocabulary',
-      comment: 'schema/ is what every layer speaks; it depends on no layer above it (compose.ts reads the subgraph registry to build the SDL).',
+      comment: 'schema/ is what every layer speaks; it depends on no layer above it.',
       severity: 'error',
-      from: { path: '^schema/', pathNot: '^schema/compose\\.ts$' },
-      to: { path: '^(gateway|rest-bridge|subgraphs)/' },
+      from: { path: '^schema/' },
+      to: { path: '^(platform|gateway|rest-bridge|subgraphs|bench|test|console)/' },
     },
     {
       name: 'no-circular',

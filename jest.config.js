@@ -32,7 +32,7 @@ const withDatabase = {
 module.exports = {
   projects: [
     { ...common, displayName: 'unit', testMatch: ['<rootDir>/test/unit/**/*.test.ts'] },
-    { ...withDatabase, displayName: 'integration', testMatch: ['<rootDir>/test/{gateway,rest-bridge,schema,subgraphs}/**/*.test.ts'] },
+    { ...withDatabase, displayName: 'integration', testMatch: ['<rootDir>/test/{platform,gateway,rest-bridge,schema,subgraphs}/**/*.test.ts'] },
     { ...withDatabase, displayName: 'e2e', testMatch: ['<rootDir>/test/{e2e,abuse}/**/*.test.ts'] },
   ],
   testTimeout: 30000,

@@ -9,7 +9,7 @@ interface HiveHeaderConfig {
 /**
  * Hive Gateway's configuration file in the peer-gateway benchmark (bench/peer-gateway.ts, loaded by
  * its CLI with `-c`): its defaults, plus what our subgraph services demand of any gateway, the
- * shared secret and the caller's tenant (subgraphs/common/context.ts, IDENTITY_HEADERS), so that
+ * shared secret and the caller's tenant (platform/context.ts, IDENTITY_HEADERS), so that
  * both gateways make the subgraphs do the same work. Hive keeps its own fetch deduplication on,
  * keyed by the subgraph request's headers and body, so tenants never share there either.
  */

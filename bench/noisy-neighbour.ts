@@ -1,7 +1,7 @@
 import { execFileSync } from 'node:child_process';
 import os from 'node:os';
 import { tenantSubgraph } from '../subgraphs/tenant';
-import { openJobQueue } from '../subgraphs/common/jobs/job-queue';
+import { openJobQueue } from '../platform/jobs/job-queue';
 import { waitForIdleDatabase } from './lib/database-idle';
 import { describeMachine } from './lib/machine';
 import { analyticsFloods, compareUnderFlood, victimSender } from './lib/noisy-analytics';

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { openJobQueue, type JobQueue } from '../subgraphs/common/jobs/job-queue';
-import { WEBHOOK_EVENT_QUEUE, type WebhookEventJob } from '../subgraphs/common/jobs/webhook-event';
+import { openJobQueue, type JobQueue } from '../platform/jobs/job-queue';
+import { WEBHOOK_EVENT_QUEUE, type WebhookEventJob } from '../platform/jobs/webhook-event';
 import { describeMachine, formatMachine } from './lib/machine';
 import { say } from './lib/progress';
 import { writeSection } from './lib/results-file';

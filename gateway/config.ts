@@ -1,10 +1,10 @@
 import { resolve } from 'node:path';
 import { SUBGRAPHS } from '../subgraphs/registry';
 import { WORKER_ROLE_ENV } from './cluster/cluster-worker';
-import { readShutdownGraceMs } from '../subgraphs/common/http-drain';
-import { DEFAULT_SUPERVISE_SECONDS, readJobSettings, type JobSettings } from '../subgraphs/common/jobs/job-settings';
-import { SUBGRAPH_NAMES, type SubgraphName } from '../subgraphs/common/subgraph-definition';
-import { readTracingSettings } from '../subgraphs/common/tracing/settings';
+import { readShutdownGraceMs } from '../platform/http-drain';
+import { DEFAULT_SUPERVISE_SECONDS, readJobSettings, type JobSettings } from '../platform/jobs/job-settings';
+import { SUBGRAPH_NAMES, type SubgraphName } from '../platform/subgraph-definition';
+import { readTracingSettings } from '../platform/tracing/settings';
 
 /** How the process runs: everything in one process, or the gateway alone in front of subgraph services. */
 export type RunMode = 'all-in-one' | 'distributed';

@@ -1,6 +1,6 @@
 import cluster from 'node:cluster';
 import pino, { type DestinationStream, type Logger, type LoggerOptions } from 'pino';
-import { errorLogOptions } from '../subgraphs/common/loggable-error';
+import { errorLogOptions } from '../platform/loggable-error';
 
 /** The process logger: JSON lines on stdout (or `destination`). Request bodies, headers, query strings and SQL values are never logged (loggable-error.ts). */
 export function createLogger(level: string, destination?: DestinationStream): Logger {

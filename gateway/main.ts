@@ -1,5 +1,5 @@
 // First: the tracing SDK patches http, pg and pino before anything below loads them.
-import { flushTracing } from '../subgraphs/common/tracing/register';
+import { flushTracing } from '../platform/tracing/register';
 import 'reflect-metadata';
 import cluster from 'node:cluster';
 import { startApp } from './http/app';

@@ -1,7 +1,7 @@
 import 'reflect-metadata';
 import { SUBGRAPHS } from '../subgraphs/registry';
-import { installJobQueues, JOB_SCHEMA } from '../subgraphs/common/jobs/job-queue';
-import { closeOrm, openOrm, runMigrations } from '../subgraphs/common/orm';
+import { installJobQueues, JOB_SCHEMA } from '../platform/jobs/job-queue';
+import { closeOrm, openOrm, runMigrations } from '../platform/orm';
 import { ConfigError, loadConfig } from './config';
 import { startEmbeddedPostgres } from './database/embedded-postgres';
 import { GATEWAY_SCHEMA } from './database/gateway-schema';

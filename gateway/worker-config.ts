@@ -1,4 +1,4 @@
-import { DEFAULT_SUPERVISE_SECONDS, readJobSettings, type JobSettings } from '../subgraphs/common/jobs/job-settings';
+import { DEFAULT_SUPERVISE_SECONDS, readJobSettings, type JobSettings } from '../platform/jobs/job-settings';
 import { tenantSubgraph, type WebhookSettings } from '../subgraphs/tenant';
 import { ConfigError } from './config';
 

@@ -1,8 +1,8 @@
 // First: the tracing SDK patches http and pg before anything below loads them.
-import '../subgraphs/common/tracing/register';
+import '../platform/tracing/register';
 import { createLogger } from './logger';
 import { webhookMetricsHooks } from './metrics/webhook-hooks';
-import { openJobQueue } from '../subgraphs/common/jobs/job-queue';
+import { openJobQueue } from '../platform/jobs/job-queue';
 import { startWebhookWorkers } from '../subgraphs/tenant';
 import { loadWorkerConfig } from './worker-config';
 import { Lifecycle } from './lifecycle';

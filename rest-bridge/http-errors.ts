@@ -21,6 +21,17 @@ export class HttpRefusal extends Error {
   }
 }
 
+/**
+ * An answer decided before the route ran (a route's admission query refused it), thrown to the
+ * error handler rather than sent, so that a refusal sent while the body is still arriving closes
+ * the connection like any other (gateway/http/edge-server.ts, `closeUnreadBodies`).
+ */
+export class RefusedAnswer extends Error {
+  constructor(readonly answer: HttpAnswer) {
+    super('Refused before the body was read');
+  }
+}
+
 /** The `detail` of each HTTP-level refusal; 400 is FastAPI's own words for a body it could not read. */
 const HTTP_DETAIL: Record<number, string> = {
   400: 'There was an error parsing the body',
@@ -75,6 +86,10 @@ function answerFor(error: unknown, res: Response, logError: (error: unknown) => 
   const parserError = error as BodyParserError;
   if (error instanceof RequestValidationError) return { status: 422, detail: formatDetail(error.issues, error.style) };
   if (error instanceof HttpRefusal) return { status: error.status, detail: error.detail };
+  if (error instanceof RefusedAnswer) {
+    for (const [name, value] of Object.entries(error.answer.headers ?? {})) res.setHeader(name, value);
+    return { status: error.answer.status, detail: (error.answer.body as { detail: unknown }).detail };
+  }
   if (error instanceof DomainError) {
     const detail = error.code === 'BAD_USER_INPUT' ? formatDetail((error as any).issues as ValidationIssue[], 'full') : error.message;
     const retryAfter = retryAfterHeader(error.extensions().retryAfter);

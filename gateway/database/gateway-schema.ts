@@ -1,4 +1,4 @@
-import { migration, type OrmDefinition } from '../../subgraphs/common/orm';
+import { migration, type OrmDefinition } from '../../platform/orm';
 import { Migration20261122010000_idempotency } from './migrations/Migration20261122010000_idempotency';
 import { Migration20261122020000_idempotency_owner } from './migrations/Migration20261122020000_idempotency_owner';
 

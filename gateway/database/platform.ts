@@ -1,10 +1,10 @@
 import type { MikroORM } from '@mikro-orm/postgresql';
 import type { Logger } from 'pino';
 import { SUBGRAPHS } from '../../subgraphs/registry';
-import { IDENTITY_HEADERS } from '../../subgraphs/common/context';
-import { installJobQueues, openJobQueue, type JobQueue } from '../../subgraphs/common/jobs/job-queue';
-import { closeWhenIdle, openOrm, runMigrations } from '../../subgraphs/common/orm';
-import { startSubgraph, type RunningSubgraph } from '../../subgraphs/common/subgraph-runtime';
+import { IDENTITY_HEADERS } from '../../platform/context';
+import { installJobQueues, openJobQueue, type JobQueue } from '../../platform/jobs/job-queue';
+import { closeWhenIdle, openOrm, runMigrations } from '../../platform/orm';
+import { startSubgraph, type RunningSubgraph } from '../../platform/subgraph-runtime';
 import { TenantAccess, tenantSubgraph } from '../../subgraphs/tenant';
 import type { Config } from '../config';
 import { GATEWAY_SCHEMA } from './gateway-schema';

@@ -2,11 +2,11 @@ import type { GraphQLDataSource, GraphQLDataSourceProcessOptions } from '@apollo
 import type { GatewayGraphQLResponse } from '@apollo/server-gateway-interface';
 import { execute, GraphQLError, parse, validate, type DocumentNode, type ExecutionResult } from 'graphql';
 import { compileQuery, isCompiledQuery, type CompiledQuery } from 'graphql-jit';
-import type { ErrorReporter } from '../../subgraphs/common/format-error';
-import { toClientError } from '../../subgraphs/common/format-error';
-import type { RunningSubgraph } from '../../subgraphs/common/subgraph-runtime';
+import type { ErrorReporter } from '../../platform/format-error';
+import { toClientError } from '../../platform/format-error';
+import type { RunningSubgraph } from '../../platform/subgraph-runtime';
 import type { RequestContext } from '../../schema/request-context';
-import { inSubgraphSpan } from '../../subgraphs/common/tracing/subgraph-span';
+import { inSubgraphSpan } from '../../platform/tracing/subgraph-span';
 
 /** Upper bound of cached subgraph documents; the gateway sends a small, fixed set of query shapes. */
 const MAX_CACHED_DOCUMENTS = 2_000;

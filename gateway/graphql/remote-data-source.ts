@@ -3,7 +3,7 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 import { RemoteGraphQLDataSource, type GraphQLDataSourceProcessOptions } from '@apollo/gateway';
 import type { GatewayGraphQLResponse } from '@apollo/server-gateway-interface';
 import type { Fetcher } from '@apollo/utils.fetcher';
-import { IDENTITY_HEADERS } from '../../subgraphs/common/context';
+import { IDENTITY_HEADERS } from '../../platform/context';
 import type { RequestContext } from '../../schema/request-context';
 import { createSubgraphFetcher } from './subgraph-fetcher';
 

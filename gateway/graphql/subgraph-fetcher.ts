@@ -4,7 +4,7 @@ import type { Fetcher, FetcherHeaders, FetcherRequestInit, FetcherResponse } fro
 
 /**
  * Idle connections to a subgraph are closed after this long, well before the service's own 65 s
- * keep-alive (subgraphs/common/serve-subgraph.ts), so the gateway never sends on a socket the
+ * keep-alive (platform/serve-subgraph.ts), so the gateway never sends on a socket the
  * service is closing.
  */
 const IDLE_SOCKET_MS = 4_000;
@@ -44,7 +44,7 @@ export function createSubgraphFetcher(): Fetcher {
         });
       });
       // Destroying the request closes its connection: the subgraph service's own request signal
-      // then aborts, and work it queued for this request is dropped (subgraphs/common/request-signal.ts).
+      // then aborts, and work it queued for this request is dropped (platform/request-signal.ts).
       const onAbort = () => {
         reject(signal!.reason);
         request.destroy(signal!.reason);

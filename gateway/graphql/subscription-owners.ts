@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Kind, parse } from 'graphql';
 import { schemaDir } from '../../schema/paths';
-import type { SubgraphName } from '../../subgraphs/common/subgraph-definition';
+import type { SubgraphName } from '../../platform/subgraph-definition';
 
 /**
  * Maps each `Subscription` root field to the subgraph that declares it, read from the checked-in

@@ -1,6 +1,6 @@
 import { Kind, parse, type DocumentNode, type OperationDefinitionNode } from 'graphql';
 import type { OperationResult, RequestContext } from '../../schema/request-context';
-import type { SubgraphName } from '../../subgraphs/common/subgraph-definition';
+import type { SubgraphName } from '../../platform/subgraph-definition';
 
 /** A subscription's results; `return()` cancels it, upstream work included. */
 export type SubscriptionEvents = AsyncGenerator<OperationResult, void, undefined>;

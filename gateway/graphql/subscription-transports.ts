@@ -2,10 +2,10 @@ import { subscribe, validate, type ExecutionResult } from 'graphql';
 import { createClient, NetworkError } from 'graphql-sse';
 import { ServiceUnavailableError } from '../../schema/errors';
 import type { OperationResult, RequestContext } from '../../schema/request-context';
-import { IDENTITY_HEADERS } from '../../subgraphs/common/context';
-import { formatResult } from '../../subgraphs/common/format-error';
-import type { SubgraphName } from '../../subgraphs/common/subgraph-definition';
-import type { RunningSubgraph } from '../../subgraphs/common/subgraph-runtime';
+import { IDENTITY_HEADERS } from '../../platform/context';
+import { formatResult } from '../../platform/format-error';
+import type { SubgraphName } from '../../platform/subgraph-definition';
+import type { RunningSubgraph } from '../../platform/subgraph-runtime';
 import type { SubscriptionEvents, SubscriptionTransport } from './subscription-router';
 
 /**

@@ -1,6 +1,6 @@
 import type { NextFunction, Request, Response } from 'express';
 import type { Logger } from 'pino';
-import { setHttpRoute } from '../../subgraphs/common/tracing/http-route';
+import { setHttpRoute } from '../../platform/tracing/http-route';
 import { recordHttpRequest } from '../metrics/http-metrics';
 import { contextOf } from './request-context';
 

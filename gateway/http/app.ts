@@ -6,12 +6,12 @@ import type { Logger } from 'pino';
 import { docsRouter } from '../../rest-bridge/docs';
 import { answerClientError, errorHandler, notFound } from '../../rest-bridge/http-errors';
 import { isJsonRequest, readNonJsonBody, refuseBadText, refuseDeepJson, refuseLongUrl } from '../../rest-bridge/request-guards';
-import { createRestRouter, jsonErrorsInStyle } from '../../rest-bridge/router';
-import { SUBGRAPH_NAMES } from '../../subgraphs/common/subgraph-definition';
+import { createRestRouter, jsonErrorsInStyle, type RouteGuards } from '../../rest-bridge/router';
+import { SUBGRAPH_NAMES } from '../../platform/subgraph-definition';
 import { ROUTES } from '../../rest-bridge/routes';
 import type { RouteDefinition } from '../../rest-bridge/types';
 import type { RequestContext } from '../../schema/request-context';
-import { drainOnShutdown, waitUntilIdle } from '../../subgraphs/common/http-drain';
+import { drainOnShutdown, waitUntilIdle } from '../../platform/http-drain';
 import { accessLog, routeNamed } from './access-log';
 import { API_HEADERS, PAGE_HEADERS, securityHeaders } from './security-headers';
 import { assetsRouter } from './assets';
@@ -81,7 +81,7 @@ export async function startApp(config: Config, platform: Platform, log: Logger, 
       log.warn('key revocation not confirmed by every worker in time; a worker may accept the key until its cache entry expires (10 s)');
     }
   });
-  const graph = await startGraphQL(config, platform.subgraphs, log, routes.filter((route) => !route.stream).map((route) => route.document));
+  const graph = await startGraphQL(config, platform.subgraphs, log, routes.flatMap((route) => [...(route.stream ? [] : [route.document]), ...(route.admission ? [route.admission] : [])]));
   // The in-process subgraphs' fair queues, counted like the requests (docs/metrics.md); a subgraph service's are its own.
   const unwatchQueues = watchFairQueues(platform.subgraphs?.flatMap((subgraph) => subgraph.fairQueues) ?? []);
   const logError = (ctx: RequestContext, error: unknown) => ctx.log.error({ err: error }, 'request failed');
@@ -109,16 +109,18 @@ export async function startApp(config: Config, platform: Platform, log: Logger, 
   const streams = { subscribe: subscriptions.subscribe.bind(subscriptions), heartbeatMs: options.streamHeartbeatMs };
   const anonymous = limitAnonymous(limits);
   const basicJsonErrors = jsonErrorsInStyle('basic');
-  // An anonymous route's body is read only after the address's budget, and never beyond a cap of its own: the
-  // secret in its path (a campaign's webhook key) lives in a subgraph's tables, out of the edge's reach before the operation runs.
+  // An anonymous route's body is read only after the address's budget and the secret in its path (a campaign's
+  // webhook key, asked of its subgraph by the route's admission query), and never beyond a cap of its own.
   const publicJson = [express.json({ limit: config.edge.publicBodyLimitBytes, strict: false, type: isJsonRequest }), refuseDeepJson];
-  const guards = (route: RouteDefinition) => [
+  const guards = (route: RouteDefinition): RouteGuards => ({
     // Public routes (a secret in the path stands in for credentials) count against the client address, like failed authentications.
-    route.auth === 'public' ? anonymous : tenantScoped,
-    ...(route.auth === 'public' ? publicJson : json),
-    ...(route.body ? readNonJsonBody(route.auth === 'public' ? config.edge.publicBodyLimitBytes : config.bodyLimitBytes) : []),
-    ...(route.validationStyle === 'basic' ? [basicJsonErrors] : []),
-  ];
+    admit: [route.auth === 'public' ? anonymous : tenantScoped],
+    read: [
+      ...(route.auth === 'public' ? publicJson : json),
+      ...(route.body ? readNonJsonBody(route.auth === 'public' ? config.edge.publicBodyLimitBytes : config.bodyLimitBytes) : []),
+      ...(route.validationStyle === 'basic' ? [basicJsonErrors] : []),
+    ],
+  });
   const rest = createRestRouter(routes, graph.apiSchema, { context: contextOf, run: graph.runOperation, logError, charge: operationCharge(limits, graph.apiSchema) }, { idempotency, streams, guards });
   // The router would answer OPTIONS on a known path itself (200, plain-text `Allow`, uncounted); no
   // route of the contract is an OPTIONS one, so it gets the JSON 404 of any unknown route instead.

@@ -1,6 +1,6 @@
 import { Router, type NextFunction, type Request, type Response } from 'express';
 import { notFound } from '../../rest-bridge/http-errors';
-import { isUuid } from '../../subgraphs/common/ids';
+import { isUuid } from '../../platform/ids';
 import type { TenantAccess } from '../../subgraphs/tenant';
 import { routeNamed } from './access-log';
 import { AssetCache } from './asset-cache';

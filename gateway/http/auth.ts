@@ -1,6 +1,6 @@
 import type { NextFunction, Request, Response } from 'express';
 import { ForbiddenError, RateLimitedError, UnauthenticatedError, ValidationError, type ValidationIssue } from '../../schema/errors';
-import { tagTenant } from '../../subgraphs/common/tracing/tenant-attribute';
+import { tagTenant } from '../../platform/tracing/tenant-attribute';
 import type { KeyPrincipal } from '../../subgraphs/tenant';
 import type { KeyCache } from './key-cache';
 import { authFailures } from '../metrics/instruments';

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { NextFunction, Request, Response } from 'express';
 import type { Logger } from 'pino';
 import type { RequestContext } from '../../schema/request-context';
-import { requestSignal } from '../../subgraphs/common/request-signal';
+import { requestSignal } from '../../platform/request-signal';
 
 /** An incoming X-Request-Id is echoed only when it is short and plain, so logs cannot be forged through it. */
 const VALID_REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;

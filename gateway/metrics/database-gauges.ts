@@ -3,7 +3,7 @@ import { Pool } from 'pg';
 import { Gauge } from 'prom-client';
 import type { Logger } from 'pino';
 import { countDueNotifications } from '../../subgraphs/billing';
-import { poolCounts } from '../../subgraphs/common/orm';
+import { poolCounts } from '../../platform/orm';
 import { readWebhookQueue } from '../../subgraphs/tenant';
 
 /** A scrape never waits on a slow database for longer than this; the gauges then read NaN. */

@@ -1,8 +1,8 @@
 import { Counter, Gauge } from 'prom-client';
-import type { FairShare } from '../../subgraphs/common/fair-share';
+import type { FairShare } from '../../platform/fair-share';
 
 /*
- * The fair queues of expensive work (subgraphs/common/fair-share.ts) of the subgraphs this process
+ * The fair queues of expensive work (platform/fair-share.ts) of the subgraphs this process
  * runs: labelled by queue, never by tenant, so the series count stays two per queue and state.
  */
 

@@ -27,6 +27,8 @@ export const CAMPAIGN_ROUTES: DocumentedRoute[] = [
     summary: "A campaign's lead webhook: no TENANT or API-KEY, the key in the path is the secret; unknown key 404, inactive campaign 409",
     tag: 'Campaigns',
     auth: 'public',
+    // The key is asked before the body is read: an unknown key's 404, an inactive campaign's 409, the lead unread.
+    admission: `query CampaignAcceptsLeads($webhookKey: String!) { campaignAcceptsLeads(webhookKey: $webhookKey) }`,
     document: `mutation SubmitCampaignLead($webhookKey: String!, $input: CampaignLeadInput!) { submitCampaignLead(webhookKey: $webhookKey, input: $input) { opportunityId redirectUrl } }`,
     pathParams: { webhook_key: 'webhookKey' },
     body: { variable: 'input', required: true },

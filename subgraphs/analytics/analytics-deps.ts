@@ -1,7 +1,7 @@
-import type { SubgraphContext } from '../common/context';
-import { FairShare } from '../common/fair-share';
-import { DEFAULT_POOL_MAX } from '../common/orm';
-import type { Env, SettingsRead } from '../common/subgraph-definition';
+import type { SubgraphContext } from '../../platform/context';
+import { FairShare } from '../../platform/fair-share';
+import { DEFAULT_POOL_MAX } from '../../platform/orm';
+import type { Env, SettingsRead } from '../../platform/subgraph-definition';
 
 /** The analytics subgraph's settings (its definition's `readSettings`). */
 export interface AnalyticsSettings {

@@ -1,6 +1,6 @@
 import { createHealthResolver } from '../common/health.resolver';
-import { migration } from '../common/orm';
-import type { SubgraphDefinition } from '../common/subgraph-definition';
+import { migration } from '../../platform/orm';
+import type { SubgraphDefinition } from '../../platform/subgraph-definition';
 import { Campaign } from './entities/campaign.entity';
 import { Dashboard } from './entities/dashboard.entity';
 import { Opportunity } from './entities/opportunity.entity';

@@ -1,5 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import type { TenantScope } from '../common/tenant-scope';
+import type { TenantScope } from '../../platform/tenant-scope';
 import type { OpportunityStatus } from './entities/opportunity.entity';
 import { CampaignRepository } from './repositories/campaign.repository';
 import { DashboardRepository } from './repositories/dashboard.repository';

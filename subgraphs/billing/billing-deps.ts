@@ -1,4 +1,4 @@
-import type { SubgraphContext } from '../common/context';
+import type { SubgraphContext } from '../../platform/context';
 import { DEFAULT_DAILY_LIMIT, type MailSettings } from './notifications/mail-settings';
 import type { PaymentProcessor } from './processor/payment-processor';
 import { SandboxPaymentProcessor } from './processor/sandbox.processor';

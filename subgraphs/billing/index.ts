@@ -1,7 +1,7 @@
 import { createHealthResolver } from '../common/health.resolver';
-import { migration } from '../common/orm';
+import { migration } from '../../platform/orm';
 import { outboxMigration } from '../common/outbox/outbox.migration';
-import type { SubgraphDefinition } from '../common/subgraph-definition';
+import type { SubgraphDefinition } from '../../platform/subgraph-definition';
 import { GiftCardTransaction } from './entities/gift-card-transaction.entity';
 import { GiftCard } from './entities/gift-card.entity';
 import { MemberPayment } from './entities/member-payment.entity';

@@ -1,5 +1,5 @@
 import 'reflect-metadata';
-import { runSubgraphService } from '../common/run-subgraph-service';
+import { runSubgraphService } from '../../platform/run-subgraph-service';
 import { billingSubgraph } from '.';
 
 // Runs the billing subgraph alone over HTTP (distributed mode); default port 4002. Its e-mail

@@ -1,6 +1,6 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import type { TenantScope } from '../common/tenant-scope';
+import type { TenantScope } from '../../platform/tenant-scope';
 import { DirectoryRepository, patientName, type DirectoryLocation, type DirectoryName, type DirectoryPatient } from './repositories/directory.repository';
 import { GiftCardRepository } from './repositories/gift-card.repository';
 import { MemberRepository } from './repositories/member.repository';

@@ -1,7 +1,7 @@
 import { Ctx, Query, Resolver } from 'type-graphql';
-import type { SubgraphContext } from './context';
+import type { SubgraphContext } from '../../platform/context';
 import { checkDatabase, ServiceHealth } from './health.type';
-import type { SubgraphName } from './subgraph-definition';
+import type { SubgraphName } from '../../platform/subgraph-definition';
 
 /** Makes the `<name>Health` query every subgraph answers (root fields must be unique across the graph). */
 export function createHealthResolver(name: SubgraphName): Function {

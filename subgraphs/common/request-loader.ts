@@ -1,5 +1,5 @@
 import DataLoader from 'dataloader';
-import type { SubgraphContext } from './context';
+import type { SubgraphContext } from '../../platform/context';
 
 // One loader per request context and name: batches never mix requests (or tenants).
 const loaders = new WeakMap<SubgraphContext, Map<string, DataLoader<string, unknown>>>();

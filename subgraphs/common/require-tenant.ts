@@ -1,6 +1,6 @@
 import { UnauthenticatedError } from '../../schema/errors';
-import type { SubgraphContext } from './context';
-import { TenantScope } from './tenant-scope';
+import type { SubgraphContext } from '../../platform/context';
+import { TenantScope } from '../../platform/tenant-scope';
 
 /** The request's tenant; resolvers of tenant data call this instead of trusting a nullable field. */
 export function requireTenant(ctx: SubgraphContext): string {

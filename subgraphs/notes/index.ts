@@ -1,6 +1,6 @@
 import { createHealthResolver } from '../common/health.resolver';
-import { migration } from '../common/orm';
-import type { SubgraphDefinition } from '../common/subgraph-definition';
+import { migration } from '../../platform/orm';
+import type { SubgraphDefinition } from '../../platform/subgraph-definition';
 import { NoteTemplate } from './entities/note-template.entity';
 import { TemplateQuestion } from './entities/template-question.entity';
 import { Migration20261123000000_note_templates } from './migrations/Migration20261123000000_note_templates';

@@ -1,5 +1,5 @@
 import type { Logger } from 'pino';
-import type { SubgraphContext } from '../common/context';
+import type { SubgraphContext } from '../../platform/context';
 import { BuiltInSuggestionProvider } from './providers/built-in.provider';
 import type { LlmSettings } from './providers/llm-settings';
 import type { SuggestionProvider } from './providers/suggestion-provider';

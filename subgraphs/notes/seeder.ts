@@ -1,5 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import type { TenantScope } from '../common/tenant-scope';
+import type { TenantScope } from '../../platform/tenant-scope';
 import type { CreateNoteTemplateInput } from './inputs/create-note-template.input';
 import { NoteTemplateService } from './services/note-template.service';
 import { QuestionKind } from './types/question-kind';

@@ -1,6 +1,6 @@
-import { migration } from '../common/orm';
+import { migration } from '../../platform/orm';
 import { createHealthResolver } from '../common/health.resolver';
-import type { SubgraphDefinition } from '../common/subgraph-definition';
+import type { SubgraphDefinition } from '../../platform/subgraph-definition';
 import { ApiKey } from './entities/api-key.entity';
 import { Asset } from './entities/asset.entity';
 import { Location } from './entities/location.entity';

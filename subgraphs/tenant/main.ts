@@ -1,5 +1,5 @@
 import 'reflect-metadata';
-import { runSubgraphService } from '../common/run-subgraph-service';
+import { runSubgraphService } from '../../platform/run-subgraph-service';
 import { tenantSubgraph } from '.';
 
 // Runs the tenant subgraph alone over HTTP (distributed mode); default port 4001.

@@ -1,5 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import type { TenantScope } from '../common/tenant-scope';
+import type { TenantScope } from '../../platform/tenant-scope';
 import { LocationRepository } from './repositories/location.repository';
 import { PatientRepository } from './repositories/patient.repository';
 import { ProviderRepository } from './repositories/provider.repository';

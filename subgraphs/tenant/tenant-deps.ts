@@ -1,5 +1,5 @@
-import type { SubgraphContext } from '../common/context';
-import { FairShare } from '../common/fair-share';
+import type { SubgraphContext } from '../../platform/context';
+import { FairShare } from '../../platform/fair-share';
 import { LOGO_DECODES_AT_ONCE, LOGO_DECODES_QUEUED_PER_TENANT, LOGO_DECODE_WAIT_MS } from './logo-limits';
 import type { WebhookSettings } from './webhooks/settings';
 

@@ -8,7 +8,7 @@
  * statement past the statement timeout is a 422 "query too expensive". Each app here runs
  * in-process with small limits; order is read from the running limiter's events, never a clock.
  */
-import { FairShare, type FairShareEvent } from '../../subgraphs/common/fair-share';
+import { FairShare, type FairShareEvent } from '../../platform/fair-share';
 import type { AnalyticsDeps } from '../../subgraphs/analytics/analytics-deps';
 import { admin, request, type HttpResult, type TestTenant } from '../utils/e2e';
 import { eventually } from '../utils/eventually';

@@ -6,7 +6,7 @@ import { serverLogs } from '../utils/server-logs';
  * Issue 31, finding 6: card numbers were stored in free text (a billing contact, a card brand that
  * was echoed back, metadata keys and text, a number split across a list, dotted or full-width
  * digits) and GraphQL returned them later. One rule now reads every string a mutation is sent
- * (subgraphs/common/stored-text-rule.ts): a 422 naming the field, the digits never echoed, nothing stored.
+ * (platform/stored-text-rule.ts): a 422 naming the field, the digits never echoed, nothing stored.
  */
 const PAN = '4111 1111 1111 1111';
 const PAN_DIGITS = /4111.?1111.?1111.?1111|４１１１|4000.?0566/;

@@ -5,12 +5,12 @@
  * started in this process with budgets small enough to spend (the end-to-end servers' are huge).
  */
 import { get as httpGet } from 'node:http';
-import { connect, type Socket } from 'node:net';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { createTestTenant, request, type HttpResult } from '../utils/e2e';
 import { startFakeLlmServer, type FakeLlmServer } from '../utils/fake-llm-server';
 import { createLegacyTemplate } from '../utils/notes';
 import { startInProcessApp, type InProcessApp } from '../utils/in-process';
+import { openSocket } from '../utils/raw-socket';
 
 jest.setTimeout(60_000);
 
@@ -78,20 +78,26 @@ describe('a refusal does not wait for the rest of the body (finding 1)', () => {
   });
 });
 
-describe('the public lead route reads a small body, after the address budget (finding 1)', () => {
+describe('the public lead route: the address budget, then the key, then a small body (finding 1)', () => {
   let app: InProcessApp;
+  let key: string;
   beforeAll(async () => {
-    app = await startInProcessApp({ RATE_LIMIT_AUTH_FAILURES_PER_WINDOW: '3', PUBLIC_BODY_LIMIT_BYTES: '16384' });
+    app = await startInProcessApp({ RATE_LIMIT_AUTH_FAILURES_PER_WINDOW: '4', PUBLIC_BODY_LIMIT_BYTES: '16384' });
+    const tenant = await createTestTenant('Edge Lead Clinic', app.url);
+    const created = await tenant.graphql('mutation { createCampaign(input: { name: "Edge leads" }) { webhook { webhookKey } } }');
+    key = created.body.data.createCampaign.webhook.webhookKey;
   });
   afterAll(() => app?.close());
 
-  it('a body over PUBLIC_BODY_LIMIT_BYTES is a 413 before it is parsed (not the 404 of the unknown key after); a small one reaches the key check; past the budget, a 429 first', async () => {
-    const lead = (body: string) => request(`${app.url}/opportunity/leads/no-such-key`, { method: 'POST', headers: JSON_TYPE, body });
-    expectJson(await lead(manyKeys(90_000)), 413, 'Request body too large');
-    expectJson(await lead(malformed(1_000_000)), 413, 'Request body too large');
-    expectJson(await lead(JSON.stringify({ name: 'Jane', email: 'jane@example.com' })), 404, 'Campaign not found');
-    // The budget (3) is spent: the next is refused before its body, however malformed or large.
-    expectJson(await lead(malformed(1_000_000)), 429, 'Rate limit exceeded');
+  it("a body over PUBLIC_BODY_LIMIT_BYTES is a 413 before it is parsed; an unknown key's 404 comes before the size is looked at; past the budget, a 429 first", async () => {
+    const lead = (path: string, body: string) => request(`${app.url}/opportunity/leads/${path}`, { method: 'POST', headers: JSON_TYPE, body });
+    expectJson(await lead(key, manyKeys(90_000)), 413, 'Request body too large');
+    expectJson(await lead(key, malformed(1_000_000)), 413, 'Request body too large');
+    expectJson(await lead('no-such-key', malformed(1_000_000)), 404, 'Campaign not found');
+    expect((await lead(key, JSON.stringify({ name: 'Jane', email: 'jane@example.com' }))).status).toBe(201);
+    // The budget (4) is spent: the next is refused before its key and its body, however malformed or large.
+    expectJson(await lead(key, malformed(1_000_000)), 429, 'Rate limit exceeded');
+    expectJson(await lead('no-such-key', malformed(10)), 429, 'Rate limit exceeded');
   });
 });
 
@@ -205,18 +211,6 @@ describe('the public documents budget (finding 12)', () => {
     expect((await request(`${app.url}/healthz`)).status).toBe(200);
   });
 });
-
-/** Opens a raw connection; resolves once connected, with what it receives and whether it closed. */
-async function openSocket(url: string): Promise<{ socket: Socket; received: () => string; closed: Promise<void> }> {
-  const { hostname, port } = new URL(url);
-  const socket = connect(Number(port), hostname);
-  let data = '';
-  socket.on('data', (chunk) => (data += chunk.toString('utf8')));
-  socket.on('error', () => undefined);
-  const closed = new Promise<void>((resolve) => socket.once('close', () => resolve()));
-  await new Promise<void>((resolve, reject) => socket.once('connect', resolve).once('error', reject));
-  return { socket, received: () => data, closed };
-}
 
 describe('slow and many connections (finding 13)', () => {
   let app: InProcessApp;

@@ -46,4 +46,15 @@ describe(`analytics and campaign routes in the OpenAPI document (${process.env.E
     expect(Object.keys(lead.responses)).not.toContain('401');
     expect(doc.paths['/opportunity/campaign/{campaign_id}'].put.security).toBeUndefined();
   });
+
+  it("gives the lead webhook the anonymous body cap's 413, and its key's 404 and 409 answered before the body", () => {
+    const { responses } = doc.paths['/opportunity/leads/{webhook_key}'].post;
+    expect(responses['413'].description).toMatch(/^Request body too large: over `PUBLIC_BODY_LIMIT_BYTES` \(32 KiB by default/);
+    expect(responses['413'].content['application/json'].schema).toEqual({ $ref: '#/components/schemas/ErrorDetail' });
+    for (const status of ['404', '409']) expect(responses[status].description).toMatch(/answered from the path before the body is read/);
+    // A tenant route keeps the tenant's cap, and its 404 says nothing of the body.
+    const put = doc.paths['/opportunity/campaign/{campaign_id}'].put.responses;
+    expect(put['413'].description).toMatch(/`BODY_LIMIT_BYTES`/);
+    expect(put['404'].description).not.toMatch(/before the body/);
+  });
 });

@@ -1,3 +1,5 @@
+import { randomUUID } from 'node:crypto';
+import { request as httpRequest } from 'node:http';
 import { baseUrl, request } from '../utils/e2e';
 
 describe(`OpenAPI for the tenant routes (${process.env.E2E_MODE} mode)`, () => {
@@ -62,4 +64,41 @@ describe(`OpenAPI for the public asset route (${process.env.E2E_MODE} mode)`, ()
     expect(get.security).toEqual([]);
     expect(get.responses['200'].content['image/*'].schema).toEqual({ type: 'string', format: 'binary' });
   });
+
+  it("documents the method guard's 405 for every other method, with the Allow the server sends", async () => {
+    const doc = (await request(`${baseUrl()}/openapi.json`)).body;
+    const item = doc.paths['/assets/{asset_id}'];
+    const refused = Object.keys(item).filter((method) => method !== 'get');
+    expect(refused.sort()).toEqual(['delete', 'options', 'patch', 'post', 'put', 'trace']);
+    for (const method of refused) {
+      const responses = item[method].responses;
+      expect([method, Object.keys(responses)]).toEqual([method, ['405', '429']]);
+      expect(item[method].security).toEqual([]);
+      const allow = responses['405'].headers.Allow.schema.const;
+      expect(allow).toBe('GET, HEAD');
+      // What the document says is what the server answers (TRACE too, which fetch will not send).
+      const answer = await rawRequest(method.toUpperCase(), `${baseUrl()}/assets/${randomUUID()}`);
+      expect([method, answer.status, answer.allow, answer.body]).toEqual([method, 405, allow, { detail: 'Method Not Allowed' }]);
+    }
+  });
+
+  it('gives contract paths no 405: a method the contract does not list there is the 404 of an unknown route', async () => {
+    const doc = (await request(`${baseUrl()}/openapi.json`)).body;
+    const withRefusals = Object.entries<any>(doc.paths).filter(([, item]) => Object.values<any>(item).some((operation) => operation.responses['405']));
+    expect(withRefusals.map(([path]) => path)).toEqual(['/assets/{asset_id}']);
+    expect((await rawRequest('DELETE', `${baseUrl()}/tenant/public`)).status).toBe(404);
+  });
 });
+
+/** One request by node:http, which sends any method; its status, `Allow` and JSON body. */
+function rawRequest(method: string, url: string): Promise<{ status: number; allow: string | undefined; body: unknown }> {
+  return new Promise((resolve, reject) => {
+    const req = httpRequest(url, { method }, (res) => {
+      let text = '';
+      res.on('data', (chunk: Buffer) => (text += chunk.toString('utf8')));
+      res.on('end', () => resolve({ status: res.statusCode!, allow: res.headers.allow, body: text ? JSON.parse(text) : null }));
+    });
+    req.on('error', reject);
+    req.end();
+  });
+}

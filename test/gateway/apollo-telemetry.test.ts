@@ -12,7 +12,7 @@ const ROOT = join(__dirname, '../..');
 const PROBE = `
 const telemetry = require('./dist/gateway/graphql/apollo-telemetry.js');
 const { ApolloGateway } = require('@apollo/gateway');
-const { readSupergraph } = require('./dist/schema/compose.js');
+const { readSupergraph } = require('./dist/schema/supergraph.js');
 const telemetryOnly = Object.keys(require.cache).filter((file) =>
   /@opentelemetry[\\\\/](resource-detector-|sdk-metrics|exporter-metrics-otlp-http|semantic-conventions[\\\\/].*incubating)|node-cpu-count/.test(file));
 const build = process.argv[1] === 'build';

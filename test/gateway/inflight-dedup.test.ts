@@ -4,7 +4,7 @@ import { loadConfig } from '../../gateway/config';
 import { bootPlatform, type Platform } from '../../gateway/database/platform';
 import { startGraphQL, type GraphQLLayer } from '../../gateway/graphql/graphql';
 import type { OperationResult, RequestContext } from '../../schema/request-context';
-import type { RunningSubgraph } from '../../subgraphs/common/subgraph-runtime';
+import type { RunningSubgraph } from '../../platform/subgraph-runtime';
 import { createLocation, gql } from '../subgraphs/billing/rest-kit';
 import { startCountingProxy, type CountingProxy } from '../utils/counting-proxy';
 import { createTestTenant, type TestTenant } from '../utils/e2e';

@@ -1,7 +1,7 @@
 import type { MikroORM } from '@mikro-orm/postgresql';
 import pino from 'pino';
 import { listenForKeyRevocations, type KeyRevocationListener } from '../../gateway/http/key-revocation-listener';
-import { closeOrm, openOrm } from '../../subgraphs/common/orm';
+import { closeOrm, openOrm } from '../../platform/orm';
 import { tenantSubgraph } from '../../subgraphs/tenant';
 import { ApiKeyService } from '../../subgraphs/tenant/services/api-key.service';
 import { TenantService } from '../../subgraphs/tenant/services/tenant.service';

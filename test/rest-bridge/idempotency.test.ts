@@ -6,7 +6,7 @@ import { PostgresIdempotencyStore } from '../../gateway/database/idempotency-sto
 import { errorHandler, sendAnswer } from '../../rest-bridge/http-errors';
 import { runIdempotently } from '../../rest-bridge/idempotency';
 import type { RouteDefinition } from '../../rest-bridge/types';
-import { closeOrm, openOrm } from '../../subgraphs/common/orm';
+import { closeOrm, openOrm } from '../../platform/orm';
 import { request } from '../utils/e2e';
 import { listen, type ListeningApp } from '../utils/listen';
 import { eventually } from '../utils/eventually';

@@ -1,4 +1,4 @@
-import type { SubgraphContext } from '../../common/context';
+import type { SubgraphContext } from '../../../platform/context';
 import { requestLoader } from '../../common/request-loader';
 import { requireScope } from '../../common/require-tenant';
 import type { Widget } from '../entities/widget.entity';

@@ -1,5 +1,5 @@
 import { escapeLike } from '../../common/field-rules';
-import { isUuid } from '../../common/ids';
+import { isUuid } from '../../../platform/ids';
 import { resolveMember, type MeasureDef } from './model';
 import { isGroup, type FilterNode, type MemberFilter } from './query-types';
 import { pointSql, upperBoundSql, type SqlParams, type ZoneRef } from './sql-params';

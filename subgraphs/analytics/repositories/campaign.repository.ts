@@ -1,5 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import type { TenantScope } from '../../common/tenant-scope';
+import type { TenantScope } from '../../../platform/tenant-scope';
 import { Campaign } from '../entities/campaign.entity';
 import { Opportunity } from '../entities/opportunity.entity';
 import { SortDirection } from '../../common/pagination';

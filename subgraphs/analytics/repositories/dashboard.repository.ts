@@ -1,7 +1,7 @@
 import type { FilterQuery } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { SortDirection } from '../../common/pagination';
-import type { TenantScope } from '../../common/tenant-scope';
+import type { TenantScope } from '../../../platform/tenant-scope';
 import { Dashboard } from '../entities/dashboard.entity';
 import { DashboardSortField } from '../types/enums';
 import { escapeLike } from '../../common/field-rules';

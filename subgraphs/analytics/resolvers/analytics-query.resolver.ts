@@ -1,6 +1,6 @@
 import { JSONResolver } from 'graphql-scalars';
 import { Arg, Ctx, Query, Resolver } from 'type-graphql';
-import type { SubgraphContext } from '../../common/context';
+import type { SubgraphContext } from '../../../platform/context';
 import { requireScope, requireTenant } from '../../common/require-tenant';
 import { AnalyticsQueryService, type AnalyticsQueryResult } from '../services/analytics-query.service';
 import { describeModel } from '../query/describe-model';

@@ -1,5 +1,5 @@
 import { Args, Ctx, Query, Resolver } from 'type-graphql';
-import type { SubgraphContext } from '../../common/context';
+import type { SubgraphContext } from '../../../platform/context';
 import type { Page } from '../../common/pagination';
 import { requireTenant } from '../../common/require-tenant';
 import { RevenueBreakdownService } from '../revenue/revenue-breakdown.service';

@@ -9,7 +9,7 @@ import type { RevenueBreakdownItemType, RevenueGroupItemType, RevenueGroupSummar
 import { parseBreakdownFilter, parseRevenueFilter, type RevenueFilter } from './revenue-filter';
 import { countStatement, groupsStatement, groupSummariesStatement, linesStatement, summaryStatement } from './revenue-statements';
 import { DEFAULT_STATEMENT_TIMEOUT_MS } from '../analytics-deps';
-import type { FairShare } from '../../common/fair-share';
+import type { FairShare } from '../../../platform/fair-share';
 
 type Row = Record<string, unknown>;
 

@@ -1,5 +1,5 @@
 import { escapeLike } from '../../common/field-rules';
-import { isUuid } from '../../common/ids';
+import { isUuid } from '../../../platform/ids';
 import { lowerBoundSql, type SqlParams, upperBoundSql, type ZoneRef } from '../query/sql-params';
 import { RevenueGroupBy } from '../types/revenue-enums';
 import { LIST_FILTERS, type GroupCondition, type ListFilter, type RevenueFilter } from './revenue-filter';

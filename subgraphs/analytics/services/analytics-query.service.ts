@@ -1,5 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import type { TenantScope } from '../../common/tenant-scope';
+import type { TenantScope } from '../../../platform/tenant-scope';
 import { ValidationError } from '../../../schema/errors';
 import type { IssueLoc } from '../../common/field-rules';
 import { annotate, type QueryAnnotation } from '../query/annotation';
@@ -9,7 +9,7 @@ import type { NormalizedQuery } from '../query/query-types';
 import { runReadOnly } from '../query/read-only';
 import { isJsonObject, Issues } from './input-rules';
 import { DEFAULT_STATEMENT_TIMEOUT_MS } from '../analytics-deps';
-import type { FairShare } from '../../common/fair-share';
+import type { FairShare } from '../../../platform/fair-share';
 
 /** The answer of `execute-query`, in Cube's `/load` shape. */
 export interface AnalyticsQueryResult {

@@ -1,6 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { ConflictError, NotFoundError } from '../../../schema/errors';
-import { TenantScope } from '../../common/tenant-scope';
+import { TenantScope } from '../../../platform/tenant-scope';
+import type { Campaign } from '../entities/campaign.entity';
 import { CampaignRepository } from '../repositories/campaign.repository';
 import type { CampaignLeadInput } from '../inputs/campaign-lead.input';
 import { isEmail } from '../../common/field-rules';
@@ -41,12 +42,22 @@ function checkLead(input: CampaignLeadInput): { name: string | null; email: stri
 export class CampaignLeadService {
   constructor(private readonly em: EntityManager) {}
 
-  /** Records a lead as a NEW opportunity. Unknown key -> 404; inactive campaign -> 409. */
-  async submit(webhookKey: string, input: CampaignLeadInput): Promise<CampaignLeadReceipt> {
-    const contact = checkLead(input);
+  /**
+   * The campaign that takes leads at this key. Unknown key -> 404; inactive campaign -> 409. Asked
+   * on its own by the lead endpoint before it reads a lead (docs/decisions.md, "Nothing is read
+   * before it is allowed"), and again by `submit`, since a campaign can be switched off in between.
+   */
+  async open(webhookKey: string): Promise<Campaign> {
     const campaign = WEBHOOK_KEY.test(webhookKey) ? await CampaignRepository.findByWebhookKeyUnscoped(this.em, webhookKey) : null;
     if (!campaign) throw new NotFoundError('Campaign not found');
     if (!campaign.isActive) throw new ConflictError('Campaign is not accepting leads');
+    return campaign;
+  }
+
+  /** Records a lead as a NEW opportunity. Unknown key -> 404; inactive campaign -> 409. */
+  async submit(webhookKey: string, input: CampaignLeadInput): Promise<CampaignLeadReceipt> {
+    const contact = checkLead(input);
+    const campaign = await this.open(webhookKey);
     const opportunity = await this.em.transactional(async (tx) => {
       const scope = TenantScope.ofStoredRow(campaign.tenantId);
       const created = new CampaignRepository(tx, scope).addOpportunity({

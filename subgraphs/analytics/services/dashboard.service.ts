@@ -1,7 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import type { TenantScope } from '../../common/tenant-scope';
+import type { TenantScope } from '../../../platform/tenant-scope';
 import { NotFoundError } from '../../../schema/errors';
-import { isUuid } from '../../common/ids';
+import { isUuid } from '../../../platform/ids';
 import { toPage, type Page } from '../../common/pagination';
 import { validatePage } from '../../common/validate-page';
 import type { Dashboard } from '../entities/dashboard.entity';

@@ -1,5 +1,5 @@
 import { Field, Float, ID, InputType, Int } from 'type-graphql';
-import { NotFreeText } from '../../common/stored-text-rule';
+import { NotFreeText } from '../../../platform/stored-text-rule';
 
 /** `createMerchantAccount`. Processing fees are percent (2.9 = 2.9 %), per-transaction fees integer cents (30 = 0.30). */
 @InputType('CreateMerchantAccountInput', { description: 'A merchant account of the tenant at the payment processor' })

@@ -1,7 +1,7 @@
 import { JSONResolver } from 'graphql-scalars';
 import { Field, InputType, Int } from 'type-graphql';
 import { DateTimeInput } from '../../common/input-scalars';
-import { NotFreeText } from '../../common/stored-text-rule';
+import { NotFreeText } from '../../../platform/stored-text-rule';
 
 // Contract part 2, "Patient payment method": field names exactly as the REST body spells them.
 

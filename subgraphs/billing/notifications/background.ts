@@ -1,7 +1,7 @@
 import type { MikroORM } from '@mikro-orm/postgresql';
 import type { Logger } from 'pino';
-import type { JobQueue } from '../../common/jobs/job-queue';
-import type { BackgroundWork } from '../../common/subgraph-definition';
+import type { JobQueue } from '../../../platform/jobs/job-queue';
+import type { BackgroundWork } from '../../../platform/subgraph-definition';
 import { EmailJobs } from './email-jobs';
 import type { MailSettings } from './mail-settings';
 import { createMailTransport } from './mail-transport';

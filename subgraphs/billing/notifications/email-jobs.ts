@@ -1,7 +1,7 @@
 import type { MikroORM } from '@mikro-orm/postgresql';
 import type { Job } from 'pg-boss' with { 'resolution-mode': 'import' };
 import type { Logger } from 'pino';
-import type { JobQueue } from '../../common/jobs/job-queue';
+import type { JobQueue } from '../../../platform/jobs/job-queue';
 import { NotificationRepository } from '../repositories/notification.repository';
 import { GIFT_CARD_EMAIL_QUEUE, type GiftCardEmailJob } from './email-queue';
 import { errorCode, sendGiftCardEmail, type EmailJobOutcome } from './gift-card-email-job';

@@ -1,4 +1,4 @@
-import type { JobQueueDefinition } from '../../common/jobs/job-queue';
+import type { JobQueueDefinition } from '../../../platform/jobs/job-queue';
 
 /** One job per sending attempt of a gift card e-mail; its id is the notification's `job_id` while current. */
 export const GIFT_CARD_EMAIL_QUEUE = 'billing.gift-card-email';

@@ -1,6 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import type { TenantScope } from '../../common/tenant-scope';
-import { isUuid } from '../../common/ids';
+import type { TenantScope } from '../../../platform/tenant-scope';
+import { isUuid } from '../../../platform/ids';
 
 /** A patient as the tenant subgraph's directory view shows it (PHI: never logged). */
 export interface DirectoryPatient {

@@ -1,5 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import type { TenantScope } from '../../common/tenant-scope';
+import type { TenantScope } from '../../../platform/tenant-scope';
 import type { GiftCardStatus } from '../types/enums';
 import type { GiftCardTransactionView, IssuedGiftCardView } from '../types/gift-card.type';
 

@@ -1,5 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import type { TenantScope } from '../../common/tenant-scope';
+import type { TenantScope } from '../../../platform/tenant-scope';
 import type { ChargeResult } from '../processor/payment-processor';
 import type { PaymentStatus } from '../entities/member-payment.entity';
 

@@ -1,5 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import type { TenantScope } from '../../common/tenant-scope';
+import type { TenantScope } from '../../../platform/tenant-scope';
 import { Member } from '../entities/member.entity';
 import type { MemberStatus } from '../types/enums';
 import type { MemberPaymentView, MemberView } from '../types/member.type';

@@ -1,5 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import type { TenantScope } from '../../common/tenant-scope';
+import type { TenantScope } from '../../../platform/tenant-scope';
 import type { MerchantAccountView } from '../types/merchant-account.type';
 
 // Fees as numbers (numeric would come back as text); location ids ride along as a sorted text array.

@@ -1,6 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Pool } from 'pg';
-import type { TenantScope } from '../../common/tenant-scope';
+import type { TenantScope } from '../../../platform/tenant-scope';
 import type { GiftCardMailData } from '../notifications/gift-card-email';
 
 /** A notification its job may send, locked, with what its e-mail shows. */

@@ -1,5 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import type { TenantScope } from '../../common/tenant-scope';
+import type { TenantScope } from '../../../platform/tenant-scope';
 import { PaymentMethod } from '../entities/payment-method.entity';
 import type { PaymentMethodView } from '../types/payment-method.type';
 

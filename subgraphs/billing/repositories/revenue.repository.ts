@@ -1,5 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import type { TenantScope } from '../../common/tenant-scope';
+import type { TenantScope } from '../../../platform/tenant-scope';
 import { ChargeItem, SoldPackage } from '../entities/revenue-line.entity';
 
 /** One revenue line for a bulk insert (the demo seeder). */

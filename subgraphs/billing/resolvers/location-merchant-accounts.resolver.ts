@@ -1,6 +1,6 @@
 import { Ctx, FieldResolver, Resolver, Root } from 'type-graphql';
-import type { SubgraphContext } from '../../common/context';
-import { isUuid } from '../../common/ids';
+import type { SubgraphContext } from '../../../platform/context';
+import { isUuid } from '../../../platform/ids';
 import { requireScope } from '../../common/require-tenant';
 import { requestLoader } from '../../common/request-loader';
 import { MerchantAccountService } from '../services/merchant-account.service';

@@ -1,6 +1,6 @@
 import { Arg, Ctx, FieldResolver, ID, Mutation, Resolver, Root } from 'type-graphql';
-import type { SubgraphContext } from '../../common/context';
-import { isUuid } from '../../common/ids';
+import type { SubgraphContext } from '../../../platform/context';
+import { isUuid } from '../../../platform/ids';
 import { requireScope } from '../../common/require-tenant';
 import { CreatePaymentMethodInput } from '../inputs/payment-method.input';
 import { requestLoader } from '../../common/request-loader';

@@ -1,5 +1,5 @@
 import { Arg, Ctx, Mutation, Resolver } from 'type-graphql';
-import type { SubgraphContext } from '../../common/context';
+import type { SubgraphContext } from '../../../platform/context';
 import { requireScope } from '../../common/require-tenant';
 import { RecordChargeItemInput, RecordSoldPackageInput } from '../inputs/revenue.input';
 import { RevenueService } from '../services/revenue.service';

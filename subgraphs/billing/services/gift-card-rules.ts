@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { isUuid } from '../../common/ids';
+import { isUuid } from '../../../platform/ids';
 import { Issues, type IssueLoc } from '../../common/field-rules';
 import type { IssueGiftCardInput } from '../inputs/gift-card.input';
 import { patientName, type DirectoryPatient } from '../repositories/directory.repository';

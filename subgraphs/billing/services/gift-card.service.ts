@@ -1,13 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import type { TenantScope } from '../../common/tenant-scope';
+import type { TenantScope } from '../../../platform/tenant-scope';
 import { ConflictError, NotFoundError } from '../../../schema/errors';
-import { isUuid } from '../../common/ids';
+import { isUuid } from '../../../platform/ids';
 import { recordEvent } from '../../common/jobs/record-event';
 import { toPage, type Page } from '../../common/pagination';
 import { validatePage } from '../../common/validate-page';
 import type { IssueGiftCardInput } from '../inputs/gift-card.input';
-import { enqueue } from '../../common/jobs/job-queue';
+import { enqueue } from '../../../platform/jobs/job-queue';
 import { GIFT_CARD_EMAIL_QUEUE, type GiftCardEmailJob } from '../notifications/email-queue';
 import { takeEmailSlot } from '../notifications/email-quota';
 import { DEFAULT_DAILY_LIMIT } from '../notifications/mail-settings';

@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import type { TenantScope } from '../../common/tenant-scope';
+import type { TenantScope } from '../../../platform/tenant-scope';
 import { ConflictError, NotFoundError, ValidationError } from '../../../schema/errors';
 import { Issues } from '../../common/field-rules';
-import { isUuid } from '../../common/ids';
+import { isUuid } from '../../../platform/ids';
 import { recordEvent } from '../../common/jobs/record-event';
 import type { MemberManualPaymentInput } from '../inputs/member.input';
 import { withProcessor, type PaymentProcessor } from '../processor/payment-processor';

@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import type { TenantScope } from '../../common/tenant-scope';
+import type { TenantScope } from '../../../platform/tenant-scope';
 import { ConflictError, NotFoundError } from '../../../schema/errors';
 import { Issues, type IssueLoc } from '../../common/field-rules';
-import { isUuid } from '../../common/ids';
+import { isUuid } from '../../../platform/ids';
 import type { CreateMerchantAccountInput } from '../inputs/merchant-account.input';
 import { withProcessor, type OpenAccountRequest, type PaymentProcessor } from '../processor/payment-processor';
 import { DirectoryRepository } from '../repositories/directory.repository';

@@ -1,8 +1,8 @@
 import { UniqueConstraintViolationException } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import type { TenantScope } from '../../common/tenant-scope';
+import type { TenantScope } from '../../../platform/tenant-scope';
 import { ConflictError, NotFoundError } from '../../../schema/errors';
-import { isUuid } from '../../common/ids';
+import { isUuid } from '../../../platform/ids';
 import { recordEvent } from '../../common/jobs/record-event';
 import { PaymentMethod } from '../entities/payment-method.entity';
 import type { CreatePaymentMethodInput } from '../inputs/payment-method.input';

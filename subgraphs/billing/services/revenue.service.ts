@@ -1,7 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import type { TenantScope } from '../../common/tenant-scope';
+import type { TenantScope } from '../../../platform/tenant-scope';
 import { checkIntRange, Issues, type IssueLoc } from '../../common/field-rules';
-import { isUuid } from '../../common/ids';
+import { isUuid } from '../../../platform/ids';
 import { ChargeItem, SoldPackage } from '../entities/revenue-line.entity';
 import type { RecordChargeItemInput, RecordSoldPackageInput } from '../inputs/revenue.input';
 import { DirectoryRepository, patientName } from '../repositories/directory.repository';

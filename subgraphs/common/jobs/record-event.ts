@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import type { TenantScope } from '../tenant-scope';
-import { enqueue } from './job-queue';
-import { WEBHOOK_EVENT_QUEUE, type WebhookEventJob } from './webhook-event';
+import type { TenantScope } from '../../../platform/tenant-scope';
+import { enqueue } from '../../../platform/jobs/job-queue';
+import { WEBHOOK_EVENT_QUEUE, type WebhookEventJob } from '../../../platform/jobs/webhook-event';
 
 /**
  * Sends a domain event to the tenant subgraph's webhook queue in the caller's transaction: it

@@ -1,11 +1,11 @@
 import { LockMode } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { isUuid } from '../../common/ids';
+import { isUuid } from '../../../platform/ids';
 import { queryPrepared, type PreparedStatement } from '../../common/prepared-statement';
 import type { SortDirection } from '../../common/pagination';
 import { NoteTemplate } from '../entities/note-template.entity';
 import { TemplateQuestion } from '../entities/template-question.entity';
-import type { TenantScope } from '../../common/tenant-scope';
+import type { TenantScope } from '../../../platform/tenant-scope';
 import type { QuestionKind } from '../types/question-kind';
 
 /** The fields of a question that a migration reads. */

@@ -1,5 +1,5 @@
 import { Arg, ID, Resolver, Root, Subscription } from 'type-graphql';
-import type { SubgraphContext } from '../../common/context';
+import type { SubgraphContext } from '../../../platform/context';
 import { requireScope } from '../../common/require-tenant';
 import type { MigrationEvent } from '../services/migration-events';
 import { QuestionMigrationService } from '../services/question-migration.service';

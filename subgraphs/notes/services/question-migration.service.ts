@@ -1,5 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import type { TenantScope } from '../../common/tenant-scope';
+import type { TenantScope } from '../../../platform/tenant-scope';
 import { NotFoundError, valueError } from '../../../schema/errors';
 import type { NotesDeps } from '../notes-deps';
 import { NoteTemplateRepository } from '../repositories/note-template.repository';

@@ -1,5 +1,5 @@
 import { Field, InputType, registerEnumType } from 'type-graphql';
-import { NotFreeText } from '../../common/stored-text-rule';
+import { NotFreeText } from '../../../platform/stored-text-rule';
 
 /** Which of the tenant's two logos an upload replaces. */
 export enum LogoKind {

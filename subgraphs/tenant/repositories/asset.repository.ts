@@ -1,5 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import type { TenantScope } from '../../common/tenant-scope';
+import type { TenantScope } from '../../../platform/tenant-scope';
 import { LOGO_MAX_BYTES } from '../../../schema/upload-limits';
 
 /** A stored asset's bytes and the facts its HTTP response needs. */

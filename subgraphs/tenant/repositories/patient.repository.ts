@@ -1,6 +1,6 @@
 import type { EntityManager, FilterQuery } from '@mikro-orm/postgresql';
-import { isUuid } from '../../common/ids';
-import type { TenantScope } from '../../common/tenant-scope';
+import { isUuid } from '../../../platform/ids';
+import type { TenantScope } from '../../../platform/tenant-scope';
 import { Patient } from '../entities/patient.entity';
 import type { PatientListArgs } from '../types/patient.type';
 import { searchCondition } from './search';

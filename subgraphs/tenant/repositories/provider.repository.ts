@@ -1,6 +1,6 @@
 import type { EntityManager, FilterQuery } from '@mikro-orm/postgresql';
-import { isUuid } from '../../common/ids';
-import type { TenantScope } from '../../common/tenant-scope';
+import { isUuid } from '../../../platform/ids';
+import type { TenantScope } from '../../../platform/tenant-scope';
 import type { Location } from '../entities/location.entity';
 import { Provider } from '../entities/provider.entity';
 import type { ProviderListArgs } from '../types/provider.type';

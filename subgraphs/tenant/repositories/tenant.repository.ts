@@ -1,6 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { queryPrepared, type PreparedStatement } from '../../common/prepared-statement';
-import type { TenantScope } from '../../common/tenant-scope';
+import type { TenantScope } from '../../../platform/tenant-scope';
 import { Tenant } from '../entities/tenant.entity';
 import type { StoredTenantSettings } from '../tenant-settings';
 

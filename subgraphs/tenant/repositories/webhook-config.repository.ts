@@ -1,6 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Db } from 'pg-boss' with { 'resolution-mode': 'import' };
-import type { TenantScope } from '../../common/tenant-scope';
+import type { TenantScope } from '../../../platform/tenant-scope';
 import { WebhookConfig } from '../entities/webhook-config.entity';
 
 /** An endpoint (a tenant's webhook configuration) as the admission sees it, locked for the transaction. */

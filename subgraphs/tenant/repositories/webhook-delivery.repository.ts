@@ -2,9 +2,9 @@ import { randomUUID } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Pool } from 'pg';
 import type { Db } from 'pg-boss' with { 'resolution-mode': 'import' };
-import { enqueue } from '../../common/jobs/job-queue';
-import type { WebhookEventJob } from '../../common/jobs/webhook-event';
-import type { TenantScope } from '../../common/tenant-scope';
+import { enqueue } from '../../../platform/jobs/job-queue';
+import type { WebhookEventJob } from '../../../platform/jobs/webhook-event';
+import type { TenantScope } from '../../../platform/tenant-scope';
 import { deliveryJob, WEBHOOK_DELIVERY_QUEUE } from '../webhooks/queues';
 import type { AdoptedDelivery, AttemptOutcome, AttemptRecord, ClaimedDelivery, Deferral, DeliveryRecord, DeliverySettlement, DueDelivery, WebhookQueueStats } from './webhook-delivery.rows';
 

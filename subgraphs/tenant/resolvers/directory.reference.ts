@@ -1,4 +1,4 @@
-import type { SubgraphContext } from '../../common/context';
+import type { SubgraphContext } from '../../../platform/context';
 import { requireScope } from '../../common/require-tenant';
 import { requestLoader } from '../../common/request-loader';
 import { toLocationView, toPatientView, toProviderView } from '../directory-view';

@@ -1,5 +1,5 @@
 import { Arg, Args, Ctx, ID, Mutation, Query, Resolver } from 'type-graphql';
-import type { SubgraphContext } from '../../common/context';
+import type { SubgraphContext } from '../../../platform/context';
 import type { Page } from '../../common/pagination';
 import { requireScope } from '../../common/require-tenant';
 import { CreatePatientInput } from '../inputs/create-patient.input';

@@ -1,5 +1,5 @@
-import type { SubgraphContext } from '../../common/context';
-import { isUuid } from '../../common/ids';
+import type { SubgraphContext } from '../../../platform/context';
+import { isUuid } from '../../../platform/ids';
 import { requireScope } from '../../common/require-tenant';
 import { TenantRepository } from '../repositories/tenant.repository';
 import { toTenantView, type TenantView } from '../tenant-view';

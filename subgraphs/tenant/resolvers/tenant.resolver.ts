@@ -1,5 +1,5 @@
 import { Arg, Ctx, Mutation, Query, Resolver } from 'type-graphql';
-import type { SubgraphContext } from '../../common/context';
+import type { SubgraphContext } from '../../../platform/context';
 import { requireScope } from '../../common/require-tenant';
 import { UpdateTenantInput } from '../inputs/update-tenant.input';
 import { TenantService } from '../services/tenant.service';

@@ -1,5 +1,5 @@
 import { Arg, Ctx, FieldResolver, Mutation, Query, Resolver, Root } from 'type-graphql';
-import type { SubgraphContext } from '../../common/context';
+import type { SubgraphContext } from '../../../platform/context';
 import { requireScope } from '../../common/require-tenant';
 import { WebhookConfigInput } from '../inputs/webhook-config.input';
 import { TenantService } from '../services/tenant.service';

@@ -1,7 +1,7 @@
 import { Arg, Args, Ctx, FieldResolver, ID, Mutation, Query, Resolver, Root } from 'type-graphql';
 import { ConflictError, NotFoundError } from '../../../schema/errors';
-import type { SubgraphContext } from '../../common/context';
-import { isUuid } from '../../common/ids';
+import type { SubgraphContext } from '../../../platform/context';
+import { isUuid } from '../../../platform/ids';
 import { toPage, type Page } from '../../common/pagination';
 import { requireScope } from '../../common/require-tenant';
 import { validatePage } from '../../common/validate-page';

@@ -1,7 +1,7 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { NotFoundError } from '../../../schema/errors';
-import { isUuid } from '../../common/ids';
+import { isUuid } from '../../../platform/ids';
 import { ApiKeyRepository } from '../repositories/api-key.repository';
 import { TenantRepository } from '../repositories/tenant.repository';
 

@@ -1,7 +1,7 @@
 import { createHash, randomUUID } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import type { FairShare } from '../../common/fair-share';
-import type { TenantScope } from '../../common/tenant-scope';
+import type { FairShare } from '../../../platform/fair-share';
+import type { TenantScope } from '../../../platform/tenant-scope';
 import { valueError } from '../../../schema/errors';
 import { LogoKind, type UploadedFileInput } from '../inputs/uploaded-file.input';
 import { LOGO_MAX_BYTES } from '../../../schema/upload-limits';

@@ -1,4 +1,4 @@
-import { isUuid } from '../../common/ids';
+import { isUuid } from '../../../platform/ids';
 import { checkIntRange, isCountryCode, isEmail, isPhone, Issues, MAX_TEXT, optionalText, parseHttpUrl, type IssueLoc } from '../../common/field-rules';
 import type { Tenant } from '../entities/tenant.entity';
 import type { TenantAddressInput, TenantSettingsInput, UpdateTenantInput } from '../inputs/update-tenant.input';

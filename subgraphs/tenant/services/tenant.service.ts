@@ -1,6 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { NotFoundError } from '../../../schema/errors';
-import type { TenantScope } from '../../common/tenant-scope';
+import type { TenantScope } from '../../../platform/tenant-scope';
 import type { Tenant } from '../entities/tenant.entity';
 import type { UpdateTenantInput } from '../inputs/update-tenant.input';
 import { TenantRepository, type PublicTenantRecord, type TenantRecord } from '../repositories/tenant.repository';

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { UniqueConstraintViolationException } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import type { TenantScope } from '../../common/tenant-scope';
+import type { TenantScope } from '../../../platform/tenant-scope';
 import { ConflictError } from '../../../schema/errors';
 import { Issues, optionalText, type IssueLoc } from '../../common/field-rules';
 import type { WebhookConfig } from '../entities/webhook-config.entity';

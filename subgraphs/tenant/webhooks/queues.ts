@@ -1,6 +1,6 @@
 import type { JobInsert } from 'pg-boss' with { 'resolution-mode': 'import' };
-import type { JobQueueDefinition } from '../../common/jobs/job-queue';
-import { WEBHOOK_EVENT_QUEUE } from '../../common/jobs/webhook-event';
+import type { JobQueueDefinition } from '../../../platform/jobs/job-queue';
+import { WEBHOOK_EVENT_QUEUE } from '../../../platform/jobs/webhook-event';
 
 /** One job per delivery attempt; its id is the delivery's `job_id` while it is the current one. */
 export const WEBHOOK_DELIVERY_QUEUE = 'tenant.webhook-delivery';

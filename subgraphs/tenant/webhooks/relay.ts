@@ -1,5 +1,5 @@
 import type { Db, PgBoss } from 'pg-boss' with { 'resolution-mode': 'import' };
-import type { WebhookEventJob } from '../../common/jobs/webhook-event';
+import type { WebhookEventJob } from '../../../platform/jobs/webhook-event';
 import { WebhookDeliveryRepository } from '../repositories/webhook-delivery.repository';
 import { deliveryJob, WEBHOOK_DELIVERY_QUEUE } from './queues';
 

@@ -1,5 +1,5 @@
 import type { Logger } from 'pino';
-import type { JobQueue } from '../../common/jobs/job-queue';
+import type { JobQueue } from '../../../platform/jobs/job-queue';
 import type { DeliveryHooks } from './deliver';
 import type { WebhookSettings } from './settings';
 import { WebhookJobs } from './webhook-jobs';

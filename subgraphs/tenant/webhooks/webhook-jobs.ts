@@ -1,7 +1,7 @@
 import type { Db, Job } from 'pg-boss' with { 'resolution-mode': 'import' };
 import type { Logger } from 'pino';
-import type { JobQueue } from '../../common/jobs/job-queue';
-import { WEBHOOK_EVENT_QUEUE, type WebhookEventJob } from '../../common/jobs/webhook-event';
+import type { JobQueue } from '../../../platform/jobs/job-queue';
+import { WEBHOOK_EVENT_QUEUE, type WebhookEventJob } from '../../../platform/jobs/webhook-event';
 import { WebhookDeliveryRepository } from '../repositories/webhook-delivery.repository';
 import { deliverJobs, type DeliveryHooks } from './deliver';
 import { deliveryJob, WEBHOOK_DELIVERY_QUEUE } from './queues';

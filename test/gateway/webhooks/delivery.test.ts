@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { recordEvent } from '../../../subgraphs/common/jobs/record-event';
-import { WEBHOOK_EVENT_QUEUE } from '../../../subgraphs/common/jobs/webhook-event';
-import { TenantScope } from '../../../subgraphs/common/tenant-scope';
+import { WEBHOOK_EVENT_QUEUE } from '../../../platform/jobs/webhook-event';
+import { TenantScope } from '../../../platform/tenant-scope';
 import { createTestTenant, request } from '../../utils/e2e';
 import { startInProcessApp, type InProcessApp } from '../../utils/in-process';
 import { startWebhookReceiver, type WebhookReceiver } from '../../utils/webhook-receiver';

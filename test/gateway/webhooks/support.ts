@@ -1,6 +1,6 @@
 import { Client, Pool } from 'pg';
 import pino from 'pino';
-import { openJobQueue, type JobQueue } from '../../../subgraphs/common/jobs/job-queue';
+import { openJobQueue, type JobQueue } from '../../../platform/jobs/job-queue';
 import type { WebhookSettings } from '../../../subgraphs/tenant/webhooks/settings';
 import { WebhookJobs } from '../../../subgraphs/tenant/webhooks/webhook-jobs';
 import { webhookMetricsHooks } from '../../../gateway/metrics/webhook-hooks';

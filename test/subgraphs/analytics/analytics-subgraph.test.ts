@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { execute, parse } from 'graphql';
 import { analyticsSubgraph } from '../../../subgraphs/analytics';
 import { WidgetRepository } from '../../../subgraphs/analytics/repositories/widget.repository';
-import { startSubgraph, type RunningSubgraph } from '../../../subgraphs/common/subgraph-runtime';
+import { startSubgraph, type RunningSubgraph } from '../../../platform/subgraph-runtime';
 
 describe('analytics subgraph (real PostgreSQL, demo data)', () => {
   let subgraph: RunningSubgraph;
@@ -70,6 +70,21 @@ describe('analytics subgraph (real PostgreSQL, demo data)', () => {
     expect(lead.data.submitCampaignLead.redirectUrl).toBe('https://clinic.example.com/thank-you');
     const after = await run(a, `{ campaign(id: "${campaign.id}") { opportunityCount convertedCount } }`);
     expect(after.data.campaign).toEqual({ opportunityCount: campaign.opportunityCount + 1, convertedCount: 1 });
+  });
+
+  it("answers whether a key takes leads with no tenant in the context: true, or submitCampaignLead's NOT_FOUND and CONFLICT", async () => {
+    const { data } = await run(a, '{ campaigns(sortBy: name, sortDirection: asc) { items { isActive webhook { webhookKey } } } }');
+    const code = (result: { errors?: readonly { extensions?: Record<string, unknown>; originalError?: unknown }[] }) => result.errors?.[0].extensions?.code ?? (result.errors?.[0].originalError as any)?.code;
+    const ask = (key: string) => run(null, 'query($k: String!) { campaignAcceptsLeads(webhookKey: $k) }', { k: key });
+    const [active, , inactive] = data.campaigns.items;
+    expect([active.isActive, inactive.isActive]).toEqual([true, false]);
+    expect((await ask(active.webhook.webhookKey)).data).toEqual({ campaignAcceptsLeads: true });
+    const closed = await ask(inactive.webhook.webhookKey);
+    expect([code(closed), closed.errors?.[0].message]).toEqual(['CONFLICT', 'Campaign is not accepting leads']);
+    for (const key of ['A'.repeat(43), 'short']) {
+      const unknown = await ask(key);
+      expect([code(unknown), unknown.errors?.[0].message]).toEqual(['NOT_FOUND', 'Campaign not found']);
+    }
   });
 
   it('refuses tenant data without a tenant in the context', async () => {

@@ -5,7 +5,7 @@ import { ValidationError } from '../../../schema/errors';
 import { analyticsSubgraph } from '../../../subgraphs/analytics';
 import { readAnalyticsSettings } from '../../../subgraphs/analytics/analytics-deps';
 import { runReadOnly } from '../../../subgraphs/analytics/query/read-only';
-import { startSubgraph, type RunningSubgraph } from '../../../subgraphs/common/subgraph-runtime';
+import { startSubgraph, type RunningSubgraph } from '../../../platform/subgraph-runtime';
 
 /** The statement timeout these tests run under (ANALYTICS_STATEMENT_TIMEOUT_MS, as the subgraph's deps carry it). */
 const TIMEOUT_MS = 300;

@@ -11,9 +11,9 @@ import { summaryStatement } from '../../../subgraphs/analytics/revenue/revenue-s
 import { AnalyticsQueryService } from '../../../subgraphs/analytics/services/analytics-query.service';
 import { RevenueBreakdownSortField, RevenueGroupBy, RevenueGroupSortField } from '../../../subgraphs/analytics/types/revenue-enums';
 import { SortDirection } from '../../../subgraphs/common/pagination';
-import { startSubgraph, type RunningSubgraph } from '../../../subgraphs/common/subgraph-runtime';
+import { startSubgraph, type RunningSubgraph } from '../../../platform/subgraph-runtime';
 import { lineDirectory, writeLines, type LineDirectory } from './rollup-lines';
-import { TenantScope } from '../../../subgraphs/common/tenant-scope';
+import { TenantScope } from '../../../platform/tenant-scope';
 
 /**
  * The rollup path against the lines (issue 21, part 3): for random filters, groupings, time zones

@@ -1,6 +1,6 @@
 import { execute, parse, type ExecutionResult } from 'graphql';
 import { billingSubgraph } from '../../../subgraphs/billing';
-import { startSubgraph, type RunningSubgraph } from '../../../subgraphs/common/subgraph-runtime';
+import { startSubgraph, type RunningSubgraph } from '../../../platform/subgraph-runtime';
 import { tenantSubgraph } from '../../../subgraphs/tenant';
 import { TenantService } from '../../../subgraphs/tenant/services/tenant.service';
 

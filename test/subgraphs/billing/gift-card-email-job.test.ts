@@ -2,7 +2,7 @@ import { GIFT_CARD_EMAIL_QUEUE } from '../../../subgraphs/billing/notifications/
 import { formatCents, giftCardEmail } from '../../../subgraphs/billing/notifications/gift-card-email';
 import { BACKOFF_SECONDS, MAX_ATTEMPTS, sendGiftCardEmail } from '../../../subgraphs/billing/notifications/gift-card-email-job';
 import type { MailMessage, MailTransport } from '../../../subgraphs/billing/notifications/mail-transport';
-import { jobQueueOf } from '../../../subgraphs/common/jobs/job-queue';
+import { jobQueueOf } from '../../../platform/jobs/job-queue';
 import { startBillingKit, type BillingKit } from './billing-kit';
 
 function transport(fail?: Error & { code?: string }): MailTransport & { sent: MailMessage[] } {

@@ -1,5 +1,5 @@
-import { jobQueueOf } from '../../../subgraphs/common/jobs/job-queue';
-import { WEBHOOK_EVENT_QUEUE } from '../../../subgraphs/common/jobs/webhook-event';
+import { jobQueueOf } from '../../../platform/jobs/job-queue';
+import { WEBHOOK_EVENT_QUEUE } from '../../../platform/jobs/webhook-event';
 import { PaymentMethodRepository } from '../../../subgraphs/billing/repositories/payment-method.repository';
 import { codeOf, issuesOf, startBillingKit, type BillingKit } from './billing-kit';
 

@@ -1,10 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import type { MikroORM } from '@mikro-orm/postgresql';
-import { closeOrm, openOrm, poolCounts } from '../../../subgraphs/common/orm';
-import { readPoolOf } from '../../../subgraphs/common/read-pool';
+import { closeOrm, openOrm, poolCounts } from '../../../platform/orm';
+import { readPoolOf } from '../../../platform/read-pool';
 import { queryPrepared, type PreparedStatement } from '../../../subgraphs/common/prepared-statement';
 import { tenantSubgraph } from '../../../subgraphs/tenant';
-import { TenantScope } from '../../../subgraphs/common/tenant-scope';
+import { TenantScope } from '../../../platform/tenant-scope';
 import { TENANT_BY_ID, TenantRepository } from '../../../subgraphs/tenant/repositories/tenant.repository';
 
 const COUNT_TENANTS: PreparedStatement = { name: 'test_count_tenants_by_name', text: 'select count(*)::int as n from tenant.tenants where name = $1' };

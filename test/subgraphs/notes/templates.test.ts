@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { execute, parse } from 'graphql';
 import { notesSubgraph } from '../../../subgraphs/notes';
-import { startSubgraph, type RunningSubgraph } from '../../../subgraphs/common/subgraph-runtime';
+import { startSubgraph, type RunningSubgraph } from '../../../platform/subgraph-runtime';
 
 const FIELDS = 'id name description version createdAt updatedAt questions { id templateId kind label helpText options required order isLegacy legacyContent }';
 

@@ -1,6 +1,6 @@
 import { execute, parse } from 'graphql';
 import { tenantSubgraph } from '../../../subgraphs/tenant';
-import { startSubgraph, type RunningSubgraph } from '../../../subgraphs/common/subgraph-runtime';
+import { startSubgraph, type RunningSubgraph } from '../../../platform/subgraph-runtime';
 import { ApiKeyService } from '../../../subgraphs/tenant/services/api-key.service';
 import { TenantService } from '../../../subgraphs/tenant/services/tenant.service';
 

@@ -1,5 +1,5 @@
 import { execute, parse, type ExecutionResult } from 'graphql';
-import { startSubgraph, type RunningSubgraph } from '../../../subgraphs/common/subgraph-runtime';
+import { startSubgraph, type RunningSubgraph } from '../../../platform/subgraph-runtime';
 import { tenantSubgraph } from '../../../subgraphs/tenant';
 import { TenantService } from '../../../subgraphs/tenant/services/tenant.service';
 

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { composeSupergraph } from '../../../schema/compose';
+import { composeSupergraph } from '../../../subgraphs/compose';
 import { schemaDir } from '../../../schema/paths';
 
 describe('checked-in schema', () => {

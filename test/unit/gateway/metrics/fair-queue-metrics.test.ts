@@ -1,6 +1,6 @@
 import { register } from 'prom-client';
 import { watchFairQueues } from '../../../../gateway/metrics/fair-queue-metrics';
-import { FairShare } from '../../../../subgraphs/common/fair-share';
+import { FairShare } from '../../../../platform/fair-share';
 import { parseMetrics, sampleValue } from '../../../utils/metrics-text';
 
 const limits = { perKey: 1, total: 1, maxWaitMs: 60_000, maxQueuedPerKey: 1 };

@@ -1,7 +1,7 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { ClientClosedRequestError } from '../../../../schema/errors';
-import { requestSignal } from '../../../../subgraphs/common/request-signal';
+import { ClientClosedRequestError } from '../../../schema/errors';
+import { requestSignal } from '../../../platform/request-signal';
 
 /** A real server whose handler the test writes; each request's signal is handed to the test. */
 async function serve(handler: (res: http.ServerResponse, signal: AbortSignal) => void) {

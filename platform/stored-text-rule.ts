@@ -9,9 +9,11 @@ import {
   type GraphQLSchema,
 } from 'graphql';
 import { Extensions } from 'type-graphql';
-import { ValidationError, type ValidationIssue } from '../../schema/errors';
-import { CARD_NUMBER_REASON, containsCardNumber, numberIsCardNumber } from '../../schema/card-number';
-import type { IssueLoc } from './field-rules';
+import { ValidationError, type ValidationIssue } from '../schema/errors';
+import { CARD_NUMBER_REASON, containsCardNumber, numberIsCardNumber } from '../schema/card-number';
+
+/** Where in the input an issue sits, as ValidationIssue spells it. */
+type IssueLoc = ValidationIssue['loc'];
 
 /** Why an input field is not free text, and so not read by the card number rule. */
 export type NotFreeTextReason = 'processor-issued' | 'binary';

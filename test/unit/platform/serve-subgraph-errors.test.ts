@@ -2,10 +2,10 @@ import type { AddressInfo } from 'node:net';
 import { Writable } from 'node:stream';
 import { GraphQLObjectType, GraphQLSchema, GraphQLString } from 'graphql';
 import pino from 'pino';
-import { ServiceUnavailableError } from '../../../../schema/errors';
-import type { RequestIdentity, SubgraphContext } from '../../../../subgraphs/common/context';
-import { serveSubgraph } from '../../../../subgraphs/common/serve-subgraph';
-import type { RunningSubgraph } from '../../../../subgraphs/common/subgraph-runtime';
+import { ServiceUnavailableError } from '../../../schema/errors';
+import type { RequestIdentity, SubgraphContext } from '../../../platform/context';
+import { serveSubgraph } from '../../../platform/serve-subgraph';
+import type { RunningSubgraph } from '../../../platform/subgraph-runtime';
 
 const SECRET = 'subgraph-errors-secret-0123456789';
 

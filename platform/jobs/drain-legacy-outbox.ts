@@ -1,6 +1,6 @@
 import type { MikroORM } from '@mikro-orm/postgresql';
-import { enqueue } from '../jobs/job-queue';
-import { WEBHOOK_EVENT_QUEUE, type WebhookEventJob } from '../jobs/webhook-event';
+import { enqueue } from './job-queue';
+import { WEBHOOK_EVENT_QUEUE, type WebhookEventJob } from './webhook-event';
 
 const BATCH = 500;
 

@@ -2,10 +2,10 @@ import { randomUUID } from 'node:crypto';
 import { Writable } from 'node:stream';
 import { GraphQLError, locatedError } from 'graphql';
 import pino from 'pino';
-import { GATEWAY_SCHEMA } from '../../../gateway/database/gateway-schema';
-import { createLogger } from '../../../gateway/logger';
-import { errorLogOptions, loggableError } from '../../../subgraphs/common/loggable-error';
-import { closeOrm, openOrm } from '../../../subgraphs/common/orm';
+import { GATEWAY_SCHEMA } from '../../gateway/database/gateway-schema';
+import { createLogger } from '../../gateway/logger';
+import { errorLogOptions, loggableError } from '../../platform/loggable-error';
+import { closeOrm, openOrm } from '../../platform/orm';
 
 /**
  * Issue 18, finding 12: database errors reach loggers wrapped (a GraphQL error's originalError, a

@@ -1,5 +1,5 @@
 import type { ServerResponse } from 'node:http';
-import { ClientClosedRequestError } from '../../schema/errors';
+import { ClientClosedRequestError } from '../schema/errors';
 
 /**
  * The request's AbortSignal, made once where the request arrives (the gateway's edge, a subgraph

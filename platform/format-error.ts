@@ -1,6 +1,6 @@
 import { GraphQLError, type GraphQLFormattedError } from 'graphql';
 import type { ApolloServerPlugin } from '@apollo/server';
-import { DomainError } from '../../schema/errors';
+import { DomainError } from '../schema/errors';
 import type { SubgraphContext } from './context';
 
 /** Where unexpected errors are reported; the subgraph's logger, never the client. */

@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
-import { analyticsSubgraph } from '../../../subgraphs/analytics';
-import { jobQueueOf } from '../../../subgraphs/common/jobs/job-queue';
-import { WEBHOOK_EVENT_QUEUE, type WebhookEventJob } from '../../../subgraphs/common/jobs/webhook-event';
-import { drainLegacyOutbox } from '../../../subgraphs/common/outbox/drain-legacy-outbox';
-import { startSubgraph, type RunningSubgraph } from '../../../subgraphs/common/subgraph-runtime';
+import { analyticsSubgraph } from '../../subgraphs/analytics';
+import { jobQueueOf } from '../../platform/jobs/job-queue';
+import { WEBHOOK_EVENT_QUEUE, type WebhookEventJob } from '../../platform/jobs/webhook-event';
+import { drainLegacyOutbox } from '../../platform/jobs/drain-legacy-outbox';
+import { startSubgraph, type RunningSubgraph } from '../../platform/subgraph-runtime';
 
 describe('events left in an outbox table by an earlier release move to the job queue', () => {
   let subgraph: RunningSubgraph;

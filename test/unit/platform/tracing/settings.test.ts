@@ -1,4 +1,4 @@
-import { defaultServiceName, readTracingSettings } from '../../../../../subgraphs/common/tracing/settings';
+import { defaultServiceName, readTracingSettings } from '../../../../platform/tracing/settings';
 
 describe('readTracingSettings: the OTEL_* variables', () => {
   it('is off by default (no endpoint, nothing to receive spans), named after the script it runs', () => {

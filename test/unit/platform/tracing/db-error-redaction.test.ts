@@ -1,6 +1,6 @@
 import { SpanStatusCode } from '@opentelemetry/api';
 import { InMemorySpanExporter, SimpleSpanProcessor, TracerProvider } from '@opentelemetry/sdk-trace';
-import { DatabaseErrorRedaction } from '../../../../../subgraphs/common/tracing/db-error-redaction';
+import { DatabaseErrorRedaction } from '../../../../platform/tracing/db-error-redaction';
 
 describe('DatabaseErrorRedaction', () => {
   const exporter = new InMemorySpanExporter();

@@ -1,4 +1,4 @@
-import { sanitizeSql, urlWithoutQuery } from '../../../../../subgraphs/common/tracing/redact';
+import { sanitizeSql, urlWithoutQuery } from '../../../../platform/tracing/redact';
 
 describe('sanitizeSql: the statement shape a span may hold', () => {
   it('replaces the literals MikroORM writes into its SQL text, and keeps identifiers and placeholders', () => {

@@ -1,4 +1,4 @@
-import { SlotList } from '../../../../subgraphs/common/slot-list';
+import { SlotList } from '../../../platform/slot-list';
 
 describe('SlotList', () => {
   it('holds what was added until it is removed, and reuses emptied slots', () => {

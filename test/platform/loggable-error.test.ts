@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { Client } from 'pg';
-import { loggableError } from '../../../subgraphs/common/loggable-error';
-import { tenantSubgraph } from '../../../subgraphs/tenant';
-import { startSubgraph } from '../../../subgraphs/common/subgraph-runtime';
-import { Patient } from '../../../subgraphs/tenant/entities/patient.entity';
+import { loggableError } from '../../platform/loggable-error';
+import { tenantSubgraph } from '../../subgraphs/tenant';
+import { startSubgraph } from '../../platform/subgraph-runtime';
+import { Patient } from '../../subgraphs/tenant/entities/patient.entity';
 
 describe('errors written to logs never carry SQL values', () => {
   it('keeps only kind, SQLSTATE and constraint of a MikroORM driver error', async () => {

@@ -1,4 +1,4 @@
-import { UnauthenticatedError } from '../../schema/errors';
+import { UnauthenticatedError } from '../schema/errors';
 
 /**
  * The tenant a repository's queries are limited to (docs/architecture.md, Rules of the house: the

@@ -1,12 +1,12 @@
 import 'reflect-metadata';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { composeServices } from '@apollo/composition';
 import { printSubgraphSchema } from '@apollo/subgraph';
 import { parse } from 'graphql';
-import { SUBGRAPHS } from '../subgraphs/registry';
-import { buildFederatedSchema } from '../subgraphs/common/build-federated-schema';
-import { schemaDir } from './paths';
+import { SUBGRAPHS } from './registry';
+import { buildFederatedSchema } from '../platform/build-federated-schema';
+import { schemaDir } from '../schema/paths';
 
 /** The composed graph: each subgraph's SDL and the supergraph SDL, as checked in under schema/. */
 export interface Composition {
@@ -28,11 +28,6 @@ export async function composeSupergraph(): Promise<Composition> {
     throw new Error('Supergraph composition failed:\n' + result.errors.map((e) => `- ${e.message}`).join('\n'));
   }
   return { subgraphs, supergraph: result.supergraphSdl };
-}
-
-/** Reads the checked-in supergraph SDL the gateway starts from. */
-export function readSupergraph(): string {
-  return readFileSync(join(schemaDir(), 'supergraph.graphql'), 'utf8');
 }
 
 async function main(): Promise<void> {

@@ -1,9 +1,9 @@
 import { graphql, type GraphQLSchema } from 'graphql';
 import { JSONResolver } from 'graphql-scalars';
 import { Arg, Field, ID, InputType, Mutation, Query, Resolver } from 'type-graphql';
-import { ValidationError } from '../../../../schema/errors';
-import { buildFederatedSchema } from '../../../../subgraphs/common/build-federated-schema';
-import { NotFreeText } from '../../../../subgraphs/common/stored-text-rule';
+import { ValidationError } from '../../../schema/errors';
+import { buildFederatedSchema } from '../../../platform/build-federated-schema';
+import { NotFreeText } from '../../../platform/stored-text-rule';
 
 @InputType('StoredTextProbeInput')
 class ProbeInput {
@@ -30,7 +30,7 @@ class ProbeResolver {
 
 const PAN = '4111 1111 1111 1111';
 
-// The card number rule as every subgraph gets it from buildFederatedSchema (subgraphs/common/stored-text-rule.ts).
+// The card number rule as every subgraph gets it from buildFederatedSchema (platform/stored-text-rule.ts).
 describe('the card number rule on mutations', () => {
   let schema: GraphQLSchema;
   beforeAll(async () => {

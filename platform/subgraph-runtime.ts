@@ -8,7 +8,7 @@ import { DEFAULT_SHUTDOWN_GRACE_MS } from './http-drain';
 import { attachJobQueue, openJobQueue, type JobQueue } from './jobs/job-queue';
 import { DEFAULT_SUPERVISE_SECONDS, type JobSettings } from './jobs/job-settings';
 import { closeOrm, closeWhenIdle, openOrm, runMigrations } from './orm';
-import { drainLegacyOutbox } from './outbox/drain-legacy-outbox';
+import { drainLegacyOutbox } from './jobs/drain-legacy-outbox';
 import { TenantScope } from './tenant-scope';
 import type { SubgraphDefinition, SubgraphName } from './subgraph-definition';
 

@@ -2,10 +2,10 @@ import { request as httpRequest } from 'node:http';
 import { setTimeout as sleep } from 'node:timers/promises';
 import express from 'express';
 import type { MikroORM } from '@mikro-orm/postgresql';
-import { drainOnShutdown, waitUntilIdle } from '../../../subgraphs/common/http-drain';
-import { closeOrm, closeWhenIdle, openOrm, poolBusy } from '../../../subgraphs/common/orm';
-import { tenantSubgraph } from '../../../subgraphs/tenant';
-import { listen, type ListeningApp } from '../../utils/listen';
+import { drainOnShutdown, waitUntilIdle } from '../../platform/http-drain';
+import { closeOrm, closeWhenIdle, openOrm, poolBusy } from '../../platform/orm';
+import { tenantSubgraph } from '../../subgraphs/tenant';
+import { listen, type ListeningApp } from '../utils/listen';
 
 /** A gate a handler waits on until the test opens it. */
 function gate() {

@@ -1,9 +1,9 @@
 import type { AddressInfo } from 'node:net';
-import { serveSubgraph } from '../../../subgraphs/common/serve-subgraph';
-import { startSubgraph, type RunningSubgraph } from '../../../subgraphs/common/subgraph-runtime';
-import { tenantSubgraph } from '../../../subgraphs/tenant';
-import { TenantService } from '../../../subgraphs/tenant/services/tenant.service';
-import { request } from '../../utils/e2e';
+import { serveSubgraph } from '../../platform/serve-subgraph';
+import { startSubgraph, type RunningSubgraph } from '../../platform/subgraph-runtime';
+import { tenantSubgraph } from '../../subgraphs/tenant';
+import { TenantService } from '../../subgraphs/tenant/services/tenant.service';
+import { request } from '../utils/e2e';
 
 describe('a subgraph served alone accepts only the gateway', () => {
   const SECRET = 'subgraph-test-secret-0123456789';

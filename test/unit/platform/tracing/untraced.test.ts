@@ -1,5 +1,5 @@
 import { context, ROOT_CONTEXT, trace, isSpanContextValid } from '@opentelemetry/api';
-import { UntracedTracerProvider } from '../../../../../subgraphs/common/tracing/untraced';
+import { UntracedTracerProvider } from '../../../../platform/tracing/untraced';
 
 describe('UntracedTracerProvider (tracing off)', () => {
   const tracer = new UntracedTracerProvider().getTracer();

@@ -1,5 +1,5 @@
-import { RateLimitedError } from '../../../../schema/errors';
-import { FairShare, type FairShareLimits } from '../../../../subgraphs/common/fair-share';
+import { RateLimitedError } from '../../../schema/errors';
+import { FairShare, type FairShareLimits } from '../../../platform/fair-share';
 
 /** A unit of work the test finishes by hand. */
 function gate() {

@@ -1,4 +1,4 @@
-import { RateLimitedError } from '../../schema/errors';
+import { RateLimitedError } from '../schema/errors';
 
 /** The limits of a FairShare (docs/decisions.md, Fair shares between tenants). */
 export interface FairShareLimits {

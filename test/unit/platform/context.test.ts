@@ -1,5 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { createSubgraphContext } from '../../../../subgraphs/common/context';
+import { createSubgraphContext } from '../../../platform/context';
 
 /** A root entity manager that records its forks and the filter parameters set on them. */
 function recordingRoot() {
@@ -68,7 +68,7 @@ describe('createSubgraphContext', () => {
   });
 
   // An own getter (an object literal's `get em()`) gives every context its own hidden class, which
-  // carried each request's fork into V8's old generation (subgraphs/common/context.ts).
+  // carried each request's fork into V8's old generation (platform/context.ts).
   it('reads `em` through a getter shared by all contexts, not one of its own', () => {
     const { root } = recordingRoot();
     const a = createSubgraphContext(root, { tenantId: 't-1', requestId: 'a' }, 'http://api', null);
