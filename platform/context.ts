@@ -6,6 +6,8 @@ export interface RequestIdentity {
   /** The authenticated tenant; null only for internal calls that act on no tenant. */
   tenantId: string | null;
   requestId: string;
+  /** Aborted when the client went away before its answer (request-signal.ts); absent for calls no client waits on. Expensive work hands it to its FairShare. */
+  signal?: AbortSignal;
 }
 
 /** Context every resolver receives. `em` is forked for this request with the tenant filter set (a guard only: repositories scope every query themselves). */
@@ -50,6 +52,7 @@ export function createSubgraphContext<Deps>(rootEm: EntityManager, identity: Req
 class LazyForkContext<Deps> implements SubgraphContext<Deps> {
   readonly tenantId: string | null;
   readonly requestId: string;
+  readonly signal: AbortSignal | undefined;
   readonly scope: TenantScope | null;
   // Not `#private`: Apollo Server runs a subgraph operation on a copy of its context (prototype and
   // own properties), which a private field would not follow.
@@ -60,6 +63,7 @@ class LazyForkContext<Deps> implements SubgraphContext<Deps> {
     this.rootEm = rootEm;
     this.tenantId = identity.tenantId;
     this.requestId = identity.requestId;
+    this.signal = identity.signal;
     this.scope = identity.tenantId ? TenantScope.ofRequest(identity) : null;
   }
 

@@ -56,7 +56,11 @@ export class FairShare {
   private waiting = 0;
   private tickets = 0;
 
-  constructor(readonly limits: FairShareLimits) {
+  /** `name` labels its metrics (`analytics`, `logo`): one per queue, never per key. */
+  constructor(
+    readonly name: string,
+    readonly limits: FairShareLimits,
+  ) {
     for (const [name, value] of Object.entries(limits)) {
       if (!Number.isInteger(value) || value < 1) throw new Error(`FairShare: ${name} must be a whole number of at least 1 (got ${value})`);
     }
@@ -65,7 +69,8 @@ export class FairShare {
   /**
    * Runs `work` once `key` has a slot, and frees the slot however it ends. Refused with
    * RATE_LIMITED when the wait is too long or the key's queue is full; a unit still waiting when
-   * `signal` aborts (its request is gone) is dropped with the signal's reason.
+   * `signal` aborts (its request is gone), or arriving with it aborted, is dropped with the
+   * signal's reason. A unit already running is left to finish: its statement has its own timeout.
    */
   async run<T>(key: string, work: () => Promise<T>, signal?: AbortSignal): Promise<T> {
     await this.acquire(key, signal);
@@ -95,7 +100,10 @@ export class FairShare {
   }
 
   private acquire(key: string, signal?: AbortSignal): Promise<void> {
-    signal?.throwIfAborted();
+    if (signal?.aborted) {
+      this.emit('dropped', key);
+      return Promise.reject(signal.reason);
+    }
     const state = this.stateOf(key);
     // Every waiter that could run has been admitted (pump runs on each change), so a key under
     // both caps has no queue of its own and nobody else waits for a slot it could take.

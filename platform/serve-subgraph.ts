@@ -1,5 +1,5 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
-import type { Server } from 'node:http';
+import type { Server, ServerResponse } from 'node:http';
 import { ApolloServer } from '@apollo/server';
 import { ApolloServerPluginInlineTraceDisabled, ApolloServerPluginLandingPageDisabled } from '@apollo/server/plugin/disabled';
 import { expressMiddleware } from '@as-integrations/express5';
@@ -12,6 +12,7 @@ import { formatResult, formatSubgraphError, reportCauses } from './format-error'
 import { DEFAULT_SHUTDOWN_GRACE_MS, drainOnShutdown } from './http-drain';
 import { isUuid } from './ids';
 import { errorLogOptions } from './loggable-error';
+import { requestSignal } from './request-signal';
 import type { RunningSubgraph } from './subgraph-runtime';
 import { setHttpRoute } from './tracing/http-route';
 import { inSubgraphSpan } from './tracing/subgraph-span';
@@ -19,13 +20,18 @@ import { tagTenant } from './tracing/tenant-attribute';
 
 const digest = (text: string) => createHash('sha256').update(text).digest();
 
-/** Reads the identity the gateway forwarded; a tenant id that is no UUID cannot be a tenant. */
-function identityOf(req: { headers: Record<string, string | string[] | undefined> }): RequestIdentity {
+/**
+ * Reads the identity the gateway forwarded; a tenant id that is no UUID cannot be a tenant. With
+ * the response, the request's signal too, made here as at the gateway's edge: it aborts when the
+ * gateway abandons its fetch (its client went away) and closes the connection.
+ */
+function identityOf(req: { headers: Record<string, string | string[] | undefined> }, res?: ServerResponse): RequestIdentity {
   const tenant = req.headers[IDENTITY_HEADERS.tenant];
   const requestId = req.headers[IDENTITY_HEADERS.requestId];
   return {
     tenantId: typeof tenant === 'string' && isUuid(tenant) ? tenant : null,
     requestId: typeof requestId === 'string' ? requestId.slice(0, 128) : 'internal',
+    signal: res ? requestSignal(res) : undefined,
   };
 }
 
@@ -118,7 +124,7 @@ export async function serveSubgraph(subgraph: RunningSubgraph, options: ServeOpt
     }),
   );
   app.use('/graphql', traceOperation(subgraph.name));
-  app.use('/graphql', expressMiddleware(apollo, { context: async ({ req }) => subgraph.context(identityOf(req)) }));
+  app.use('/graphql', expressMiddleware(apollo, { context: async ({ req, res }) => subgraph.context(identityOf(req, res)) }));
   app.use((_req, res) => void res.status(404).json({ detail: 'Not Found' }));
   // What the body parser refuses (malformed JSON, a false Content-Encoding) is JSON too, never express's HTML page and stack.
   app.use((error: { status?: unknown; expose?: unknown }, _req: Request, res: Response, _next: NextFunction) => {

@@ -2,6 +2,7 @@ import type { EntityManager, MikroORM } from '@mikro-orm/postgresql';
 import type { Logger } from 'pino';
 import type { NonEmptyArray } from 'type-graphql';
 import type { ReferenceResolvers } from './build-federated-schema';
+import type { FairShare } from './fair-share';
 import type { JobQueue, JobQueueDefinition } from './jobs/job-queue';
 import type { TenantScope } from './tenant-scope';
 import type { OrmDefinition } from './orm';
@@ -48,6 +49,8 @@ export interface SubgraphDefinition<Settings = any, Deps = any> extends OrmDefin
    * holds them, so two running copies (tests, a second app) never share one by accident.
    */
   configure?: (settings: Settings, log: Logger) => Deps;
+  /** The fair queues among those deps (expensive work: analytics, logo decodes), for the process's metrics. */
+  fairQueues?: (deps: Deps) => readonly FairShare[];
 }
 
 /** Background work a subgraph runs beside its resolvers, e.g. billing's gift card e-mail workers. */

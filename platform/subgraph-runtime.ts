@@ -2,6 +2,7 @@ import type { MikroORM } from '@mikro-orm/postgresql';
 import pino, { type Logger } from 'pino';
 import type { GraphQLSchema } from 'graphql';
 import { buildFederatedSchema } from './build-federated-schema';
+import type { FairShare } from './fair-share';
 import { createSubgraphContext, type RequestIdentity, type SubgraphContext } from './context';
 import { DEFAULT_SHUTDOWN_GRACE_MS } from './http-drain';
 import { attachJobQueue, openJobQueue, type JobQueue } from './jobs/job-queue';
@@ -20,6 +21,8 @@ export interface RunningSubgraph {
   context(identity: RequestIdentity): SubgraphContext;
   /** The collaborators its definition's `configure` built (tests may replace one, e.g. the payment processor, on this running copy). */
   readonly deps: unknown;
+  /** The fair queues its expensive work waits in (its definition's `fairQueues`), which the process's metrics watch. */
+  readonly fairQueues: readonly FairShare[];
   /** Runs the subgraph's demo seeder for one tenant, in one transaction. */
   seedDemo(tenantId: string): Promise<void>;
   /** Stops the background work, then closes the ORM once no query runs (or after `graceMs`). */
@@ -80,6 +83,7 @@ export async function startSubgraph(
       schema,
       orm,
       deps,
+      fairQueues: definition.fairQueues?.(deps) ?? [],
       context: (identity) => createSubgraphContext(orm.em as never, identity, publicUrl, deps),
       async seedDemo(tenantId) {
         if (!definition.seedDemo) return;

@@ -9,6 +9,7 @@ export type ErrorCode =
   | 'CONFLICT'
   | 'RATE_LIMITED'
   | 'SERVICE_UNAVAILABLE'
+  | 'CLIENT_CLOSED_REQUEST'
   | 'INTERNAL_SERVER_ERROR';
 
 /**
@@ -104,6 +105,18 @@ export class ServiceUnavailableError extends DomainError {
   }
 }
 
+/**
+ * The client closed its connection before its answer was sent: the request's signal aborted with
+ * this (platform/request-signal.ts), and work it was still waiting for is dropped. Nobody
+ * reads the answer (499, nginx's Client Closed Request), so it is never logged as a failure.
+ */
+export class ClientClosedRequestError extends DomainError {
+  readonly code = 'CLIENT_CLOSED_REQUEST' as const;
+  constructor() {
+    super('The client closed the connection before the answer was sent');
+  }
+}
+
 /** HTTP status for each code, read by the one HTTP error mapping (rest-bridge/http-errors.ts), which answers the gateway's edge too. */
 export const HTTP_STATUS: Record<ErrorCode, number> = {
   BAD_USER_INPUT: 422,
@@ -113,5 +126,6 @@ export const HTTP_STATUS: Record<ErrorCode, number> = {
   CONFLICT: 409,
   RATE_LIMITED: 429,
   SERVICE_UNAVAILABLE: 503,
+  CLIENT_CLOSED_REQUEST: 499,
   INTERNAL_SERVER_ERROR: 500,
 };

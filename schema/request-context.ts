@@ -13,6 +13,11 @@ export interface RequestContext {
   tenantId: string | null;
   keyId: string | null;
   log: Logger;
+  /**
+   * Aborted when the client's connection closes before its answer is sent; work the request still
+   * waits for (a turn in a fair queue, a subgraph fetch) is dropped. Absent where no client waits.
+   */
+  signal?: AbortSignal;
 }
 
 /** What running an operation answers, per result of a subscription too: errors already in their client form. */

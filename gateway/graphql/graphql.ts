@@ -6,6 +6,7 @@ import type { GraphQLFormattedError, GraphQLSchema } from 'graphql';
 import type { Logger } from 'pino';
 import { clientError } from '../../schema/client-error';
 import { readSupergraph } from '../../schema/supergraph';
+import { ClientClosedRequestError } from '../../schema/errors';
 import type { RunningSubgraph } from '../../platform/subgraph-runtime';
 import type { SubgraphName } from '../../platform/subgraph-definition';
 import type { Config } from '../config';
@@ -70,6 +71,8 @@ export async function startGraphQL(config: Config, local: RunningSubgraph[] | nu
   const formatError = (formatted: GraphQLFormattedError, error: unknown): GraphQLFormattedError => {
     const surrogate = surrogateLiteralError(formatted, error);
     if (surrogate) return surrogate;
+    // An abandoned subgraph fetch (its client went away) is expected and answers nobody: not logged.
+    if (isClientGone(error)) return { message: formatted.message, path: formatted.path, extensions: { code: 'CLIENT_CLOSED_REQUEST' } };
     const client = clientError(formatted);
     if (client) return { message: client.message, path: formatted.path, locations: formatted.locations, extensions: stripServiceName(client.extensions) };
     log.error({ err: error, path: formatted.path }, 'graphql operation failed');
@@ -109,6 +112,14 @@ export async function startGraphQL(config: Config, local: RunningSubgraph[] | nu
     compiled,
     busy: () => [...localSources.values()].some((source) => source.busy),
   };
+}
+
+/** Whether an error is, or wraps, the abort of a request whose client has gone (ClientClosedRequestError). */
+function isClientGone(error: unknown): boolean {
+  for (let cause = error, depth = 0; cause && depth < 3; cause = (cause as { originalError?: unknown }).originalError, depth++) {
+    if (cause instanceof ClientClosedRequestError) return true;
+  }
+  return false;
 }
 
 /** Which subgraph answered is an implementation detail clients need not see. */

@@ -22,6 +22,62 @@ const isIncoming = (options: GraphQLDataSourceProcessOptions<RequestContext>): o
 interface InFlight {
   leaderRequestId: string;
   followers: Array<{ requestId: string; resolve(response: GatewayGraphQLResponse): void; reject(error: unknown): void }>;
+  /** The fetch's own signal, aborted once every request waiting for it has gone; null when the leader has none. */
+  presence: SharedPresence | null;
+}
+
+/**
+ * Whether anyone still waits for a shared fetch: the fetch carries a signal of its own that aborts
+ * only once every request that joined it (the leader and each follower) has aborted, so one
+ * client's leaving never cuts the answer the others wait for.
+ */
+class SharedPresence {
+  readonly controller = new AbortController();
+  private present = 0;
+  private readonly detach: Array<() => void> = [];
+
+  /** Counts a request in; one without a signal (no client waits on it) stays to the end. */
+  join(signal: AbortSignal | undefined): void {
+    this.present++;
+    if (!signal) return;
+    if (signal.aborted) return this.leave(signal.reason);
+    const onAbort = () => this.leave(signal.reason);
+    signal.addEventListener('abort', onAbort, { once: true });
+    this.detach.push(() => signal.removeEventListener('abort', onAbort));
+  }
+
+  /** Stops listening to the requests' signals once the fetch has settled. */
+  close(): void {
+    for (const detach of this.detach) detach();
+  }
+
+  private leave(reason: unknown): void {
+    if (--this.present === 0) this.controller.abort(reason);
+  }
+}
+
+/** The leader's context with the shared fetch's signal in place of its own. */
+class SharedFetchContext implements RequestContext {
+  constructor(
+    private readonly leader: RequestContext,
+    readonly signal: AbortSignal,
+  ) {}
+
+  get requestId(): string {
+    return this.leader.requestId;
+  }
+
+  get tenantId(): string | null {
+    return this.leader.tenantId;
+  }
+
+  get keyId(): string | null {
+    return this.leader.keyId;
+  }
+
+  get log(): RequestContext['log'] {
+    return this.leader.log;
+  }
 }
 
 /**
@@ -33,6 +89,7 @@ interface InFlight {
  * (the subgraph scopes by tenant; the key is included so that no answer ever crosses keys), the
  * fetch's document and operation name, and its variables with object keys sorted. The request id
  * is not part of it; mutations, and every fetch of an operation that is not a query, never share.
+ * A shared fetch is abandoned (its signal aborted) only once every request waiting for it has gone.
  */
 export class DeduplicatingDataSource implements GraphQLDataSource<RequestContext> {
   /** Key to slot in `fetches`: the map holds small integers, so its hash-table copies keep no request alive (slot-list.ts). */
@@ -58,23 +115,29 @@ export class DeduplicatingDataSource implements GraphQLDataSource<RequestContext
     if (running) {
       // The follower's own fetch span says whose answer it got: its trace has no subgraph span of its own.
       trace.getActiveSpan()?.setAttribute(SHARED_FETCH_ATTRIBUTE, running.leaderRequestId);
+      running.presence?.join(identity.signal);
       return new Promise((resolve, reject) => running.followers.push({ requestId, resolve, reject }));
     }
-    const entry: InFlight = { leaderRequestId: requestId, followers: [] };
+    const presence = identity.signal ? new SharedPresence() : null;
+    presence?.join(identity.signal);
+    const entry: InFlight = { leaderRequestId: requestId, followers: [], presence };
     const slot = this.fetches.add(entry);
     this.inFlight.set(key, slot);
     let response: GatewayGraphQLResponse;
     try {
-      response = await this.inner.process(options);
+      // The fetch is everyone's now: it is abandoned only when the last request waiting for it has gone.
+      response = await this.inner.process(presence ? { ...options, context: new SharedFetchContext(options.context as RequestContext, presence.controller.signal) } : options);
     } catch (error) {
       this.inFlight.delete(key);
       this.fetches.remove(slot);
-      if (entry.followers.length > 0) this.reportShared(entry, 'threw');
+      presence?.close();
+      if (entry.followers.length > 0 && !presence?.controller.signal.aborted) this.reportShared(entry, 'threw');
       for (const follower of entry.followers) follower.reject(error);
       throw error;
     }
     this.inFlight.delete(key);
     this.fetches.remove(slot);
+    presence?.close();
     if (entry.followers.length > 0) {
       if (response.errors?.some(isUnexpected)) this.reportShared(entry, 'answered an internal error');
       // Copies are made before the leader's caller resumes and merges the original into its result.

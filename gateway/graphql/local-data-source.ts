@@ -65,7 +65,8 @@ export class CachedLocalDataSource implements GraphQLDataSource<RequestContext> 
     let result: ExecutionResult;
     try {
       const tenantId = identity.tenantId ?? null;
-      const contextValue = this.subgraph.context({ tenantId, requestId });
+      // The edge's signal, so work this fetch waits for is dropped once its client has gone.
+      const contextValue = this.subgraph.context({ tenantId, requestId, signal: identity.signal });
       // Promise.resolve, not an async function: a compiled query's promise passes through as it is.
       result = await inSubgraphSpan({ subgraph: this.subgraph.name, tenantId, operationName: request.operationName }, () =>
         Promise.resolve(

@@ -156,6 +156,7 @@ async function sendFetch(fetch: SingleFetch, source: GraphQLDataSource<RequestCo
       kind: INCOMING_OPERATION,
       request: { query: fetch.query, variables, operationName: fetch.operationName },
       incomingRequestContext: requestContext,
+      // The edge's context as is: the data source hands its signal on, so a client that leaves drops what this fetch queued.
       context: requestContext.context,
       document: fetch.document,
       pathInIncomingRequest: [],

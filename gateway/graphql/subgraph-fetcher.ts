@@ -11,8 +11,9 @@ const IDLE_SOCKET_MS = 4_000;
 
 /**
  * The gateway's HTTP client to subgraph services: node:http on keep-alive agents, the body read
- * whole. Apollo's default (make-fetch-happen over node-fetch, with its cache and retry layers)
- * cost the distributed gateway more CPU per request than a peer gateway spent on all its work
+ * whole, the request abandoned (its connection closed) when `init.signal` aborts. Apollo's
+ * default (make-fetch-happen over node-fetch, with its cache and retry layers) cost the
+ * distributed gateway more CPU per request than a peer gateway spent on all its work
  * (bench/RESULTS.md, peer-gateway). node:http stays under the http instrumentation, so the
  * client span and `traceparent` of docs/tracing.md are kept.
  */
@@ -26,14 +27,30 @@ export function createSubgraphFetcher(): Fetcher {
       const target = new URL(url);
       const agent = agents[target.protocol as keyof typeof agents];
       if (!agent) return reject(new Error(`unsupported subgraph URL protocol ${target.protocol}`));
+      const signal = init.signal as AbortSignal | undefined;
+      if (signal?.aborted) return reject(signal.reason);
+      const fail = (error: unknown) => {
+        signal?.removeEventListener('abort', onAbort);
+        reject(error);
+      };
       const send = target.protocol === 'https:' ? https.request : http.request;
       const request = send(target, { method: init.method ?? 'GET', headers: init.headers, agent }, (response) => {
         const chunks: Buffer[] = [];
         response.on('data', (chunk: Buffer) => chunks.push(chunk));
-        response.on('error', reject);
-        response.on('end', () => resolve(bufferedResponse(url, response, Buffer.concat(chunks).toString('utf8'))));
+        response.on('error', fail);
+        response.on('end', () => {
+          signal?.removeEventListener('abort', onAbort);
+          resolve(bufferedResponse(url, response, Buffer.concat(chunks).toString('utf8')));
+        });
       });
-      request.on('error', reject);
+      // Destroying the request closes its connection: the subgraph service's own request signal
+      // then aborts, and work it queued for this request is dropped (platform/request-signal.ts).
+      const onAbort = () => {
+        reject(signal!.reason);
+        request.destroy(signal!.reason);
+      };
+      signal?.addEventListener('abort', onAbort, { once: true });
+      request.on('error', fail);
       request.end(init.body);
     });
 }

@@ -25,6 +25,7 @@ import { platformOpenApi } from './openapi-document';
 import { PostgresIdempotencyStore } from '../database/idempotency-store';
 import { KeyCache } from './key-cache';
 import { metricsRoute } from '../metrics/metrics-route';
+import { watchFairQueues } from '../metrics/fair-queue-metrics';
 import type { Platform } from '../database/platform';
 import { RateLimits } from './rate-limit';
 import { listenForKeyRevocations } from './key-revocation-listener';
@@ -81,6 +82,8 @@ export async function startApp(config: Config, platform: Platform, log: Logger, 
     }
   });
   const graph = await startGraphQL(config, platform.subgraphs, log, routes.flatMap((route) => [...(route.stream ? [] : [route.document]), ...(route.admission ? [route.admission] : [])]));
+  // The in-process subgraphs' fair queues, counted like the requests (docs/metrics.md); a subgraph service's are its own.
+  const unwatchQueues = watchFairQueues(platform.subgraphs?.flatMap((subgraph) => subgraph.fairQueues) ?? []);
   const logError = (ctx: RequestContext, error: unknown) => ctx.log.error({ err: error }, 'request failed');
   const openApi = platformOpenApi(routes, graph.apiSchema, config.publicUrl);
   // What FastAPI reads as JSON (no content type included), never nested deeper than any contract body needs.
@@ -155,6 +158,7 @@ export async function startApp(config: Config, platform: Platform, log: Logger, 
   server.on('clientError', answerClientError);
   const drain = drainOnShutdown(server, config.plumbing.has('slot-list'));
   await new Promise<void>((resolve, reject) => server.once('listening', resolve).once('error', reject)).catch(async (error) => {
+    unwatchQueues();
     await revokedElsewhere.close();
     throw error;
   });
@@ -170,6 +174,7 @@ export async function startApp(config: Config, platform: Platform, log: Logger, 
       // A request whose client has gone is no longer in flight for HTTP, yet its resolvers may still run.
       if (!(await waitUntilIdle(graph.busy, config.shutdownGraceMs - (Date.now() - started)))) log.warn('shutdown grace period over; cutting the resolvers still running');
       clearInterval(pruneTimer);
+      unwatchQueues();
       revocations?.stop();
       await revokedElsewhere.close();
       await graph.server.stop();

@@ -2,17 +2,18 @@ import { randomUUID } from 'node:crypto';
 import type { NextFunction, Request, Response } from 'express';
 import type { Logger } from 'pino';
 import type { RequestContext } from '../../schema/request-context';
+import { requestSignal } from '../../platform/request-signal';
 
 /** An incoming X-Request-Id is echoed only when it is short and plain, so logs cannot be forged through it. */
 const VALID_REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 
-/** Creates the context, sets `X-Request-Id` on the response, and stores the context in `res.locals`. */
+/** Creates the context (with the request's one AbortSignal), sets `X-Request-Id` on the response, and stores the context in `res.locals`. */
 export function requestContextMiddleware(log: Logger) {
   return (req: Request, res: Response, next: NextFunction) => {
     const incoming = req.get('x-request-id');
     const requestId = incoming && VALID_REQUEST_ID.test(incoming) ? incoming : randomUUID();
     res.setHeader('X-Request-Id', requestId);
-    res.locals.ctx = new EdgeContext(requestId, log);
+    res.locals.ctx = new EdgeContext(requestId, log, requestSignal(res));
     next();
   };
 }
@@ -27,7 +28,11 @@ class EdgeContext implements RequestContext {
   keyId: string | null = null;
   private child: Logger | undefined;
 
-  constructor(readonly requestId: string, private readonly parent: Logger) {}
+  constructor(
+    readonly requestId: string,
+    private readonly parent: Logger,
+    readonly signal: AbortSignal,
+  ) {}
 
   get log(): Logger {
     return (this.child ??= this.parent.child({ requestId: this.requestId }));

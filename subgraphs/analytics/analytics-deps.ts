@@ -76,7 +76,7 @@ export type AnalyticsContext = SubgraphContext<AnalyticsDeps>;
 export function configureAnalytics(settings: Partial<AnalyticsSettings> | undefined): AnalyticsDeps {
   return {
     statementTimeoutMs: settings?.statementTimeoutMs ?? DEFAULT_STATEMENT_TIMEOUT_MS,
-    expensive: new FairShare({
+    expensive: new FairShare('analytics', {
       perKey: settings?.tenantConcurrency ?? DEFAULT_TENANT_CONCURRENCY,
       total: settings?.concurrency ?? defaultConcurrency(DEFAULT_POOL_MAX),
       maxWaitMs: settings?.queueWaitMs ?? DEFAULT_QUEUE_WAIT_MS,

@@ -34,4 +34,5 @@ export const analyticsSubgraph: SubgraphDefinition<AnalyticsSettings, AnalyticsD
   // ANALYTICS_CONCURRENCY, ANALYTICS_QUEUE_WAIT_MS: the fair queue of expensive reads (configure builds one per running copy).
   readSettings: readAnalyticsSettings,
   configure: configureAnalytics,
+  fairQueues: (deps) => [deps.expensive],
 };

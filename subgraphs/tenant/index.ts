@@ -70,6 +70,7 @@ export const tenantSubgraph: SubgraphDefinition<WebhookSettings | null, TenantDe
   // WEBHOOK_* and ALLOW_HTTP_WEBHOOKS: how this subgraph validates endpoints and its workers deliver.
   readSettings: readWebhookSettings,
   configure: configureTenant,
+  fairQueues: (deps) => [deps.decodes],
 };
 
 // The tenant subgraph's public face beyond its definition: what the edge and the operator's tools use.

@@ -18,6 +18,6 @@ export type TenantContext = SubgraphContext<TenantDeps>;
 export function configureTenant(settings: WebhookSettings | null): TenantDeps {
   return {
     allowInsecureWebhooks: settings?.allowInternal ?? false,
-    decodes: new FairShare({ perKey: 1, total: LOGO_DECODES_AT_ONCE, maxWaitMs: LOGO_DECODE_WAIT_MS, maxQueuedPerKey: LOGO_DECODES_QUEUED_PER_TENANT }),
+    decodes: new FairShare('logo', { perKey: 1, total: LOGO_DECODES_AT_ONCE, maxWaitMs: LOGO_DECODE_WAIT_MS, maxQueuedPerKey: LOGO_DECODES_QUEUED_PER_TENANT }),
   };
 }

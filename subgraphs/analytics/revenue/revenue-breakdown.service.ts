@@ -68,11 +68,12 @@ export class RevenueBreakdownService {
    * `rollups: false` reads lines only (the reference the rollup path is tested against);
    * `statementTimeoutMs`: ANALYTICS_STATEMENT_TIMEOUT_MS; `share`: the tenant-fair queue each
    * read-only transaction waits its turn in (both ctx.deps); without one it runs at once.
+   * `signal`: the request's (ctx.signal); a transaction still waiting when it aborts never runs.
    */
   constructor(
     private readonly em: EntityManager,
     private readonly tenantId: string,
-    private readonly options: { rollups: boolean; statementTimeoutMs?: number; share?: FairShare } = { rollups: true },
+    private readonly options: { rollups: boolean; statementTimeoutMs?: number; share?: FairShare; signal?: AbortSignal } = { rollups: true },
   ) {}
 
   /** Distinct groups with their line counts. */
@@ -129,6 +130,6 @@ export class RevenueBreakdownService {
     const targets: RefusalTargets = { request: { loc: ['query'], input: null }, timezone: { loc: ['timezone'], input: args.timezone } };
     const read = () => runReadOnly(this.em, targets, work, this.options.statementTimeoutMs ?? DEFAULT_STATEMENT_TIMEOUT_MS);
     // One unit of the tenant's share per transaction: the slot is taken before the connection.
-    return this.options.share ? this.options.share.run(this.tenantId, read) : read();
+    return this.options.share ? this.options.share.run(this.tenantId, read, this.options.signal) : read();
   }
 }

@@ -45,11 +45,12 @@ export class AnalyticsQueryService {
    * `rollups: false` reads lines only: the reference the rollup path is tested against.
    * `statementTimeoutMs`: ANALYTICS_STATEMENT_TIMEOUT_MS; `share`: the tenant-fair queue the
    * statement waits its turn in (both ctx.deps); without one it runs at once (tests, benchmarks).
+   * `signal`: the request's (ctx.signal); a query still waiting when it aborts never runs.
    */
   constructor(
     private readonly em: EntityManager,
     private readonly scope: TenantScope,
-    private readonly options: { rollups?: boolean; statementTimeoutMs?: number; share?: FairShare } = {},
+    private readonly options: { rollups?: boolean; statementTimeoutMs?: number; share?: FairShare; signal?: AbortSignal } = {},
   ) {}
 
   /**
@@ -64,7 +65,7 @@ export class AnalyticsQueryService {
     const statement = buildQuery(parsed.query, this.scope.tenantId, this.options.rollups ?? true);
     const targets = { request: { loc, input: raw }, timezone: { loc: [...loc, 'timezone'], input: parsed.query.timezone } };
     const read = () => runReadOnly(this.em, targets, (run) => run(statement), this.options.statementTimeoutMs ?? DEFAULT_STATEMENT_TIMEOUT_MS);
-    const rows = await (this.options.share ? this.options.share.run(this.scope.tenantId, read) : read());
+    const rows = await (this.options.share ? this.options.share.run(this.scope.tenantId, read, this.options.signal) : read());
     return { query: parsed.query, data: rows.map((row) => shapeRow(row, statement.columns)), annotation: annotate(parsed.query) };
   }
 }

@@ -22,6 +22,6 @@ export class TenantLogoResolver {
     @Arg('file', () => UploadedFileInput) file: UploadedFileInput,
     @Ctx() ctx: TenantContext,
   ): Promise<string> {
-    return new LogoService(ctx.em, requireScope(ctx), ctx.publicUrl, ctx.deps.decodes).upload(kind, file);
+    return new LogoService(ctx.em, requireScope(ctx), ctx.publicUrl, ctx.deps.decodes, ctx.signal).upload(kind, file);
   }
 }

@@ -23,6 +23,8 @@ export class LogoService {
     private readonly scope: TenantScope,
     private readonly publicUrl: string,
     private readonly decodes: FairShare,
+    /** The request's (ctx.signal): an upload still waiting for its decode when it aborts is dropped. */
+    private readonly signal?: AbortSignal,
   ) {}
 
   /** The logo's absolute URL, or null when none is set. */
@@ -35,7 +37,7 @@ export class LogoService {
   async upload(kind: LogoKind, file: UploadedFileInput): Promise<string> {
     const bytes = decode(file);
     // One decode per tenant at a time: a burst of uploads waits for its own turn (docs/decisions.md, Fair shares between tenants).
-    const checked = await this.decodes.run(this.scope.tenantId, () => checkLogoImage(bytes));
+    const checked = await this.decodes.run(this.scope.tenantId, () => checkLogoImage(bytes), this.signal);
     if ('refused' in checked) throw fileError(file, checked.refused);
     // The stored bytes are the re-encoded ones, so the hash (the asset's ETag) is theirs.
     const { contentType, bytes: stored } = checked;

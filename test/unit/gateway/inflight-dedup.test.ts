@@ -18,18 +18,28 @@ const FETCH = '{tenant{__typename id name}}';
 
 /** A data source that records what reached it and answers when the test says so. */
 class HeldSource implements GraphQLDataSource<RequestContext> {
-  readonly calls: Array<{ requestId: string; tenantId: string | null; variables: unknown; release(response: GatewayGraphQLResponse): void; fail(error: Error): void }> = [];
+  readonly calls: Array<{ requestId: string; tenantId: string | null; variables: unknown; signal?: AbortSignal; release(response: GatewayGraphQLResponse): void; fail(error: Error): void }> = [];
   process(options: GraphQLDataSourceProcessOptions<RequestContext>): Promise<GatewayGraphQLResponse> {
     const ctx = options.context as RequestContext;
-    return new Promise((resolve, reject) => this.calls.push({ requestId: ctx.requestId, tenantId: ctx.tenantId, variables: options.request.variables, release: resolve, fail: reject }));
+    return new Promise((resolve, reject) =>
+      this.calls.push({ requestId: ctx.requestId, tenantId: ctx.tenantId, variables: options.request.variables, signal: ctx.signal, release: resolve, fail: reject }),
+    );
   }
 }
 
 let sequence = 0;
 /** The options Apollo Gateway's executeFetch passes for one fetch of one request. */
-function fetchOf(opts: { tenantId?: string | null; keyId?: string | null; kind?: 'query' | 'mutation'; fetch?: string; variables?: Record<string, unknown>; requestId?: string } = {}): GraphQLDataSourceProcessOptions<RequestContext> {
+function fetchOf(
+  opts: { tenantId?: string | null; keyId?: string | null; kind?: 'query' | 'mutation'; fetch?: string; variables?: Record<string, unknown>; requestId?: string; signal?: AbortSignal } = {},
+): GraphQLDataSourceProcessOptions<RequestContext> {
   const fetch = opts.fetch ?? FETCH;
-  const context: RequestContext = { requestId: opts.requestId ?? `req-${++sequence}`, tenantId: opts.tenantId === undefined ? TENANT_A : opts.tenantId, keyId: opts.keyId === undefined ? 'key-1' : opts.keyId, log: pino({ level: 'silent' }) };
+  const context: RequestContext = {
+    requestId: opts.requestId ?? `req-${++sequence}`,
+    tenantId: opts.tenantId === undefined ? TENANT_A : opts.tenantId,
+    keyId: opts.keyId === undefined ? 'key-1' : opts.keyId,
+    log: pino({ level: 'silent' }),
+    signal: opts.signal,
+  };
   return {
     kind: 'incoming operation',
     request: { query: fetch, variables: opts.variables ?? {} },
@@ -133,6 +143,35 @@ describe('in-flight deduplication of subgraph fetches', () => {
     inner.calls[2].release({ data: null, errors: [{ message: 'Not found', extensions: { code: 'NOT_FOUND' } }] });
     await found;
     expect(lines.map((line) => line.sharedWith)).toEqual([['r2', 'r3'], ['r5']]);
+  });
+
+  it('abandons a shared fetch only once every request waiting for it has gone; one that leaves early still gets no error of the others', async () => {
+    const inner = new HeldSource();
+    const dedup = new DeduplicatingDataSource(inner, 'analytics', pino({ level: 'silent' }));
+    const [leader, follower] = [new AbortController(), new AbortController()];
+    const answers = Promise.allSettled([dedup.process(fetchOf({ requestId: 'l', signal: leader.signal })), dedup.process(fetchOf({ requestId: 'f', signal: follower.signal }))]);
+    await settle();
+    expect(inner.calls).toHaveLength(1);
+    // The fetch carries a signal of its own, not the leader's, and keeps the leader's identity.
+    const shared = inner.calls[0].signal!;
+    expect(inner.calls[0]).toMatchObject({ requestId: 'l', tenantId: TENANT_A });
+    expect(shared).not.toBe(leader.signal);
+    leader.abort(new Error('leader gone'));
+    expect(shared.aborted).toBe(false);
+    follower.abort(new Error('follower gone'));
+    expect(shared.aborted).toBe(true);
+    expect(shared.reason).toEqual(new Error('follower gone'));
+    inner.calls[0].fail(shared.reason);
+    expect((await answers).map((outcome) => outcome.status)).toEqual(['rejected', 'rejected']);
+
+    // A follower that stays keeps the fetch going after the leader has gone, and both get the answer.
+    const stays = new AbortController();
+    const kept = Promise.all([dedup.process(fetchOf({ requestId: 'l2', signal: stays.signal })), dedup.process(fetchOf({ requestId: 'f2' }))]);
+    await settle();
+    stays.abort(new Error('gone'));
+    expect(inner.calls[1].signal!.aborted).toBe(false);
+    inner.calls[1].release({ data: { n: 1 } });
+    expect(await kept).toEqual([{ data: { n: 1 } }, { data: { n: 1 } }]);
   });
 
   it('keeps nothing once a fetch settles: a later identical fetch goes to the subgraph again', async () => {

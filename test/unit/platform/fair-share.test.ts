@@ -15,7 +15,7 @@ function gate() {
 /** Lets settled promises run their continuations (a released slot's hand-over). */
 const flush = () => new Promise((resolve) => setImmediate(resolve));
 
-const share = (limits: Partial<FairShareLimits>) => new FairShare({ perKey: 2, total: 10, maxWaitMs: 60_000, maxQueuedPerKey: 64, ...limits });
+const share = (limits: Partial<FairShareLimits>) => new FairShare('test', { perKey: 2, total: 10, maxWaitMs: 60_000, maxQueuedPerKey: 64, ...limits });
 
 /** Starts a unit of `key` that runs until its gate opens; records the order units started in. */
 function starter(limiter: FairShare, started: string[]) {
@@ -157,8 +157,9 @@ describe('FairShare: per-key concurrency with a fair queue across keys', () => {
     await next.result;
     expect(limiter.counts()).toEqual({ running: 0, waiting: 0 });
     expect(events).toEqual(['dropped a', 'released a', 'admitted a', 'released a']);
-    // An already aborted request never waits.
+    // An already aborted request never waits, and is dropped too.
     await expect(limiter.run('a', async () => 'ran', AbortSignal.abort(new Error('gone')))).rejects.toThrow('gone');
+    expect(events.slice(4)).toEqual(['dropped a']);
   });
 
   it('refuses limits that are not whole numbers of at least 1', () => {
