@@ -28,7 +28,7 @@ export class PaymentMethodResolver {
     @Ctx() ctx: SubgraphContext,
   ): Promise<PaymentMethodView[]> {
     // Every patient of one `_entities` fetch joins one statement; an id that cannot exist has no methods (the repository drops it).
-    const methods = await requestLoader(ctx, `paymentMethods:${includeArchived}`, (ids) => service(ctx).ofPatients(ids, includeArchived)).load(patient.id.toLowerCase());
+    const methods = await requestLoader(ctx, `paymentMethods:${includeArchived}`, (ids) => service(ctx).ofPatients(ids, includeArchived)).load(String(patient.id).toLowerCase());
     return methods ?? [];
   }
 }
