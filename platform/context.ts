@@ -10,7 +10,7 @@ export interface RequestIdentity {
   signal?: AbortSignal;
 }
 
-/** Context every resolver receives. `em` is forked for this request with the tenant filter set (a guard only: repositories scope every query themselves). */
+/** Context every resolver receives. `em` is forked for this request under the tenant guard (`TenantScope.guard`; repositories also scope every query themselves). */
 export interface SubgraphContext<Deps = unknown> extends RequestIdentity {
   readonly em: EntityManager;
   /**
@@ -70,10 +70,10 @@ class LazyForkContext<Deps> implements SubgraphContext<Deps> {
   get em(): EntityManager {
     if (!this.forked) {
       this.forked = this.rootEm.fork();
-      // The tenancy rule is the repositories' explicit scope; the default `tenant` filter is a second guard that throws
-      // when its parameter is unset (docs/architecture.md, Stack notes): a request without a tenant can only reach
-      // queries that disable the filter on purpose.
-      if (this.tenantId) this.forked.setFilterParams('tenant', { tenantId: this.tenantId });
+      // The tenancy rule is the repositories' explicit scope; the default `tenant` filter is the guard under every ORM
+      // query, which throws when its parameter is unset (docs/architecture.md, Stack notes): a request without a tenant
+      // can only reach queries that disable the filter on purpose.
+      this.scope?.guard(this.forked);
     }
     return this.forked;
   }

@@ -87,9 +87,8 @@ export async function startSubgraph(
       context: (identity) => createSubgraphContext(orm.em as never, identity, publicUrl, deps),
       async seedDemo(tenantId) {
         if (!definition.seedDemo) return;
-        const em = orm.em.fork();
-        em.setFilterParams('tenant', { tenantId });
-        await em.transactional((tx) => definition.seedDemo!(tx, TenantScope.ofStoredRow(tenantId)));
+        const scope = TenantScope.ofStoredRow(tenantId);
+        await scope.guard(orm.em.fork()).transactional((tx) => definition.seedDemo!(tx, scope));
       },
       async close(graceMs = DEFAULT_SHUTDOWN_GRACE_MS) {
         await background?.stop();

@@ -1,5 +1,10 @@
 import { UnauthenticatedError } from '../schema/errors';
 
+/** What `TenantScope.guard` needs of an entity manager: MikroORM's filter parameters. */
+interface FilteredEntityManager {
+  setFilterParams(name: string, args: Record<string, unknown>): void;
+}
+
 /**
  * The tenant a repository's queries are limited to (docs/architecture.md, Rules of the house: the
  * tenancy rule). Every tenant-scoped repository takes one in its constructor and puts
@@ -26,5 +31,17 @@ export class TenantScope {
    */
   static ofStoredRow(tenantId: string): TenantScope {
     return new TenantScope(tenantId);
+  }
+
+  /**
+   * Puts `em` under the tenant guard for this scope: the ORM's default `tenant` filter
+   * (subgraphs/common/base.entity.ts) then limits every read, update and delete of a tenant-owned
+   * entity to this tenant, and throws where its parameter was never set. Every entity manager that
+   * acts for a tenant is set here (a request's fork, the demo seeder, a job acting for its row's
+   * tenant). Returns `em`.
+   */
+  guard<T extends FilteredEntityManager>(em: T): T {
+    em.setFilterParams('tenant', { tenantId: this.tenantId });
+    return em;
   }
 }

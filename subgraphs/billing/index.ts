@@ -2,10 +2,12 @@ import { createHealthResolver } from '../common/health.resolver';
 import { migration } from '../../platform/orm';
 import { outboxMigration } from '../common/outbox/outbox.migration';
 import type { SubgraphDefinition } from '../../platform/subgraph-definition';
+import { LocationDirectoryEntry, PatientDirectoryEntry, ProviderDirectoryEntry } from './entities/directory-entry.entity';
 import { GiftCardTransaction } from './entities/gift-card-transaction.entity';
 import { GiftCard } from './entities/gift-card.entity';
 import { MemberPayment } from './entities/member-payment.entity';
 import { Member } from './entities/member.entity';
+import { MerchantAccountLocation } from './entities/merchant-account-location.entity';
 import { MerchantAccount } from './entities/merchant-account.entity';
 import { Notification } from './entities/notification.entity';
 import { PaymentMethod } from './entities/payment-method.entity';
@@ -41,7 +43,11 @@ import { seedBillingDemo } from './seeder';
 export const billingSubgraph: SubgraphDefinition<MailSettings | null, BillingDeps> = {
   name: 'billing',
   schema: 'billing',
-  entities: [PaymentMethod, MerchantAccount, Member, MemberPayment, GiftCard, GiftCardTransaction, Notification, ChargeItem, SoldPackage],
+  entities: [
+    PaymentMethod, MerchantAccount, MerchantAccountLocation, Member, MemberPayment, GiftCard, GiftCardTransaction, Notification, ChargeItem, SoldPackage,
+    // The tenant subgraph's published directory views, read-only.
+    PatientDirectoryEntry, LocationDirectoryEntry, ProviderDirectoryEntry,
+  ],
   migrations: [
     migration('Migration20261203000000_outbox', outboxMigration('billing')),
     migration('Migration20261203000100_payments', Migration20261203000100_payments),

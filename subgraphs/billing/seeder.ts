@@ -9,6 +9,7 @@ import { PaymentMethodRepository } from './repositories/payment-method.repositor
 import { RevenueRepository, type RevenueLineRow } from './repositories/revenue.repository';
 import { CATALOGUE, PACKAGES, PAYMENT_MEDIUMS, PLANS, prng, weighted } from './seed-data';
 import { newGiftCardCode } from './services/gift-card-code';
+import { ChargeItem, SoldPackage } from './entities/revenue-line.entity';
 
 const DAY = 86_400_000;
 /** Days of history: two years. */
@@ -73,8 +74,8 @@ export async function seedBillingDemo(em: EntityManager, scope: TenantScope): Pr
   const random = prng(0x5eed);
   const { charges, packages } = revenueLines(Date.now(), locations, providers, patients, random);
   const revenue = new RevenueRepository(em, scope);
-  await revenue.insertMany('charge_items', charges);
-  await revenue.insertMany('sold_packages', packages);
+  await revenue.insertMany(ChargeItem, charges);
+  await revenue.insertMany(SoldPackage, packages);
 
   // Cards ending 4242 succeed in the sandbox; 0002 declines (docs/api.md: sandbox test values).
   const methods = new PaymentMethodRepository(em, scope);

@@ -5,10 +5,17 @@ import { Filter, PrimaryKey, Property } from '@mikro-orm/core';
 export const tenantFilterCondition = (args: { tenantId: string }) => ({ tenantId: args.tenantId });
 
 /**
- * Base of every tenant-owned row: the `tenant` filter is on by default, so a query that forgets
- * the tenant fails loudly instead of leaking. Filters do not cover inserts: writes set tenantId.
+ * The tenant guard on an entity: MikroORM's `tenant` filter, on by default, whose parameter
+ * `TenantScope.guard` sets on an entity manager. Every find, count, update and delete of the
+ * entity is then limited to that tenant, and one that forgot the tenant throws instead of reading
+ * every tenant's rows. Filters do not cover inserts: writes set `tenantId` themselves. On every
+ * tenant-owned entity (TenantScopedEntity carries it; a table or view of another shape, such as a
+ * link table or another subgraph's published view, takes it directly).
  */
-@Filter({ name: 'tenant', cond: tenantFilterCondition, default: true })
+export const TenantFilter = () => Filter({ name: 'tenant', cond: tenantFilterCondition, default: true });
+
+/** Base of every tenant-owned row: id, tenant and timestamps, under the tenant guard (`TenantFilter`). */
+@TenantFilter()
 export abstract class TenantScopedEntity {
   @PrimaryKey({ type: 'uuid' })
   id: string = randomUUID();

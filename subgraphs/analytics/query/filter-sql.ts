@@ -1,5 +1,5 @@
 import { escapeLike } from '../../common/field-rules';
-import { isUuid } from '../../../platform/ids';
+import { storedIds } from '../../../platform/ids';
 import { resolveMember, type MeasureDef } from './model';
 import { isGroup, type FilterNode, type MemberFilter } from './query-types';
 import { pointSql, upperBoundSql, type SqlParams, type ZoneRef } from './sql-params';
@@ -23,7 +23,7 @@ function stringSql(params: SqlParams, column: string, uuid: boolean, filter: Mem
     case 'notIn': {
       const negated = filter.operator === 'notEquals' || filter.operator === 'notIn';
       // A value that is not a UUID cannot equal a uuid column; sending it would be a cast error, not "no match".
-      const list = uuid ? values.filter(isUuid).map((v) => v.toLowerCase()) : values;
+      const list = uuid ? storedIds(values) : values;
       if (uuid && list.length === 0) return negated ? 'true' : 'false';
       const array = params.add(list) + (uuid ? '::uuid[]' : '::text[]');
       return negated ? `(${column} is null or ${column} <> all(${array}))` : `${column} = any(${array})`;

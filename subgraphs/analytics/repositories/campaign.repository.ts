@@ -1,4 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
+import { storedId } from '../../../platform/ids';
 import type { TenantScope } from '../../../platform/tenant-scope';
 import { Campaign } from '../entities/campaign.entity';
 import { Opportunity } from '../entities/opportunity.entity';
@@ -103,9 +104,10 @@ export class CampaignRepository {
     await this.em.flush();
   }
 
-  /** The campaign entity for a write, in this entity manager's unit of work (callers pass UUIDs only), or null. */
+  /** The campaign entity for a write, in this entity manager's unit of work, or null (unknown, malformed and other tenants' ids alike). */
   loadForUpdate(id: string): Promise<Campaign | null> {
-    return this.em.findOne(Campaign, { id, tenantId: this.scope.tenantId });
+    const key = storedId(id);
+    return key ? this.em.findOne(Campaign, { id: key, tenantId: this.scope.tenantId }) : Promise.resolve(null);
   }
 
   /**
@@ -116,9 +118,11 @@ export class CampaignRepository {
     return em.findOne(Campaign, { webhookKey }, { filters: false });
   }
 
-  /** The tenant's campaign with counts (callers pass UUIDs only), or null. */
+  /** The tenant's campaign with counts, or null (unknown, malformed and other tenants' ids alike). */
   async findById(id: string): Promise<CampaignRecord | null> {
-    const [row] = await this.select('c.id = ?', [id], '"createdAt"', SortDirection.asc, 1, 0);
+    const key = storedId(id);
+    if (!key) return null;
+    const [row] = await this.select('c.id = ?', [key], '"createdAt"', SortDirection.asc, 1, 0);
     if (!row) return null;
     const { total: _total, ...record } = row;
     return record;

@@ -1,6 +1,7 @@
 import type { FilterQuery } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { SortDirection } from '../../common/pagination';
+import { storedId } from '../../../platform/ids';
 import type { TenantScope } from '../../../platform/tenant-scope';
 import { Dashboard } from '../entities/dashboard.entity';
 import { DashboardSortField } from '../types/enums';
@@ -32,14 +33,16 @@ export class DashboardRepository {
     return this.em.create(Dashboard, { ...fields, tenantId: this.scope.tenantId } as never);
   }
 
-  /** The tenant's dashboard with this id (callers pass UUIDs only), or null. */
+  /** The tenant's dashboard with this id, or null (unknown, malformed and other tenants' ids alike). */
   findById(id: string): Promise<Dashboard | null> {
-    return this.em.findOne(Dashboard, { id, tenantId: this.scope.tenantId });
+    const key = storedId(id);
+    return key ? this.em.findOne(Dashboard, { id: key, tenantId: this.scope.tenantId }) : Promise.resolve(null);
   }
 
   /** True when the tenant has this dashboard. */
   async exists(id: string): Promise<boolean> {
-    return (await this.em.count(Dashboard, { id, tenantId: this.scope.tenantId })) > 0;
+    const key = storedId(id);
+    return !!key && (await this.em.count(Dashboard, { id: key, tenantId: this.scope.tenantId })) > 0;
   }
 
   /** One page and the total: two statements (rows, count). */
@@ -68,6 +71,7 @@ export class DashboardRepository {
 
   /** Deletes the dashboard (its widgets go with it, by the foreign key); false when there was none. */
   async delete(id: string): Promise<boolean> {
-    return (await this.em.nativeDelete(Dashboard, { id, tenantId: this.scope.tenantId })) > 0;
+    const key = storedId(id);
+    return !!key && (await this.em.nativeDelete(Dashboard, { id: key, tenantId: this.scope.tenantId })) > 0;
   }
 }

@@ -1,6 +1,7 @@
 import type { FilterQuery } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { SortDirection } from '../../common/pagination';
+import { storedId } from '../../../platform/ids';
 import type { TenantScope } from '../../../platform/tenant-scope';
 import { Widget } from '../entities/widget.entity';
 import { type ChartType, WidgetSortField } from '../types/enums';
@@ -34,16 +35,19 @@ export class WidgetRepository {
     return this.em.create(Widget, { ...fields, tenantId: this.scope.tenantId } as never);
   }
 
-  /** The tenant's widget with this id (callers pass UUIDs only), or null. */
+  /** The tenant's widget with this id, or null (unknown, malformed and other tenants' ids alike). */
   findById(id: string): Promise<Widget | null> {
-    return this.em.findOne(Widget, { id, tenantId: this.scope.tenantId });
+    const key = storedId(id);
+    return key ? this.em.findOne(Widget, { id: key, tenantId: this.scope.tenantId }) : Promise.resolve(null);
   }
 
-  /** One page and the total: two statements (rows, count). */
-  list(args: WidgetQueryArgs): Promise<[Widget[], number]> {
+  /** One page and the total: two statements (rows, count). A dashboard id that cannot exist matches nothing (a filter, not a lookup: no 404). */
+  async list(args: WidgetQueryArgs): Promise<[Widget[], number]> {
+    const dashboardId = args.dashboardId == null ? null : storedId(args.dashboardId);
+    if (args.dashboardId != null && !dashboardId) return [[], 0];
     const where: FilterQuery<Widget> = { tenantId: this.scope.tenantId };
     if (args.dashboardIds) where.dashboardId = { $in: args.dashboardIds };
-    if (args.dashboardId != null) where.dashboardId = args.dashboardIds ? { $in: args.dashboardIds.filter((id) => id === args.dashboardId) } : args.dashboardId;
+    if (dashboardId) where.dashboardId = args.dashboardIds ? { $in: args.dashboardIds.filter((id) => id === dashboardId) } : dashboardId;
     if (args.chartType != null) where.chartType = args.chartType;
     if (args.isArchived != null) where.isArchived = args.isArchived;
     return this.em.findAndCount(Widget, where, {
@@ -63,8 +67,9 @@ export class WidgetRepository {
     await this.em.persistAndFlush(widget);
   }
 
-  /** Deletes the widget; false when there was none. */
+  /** Deletes the widget; false when there was none (or the id cannot exist). */
   async delete(id: string): Promise<boolean> {
-    return (await this.em.nativeDelete(Widget, { id, tenantId: this.scope.tenantId })) > 0;
+    const key = storedId(id);
+    return !!key && (await this.em.nativeDelete(Widget, { id: key, tenantId: this.scope.tenantId })) > 0;
   }
 }

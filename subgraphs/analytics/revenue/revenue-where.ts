@@ -1,5 +1,5 @@
 import { escapeLike } from '../../common/field-rules';
-import { isUuid } from '../../../platform/ids';
+import { storedId, storedIds } from '../../../platform/ids';
 import { lowerBoundSql, type SqlParams, upperBoundSql, type ZoneRef } from '../query/sql-params';
 import { RevenueGroupBy } from '../types/revenue-enums';
 import { LIST_FILTERS, type GroupCondition, type ListFilter, type RevenueFilter } from './revenue-filter';
@@ -28,7 +28,7 @@ const UUID_COLUMNS = new Set(['location_id', 'provider_id', 'patient_id']);
 export function listSql(p: RevenueParams, key: ListFilter, values: string[]): string {
   const column = LIST_FILTERS[key];
   if (UUID_COLUMNS.has(column)) {
-    const ids = values.filter(isUuid).map((id) => id.toLowerCase());
+    const ids = storedIds(values);
     return ids.length ? `${column} = any(${p.params.add(ids)}::uuid[])` : 'false';
   }
   return `lower(${column}) = any(${p.params.add(values.map((v) => v.toLowerCase()))}::text[])`;
@@ -41,7 +41,8 @@ export const localDateSql = (p: RevenueParams): string => `to_char(created_at at
 export function groupSql(p: RevenueParams, group: GroupCondition): string {
   const uuidKey = (column: string) => {
     if (group.key === null) return `${column} is null`;
-    return isUuid(group.key) ? `${column} = ${p.params.add(group.key.toLowerCase())}::uuid` : 'false';
+    const id = storedId(group.key);
+    return id ? `${column} = ${p.params.add(id)}::uuid` : 'false';
   };
   switch (group.by) {
     case RevenueGroupBy.location:

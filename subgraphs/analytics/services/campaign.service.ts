@@ -3,7 +3,6 @@ import { CheckConstraintViolationException } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { TenantScope } from '../../../platform/tenant-scope';
 import { ConflictError, NotFoundError } from '../../../schema/errors';
-import { isUuid } from '../../../platform/ids';
 import { toPage, type Page } from '../../common/pagination';
 import { validatePage } from '../../common/validate-page';
 import { Campaign } from '../entities/campaign.entity';
@@ -79,7 +78,7 @@ export class CampaignService {
 
   /** The campaign with its counts, or 404 for an unknown id of any shape and for another tenant's. */
   async get(id: string): Promise<CampaignView> {
-    const record = isUuid(id) ? await this.campaigns.findById(id) : null;
+    const record = await this.campaigns.findById(id);
     if (!record) throw new NotFoundError('Campaign not found');
     return toCampaignView(record, this.publicUrl);
   }
@@ -103,7 +102,7 @@ export class CampaignService {
    * the range may be sent); bad input is a 422 even for an unknown id, as FastAPI validates first.
    */
   async update(id: string, input: UpdateCampaignInput): Promise<CampaignView> {
-    const campaign = isUuid(id) ? await this.campaigns.loadForUpdate(id) : null;
+    const campaign = await this.campaigns.loadForUpdate(id);
     const changes = checkCampaign(input, campaign);
     if (!campaign) throw new NotFoundError('Campaign not found');
     Object.assign(campaign, changes);

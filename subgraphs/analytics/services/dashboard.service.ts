@@ -1,7 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { TenantScope } from '../../../platform/tenant-scope';
 import { NotFoundError } from '../../../schema/errors';
-import { isUuid } from '../../../platform/ids';
 import { toPage, type Page } from '../../common/pagination';
 import { validatePage } from '../../common/validate-page';
 import type { Dashboard } from '../entities/dashboard.entity';
@@ -27,7 +26,7 @@ export class DashboardService {
 
   /** The dashboard, or 404 for an unknown id of any shape and for another tenant's. */
   async get(id: string): Promise<Dashboard> {
-    const dashboard = isUuid(id) ? await this.dashboards.findById(id) : null;
+    const dashboard = await this.dashboards.findById(id);
     if (!dashboard) throw new NotFoundError('Dashboard not found');
     return dashboard;
   }
@@ -73,7 +72,6 @@ export class DashboardService {
 
   /** Deletes the dashboard and, by the foreign key, its widgets, in one statement. */
   async delete(id: string): Promise<void> {
-    if (!isUuid(id)) throw new NotFoundError('Dashboard not found');
     const deleted = await this.em.transactional(async (tx) => {
       if (!(await new DashboardRepository(tx, this.scope).delete(id))) return false;
       await recordEvent(tx, this.scope, 'dashboard.deleted', { id });

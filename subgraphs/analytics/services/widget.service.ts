@@ -2,7 +2,6 @@ import { ForeignKeyConstraintViolationException } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { TenantScope } from '../../../platform/tenant-scope';
 import { NotFoundError } from '../../../schema/errors';
-import { isUuid } from '../../../platform/ids';
 import { toPage, type Page } from '../../common/pagination';
 import { validatePage } from '../../common/validate-page';
 import type { Widget } from '../entities/widget.entity';
@@ -46,7 +45,7 @@ export class WidgetService {
 
   /** The widget, or 404 for an unknown id of any shape and for another tenant's. */
   async get(id: string): Promise<Widget> {
-    const widget = isUuid(id) ? await this.widgets.findById(id) : null;
+    const widget = await this.widgets.findById(id);
     if (!widget) throw new NotFoundError('Widget not found');
     return widget;
   }
@@ -54,8 +53,6 @@ export class WidgetService {
   /** One page of the tenant's widgets; a location narrows to its dashboards first. */
   async list(args: Omit<WidgetQueryArgs, 'dashboardIds'> & { locationId?: string | null }): Promise<Page<Widget>> {
     validatePage(args);
-    // A filter id that cannot exist matches nothing; it is a filter, not a lookup, so no 404.
-    if (args.dashboardId != null && !isUuid(args.dashboardId)) return toPage([], 0, args);
     const dashboardIds = args.locationId != null ? await this.dashboards.idsOfLocation(args.locationId) : undefined;
     if (dashboardIds?.length === 0) return toPage([], 0, args);
     const [items, total] = await this.widgets.list({ ...args, dashboardIds });
@@ -108,11 +105,11 @@ export class WidgetService {
 
   /** Deletes the widget in one statement. */
   async delete(id: string): Promise<void> {
-    if (!isUuid(id) || !(await this.widgets.delete(id))) throw new NotFoundError('Widget not found');
+    if (!(await this.widgets.delete(id))) throw new NotFoundError('Widget not found');
   }
 
   private async requireDashboard(dashboardId: string): Promise<void> {
-    if (!isUuid(dashboardId) || !(await this.dashboards.exists(dashboardId))) throw new NotFoundError('Dashboard not found');
+    if (!(await this.dashboards.exists(dashboardId))) throw new NotFoundError('Dashboard not found');
   }
 
   /** A dashboard deleted between the check and the write trips the foreign key: the same 404, not a 500. */

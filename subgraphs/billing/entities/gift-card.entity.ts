@@ -6,8 +6,8 @@ export type GiftCardStatus = 'PENDING' | 'ACTIVE' | 'DISABLED' | 'VOIDED';
 
 /**
  * An issued gift card. Values are integer cents. The code is a bearer secret and the purchaser
- * and recipient details are personal data: all hidden from serialisation, never logged. Rows are
- * written with SQL by the repository (code collisions retry; activation is one conditional update).
+ * and recipient details are personal data: all hidden from serialisation, never logged. A code taken
+ * in the tenant is skipped at insert (the repository draws another); activation locks the row.
  */
 @Entity({ tableName: 'gift_cards' })
 export class GiftCard extends TenantScopedEntity {

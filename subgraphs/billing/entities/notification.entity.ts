@@ -3,7 +3,7 @@ import { TenantScopedEntity } from '../../common/base.entity';
 
 /**
  * An e-mail queued in the same transaction as the change that asks for it, and sent later by
- * the in-process sender (notifications/notification-sender.ts) once `nextAttemptAt` is due.
+ * its job (notifications/gift-card-email-job.ts) once `nextAttemptAt` is due.
  */
 @Entity({ tableName: 'notifications' })
 export class Notification extends TenantScopedEntity {
@@ -37,4 +37,8 @@ export class Notification extends TenantScopedEntity {
 
   @Property({ type: 'timestamptz', fieldName: 'failed_at', nullable: true })
   failedAt: Date | null = null;
+
+  /** The job of the next attempt; only that job may send it (null once sent or given up). */
+  @Property({ type: 'uuid', fieldName: 'job_id', nullable: true })
+  jobId: string | null = null;
 }

@@ -73,4 +73,8 @@ export class PaymentMethod extends TenantScopedEntity {
 
   @Property({ type: 'boolean', fieldName: 'is_archived' })
   isArchived = false;
+
+  /** Registered by another tenant first (found by the migration that made tokens one tenant's): never charged until support resolves it. */
+  @Property({ type: 'boolean', fieldName: 'processor_id_disputed' })
+  processorIdDisputed = false;
 }

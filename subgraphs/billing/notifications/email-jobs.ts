@@ -81,7 +81,7 @@ export class EmailJobs {
   private adoptUnqueued(): Promise<number> {
     return this.orm.em.fork().transactional(async (tx) => {
       const rows = await NotificationRepository.adoptUnqueuedUnscoped(tx);
-      await this.queue.addInTransaction(tx, GIFT_CARD_EMAIL_QUEUE, rows.map((r) => ({ id: r.jobId, data: { notificationId: r.id, tenantId: r.tenantId }, startAfter: new Date(r.due) })));
+      await this.queue.addInTransaction(tx, GIFT_CARD_EMAIL_QUEUE, rows.map((r) => ({ id: r.jobId, data: { notificationId: r.id, tenantId: r.tenantId }, startAfter: r.due })));
       return rows.length;
     });
   }

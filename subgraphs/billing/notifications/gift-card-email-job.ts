@@ -28,11 +28,13 @@ const tracer = trace.getTracer('healthcare-practice-platform');
  * with its connection): the send, then its record, and after a failure the next attempt's job,
  * `BACKOFF_SECONDS` later, until `MAX_ATTEMPTS`. A job that is no longer the notification's
  * current one (sent, given up, or superseded) does nothing. The job acts in the tenant its own
- * row names (the job was queued by that tenant's change), and every statement binds it.
+ * row names (the job was queued by that tenant's change): its entity manager is under that
+ * tenant's guard, and every statement binds it.
  */
 export function sendGiftCardEmail(root: EntityManager, transport: MailTransport, jobId: string, job: GiftCardEmailJob, log: Pick<Logger, 'warn'>): Promise<EmailJobOutcome> {
-  return root.fork().transactional(async (tx) => {
-    const notifications = new NotificationRepository(tx, TenantScope.ofStoredRow(job.tenantId));
+  const scope = TenantScope.ofStoredRow(job.tenantId);
+  return scope.guard(root.fork()).transactional(async (tx) => {
+    const notifications = new NotificationRepository(tx, scope);
     const row = await notifications.lockDue(jobId, job.notificationId);
     if (!row) return (await notifications.isPending(jobId)) ? 'busy' : 'done';
     const attempts = row.attempts + 1;

@@ -1,6 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
+import { storedIds } from '../../../platform/ids';
 import type { TenantScope } from '../../../platform/tenant-scope';
-import { isUuid } from '../../../platform/ids';
+import { LocationDirectoryEntry, PatientDirectoryEntry, ProviderDirectoryEntry } from '../entities/directory-entry.entity';
 
 /** A patient as the tenant subgraph's directory view shows it (PHI: never logged). */
 export interface DirectoryPatient {
@@ -22,65 +23,48 @@ export interface DirectoryLocation extends DirectoryName {
   isVirtual: boolean;
 }
 
-/** Deduplicated, lower-cased UUIDs; other shapes cannot exist and are dropped. */
-const uuids = (ids: (string | null | undefined)[]): string[] => [...new Set(ids.filter((id): id is string => !!id && isUuid(id)).map((id) => id.toLowerCase()))];
+const patient = ({ id, firstName, lastName, email, phone }: PatientDirectoryEntry): DirectoryPatient => ({ id, firstName, lastName, email, phone });
+const location = ({ id, name, isVirtual }: LocationDirectoryEntry): DirectoryLocation => ({ id, name, isVirtual });
+const provider = ({ id, firstName, lastName }: ProviderDirectoryEntry): DirectoryName => ({ id, name: `${firstName} ${lastName}` });
+const byId = <T extends { id: string }>(rows: T[]): Map<string, T> => new Map(rows.map((row) => [row.id, row]));
 
 /**
  * Reads of the read-only directory views the tenant subgraph publishes (`tenant.*_directory`),
- * never its tables (docs/decisions.md, Directory views for billing). Raw SQL on billing's connection, so the ORM's tenant
- * filter does not apply: every statement binds the tenant id itself.
+ * never its tables (docs/decisions.md, Directory views for billing), through readonly entities
+ * under the tenant guard. Ids that cannot exist are dropped before the query (`storedIds`).
  */
 export class DirectoryRepository {
   constructor(private readonly em: EntityManager, private readonly scope: TenantScope) {}
 
-  private run<T>(sql: string, params: unknown[]): Promise<T[]> {
-    return this.em.getConnection().execute<T[]>(sql, params, 'all', this.em.getTransactionContext());
-  }
-
-  /** The tenant's patients among these ids, by id. */
+  /** The tenant's patients among these ids, by (lower-cased) id. */
   async patients(ids: (string | null | undefined)[]): Promise<Map<string, DirectoryPatient>> {
-    const wanted = uuids(ids);
+    const wanted = storedIds(ids);
     if (!wanted.length) return new Map();
-    const rows = await this.run<DirectoryPatient>(
-      `select id, first_name as "firstName", last_name as "lastName", email, phone
-       from tenant.patient_directory where tenant_id = ? and id in (?)`,
-      [this.scope.tenantId, wanted],
-    );
-    return new Map(rows.map((row) => [row.id, row]));
+    return byId((await this.em.find(PatientDirectoryEntry, { tenantId: this.scope.tenantId, id: { $in: wanted } })).map(patient));
   }
 
-  /** The tenant's locations among these ids, by id. */
+  /** The tenant's locations among these ids, by (lower-cased) id. */
   async locations(ids: (string | null | undefined)[]): Promise<Map<string, DirectoryName>> {
-    const wanted = uuids(ids);
+    const wanted = storedIds(ids);
     if (!wanted.length) return new Map();
-    const rows = await this.run<DirectoryName>(`select id, name from tenant.location_directory where tenant_id = ? and id in (?)`, [this.scope.tenantId, wanted]);
-    return new Map(rows.map((row) => [row.id, row]));
+    return byId((await this.em.find(LocationDirectoryEntry, { tenantId: this.scope.tenantId, id: { $in: wanted } })).map(location));
   }
 
-  /** The tenant's providers among these ids, by id, named "First Last". */
+  /** The tenant's providers among these ids, by (lower-cased) id, named "First Last". */
   async providers(ids: (string | null | undefined)[]): Promise<Map<string, DirectoryName>> {
-    const wanted = uuids(ids);
+    const wanted = storedIds(ids);
     if (!wanted.length) return new Map();
-    const rows = await this.run<DirectoryName>(
-      `select id, first_name || ' ' || last_name as name from tenant.provider_directory where tenant_id = ? and id in (?)`,
-      [this.scope.tenantId, wanted],
-    );
-    return new Map(rows.map((row) => [row.id, row]));
+    return byId((await this.em.find(ProviderDirectoryEntry, { tenantId: this.scope.tenantId, id: { $in: wanted } })).map(provider));
   }
 
   /** Every location, provider and patient of the tenant (the demo seeder spreads lines over them). */
   async everything(): Promise<{ locations: DirectoryLocation[]; providers: DirectoryName[]; patients: DirectoryPatient[] }> {
+    const tenantId = this.scope.tenantId;
     // One after another: inside the seeder's transaction they share one connection.
-    const locations = await this.run<DirectoryLocation>(`select id, name, is_virtual as "isVirtual" from tenant.location_directory where tenant_id = ? order by name, id`, [this.scope.tenantId]);
-    const providers = await this.run<DirectoryName>(
-      `select id, first_name || ' ' || last_name as name from tenant.provider_directory where tenant_id = ? order by last_name, first_name, id`,
-      [this.scope.tenantId],
-    );
-    const patients = await this.run<DirectoryPatient>(
-      `select id, first_name as "firstName", last_name as "lastName", email, phone from tenant.patient_directory where tenant_id = ? order by last_name, first_name, id`,
-      [this.scope.tenantId],
-    );
-    return { locations, providers, patients };
+    const locations = await this.em.find(LocationDirectoryEntry, { tenantId }, { orderBy: { name: 'asc', id: 'asc' } });
+    const providers = await this.em.find(ProviderDirectoryEntry, { tenantId }, { orderBy: { lastName: 'asc', firstName: 'asc', id: 'asc' } });
+    const patients = await this.em.find(PatientDirectoryEntry, { tenantId }, { orderBy: { lastName: 'asc', firstName: 'asc', id: 'asc' } });
+    return { locations: locations.map(location), providers: providers.map(provider), patients: patients.map(patient) };
   }
 }
 

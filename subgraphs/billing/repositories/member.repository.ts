@@ -1,30 +1,38 @@
+import { LockMode } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
+import { storedId } from '../../../platform/ids';
 import type { TenantScope } from '../../../platform/tenant-scope';
+import { MemberPayment } from '../entities/member-payment.entity';
 import { Member } from '../entities/member.entity';
-import type { MemberStatus } from '../types/enums';
+import type { MemberStatus, MembershipInterval, PaymentStatus } from '../types/enums';
 import type { MemberPaymentView, MemberView } from '../types/member.type';
 
-const MEMBER = `m.id, m.patient_id as "patientId", m.plan_name as "planName", m.price_cents as "priceCents", m.billing_interval as "interval",
-  m.status, m.balance_due_cents as "balanceDueCents", m.created_at as "createdDate", m.updated_at as "updatedDate"`;
+const paymentView = (p: MemberPayment): MemberPaymentView => ({
+  paymentId: p.id,
+  memberId: p.memberId,
+  paymentMethodId: p.paymentMethodId,
+  amountCents: p.amountCents,
+  status: p.status as PaymentStatus,
+  failureReason: p.failureReason,
+  comment: p.comment,
+  createdAt: p.createdAt,
+});
 
-// Payments ride along in the same statement, newest first.
-const WITH_PAYMENTS = `${MEMBER}, coalesce((
-    select json_agg(json_build_object('paymentId', p.id, 'memberId', p.member_id, 'paymentMethodId', p.payment_method_id,
-      'amountCents', p.amount_cents, 'status', p.status, 'failureReason', p.failure_reason, 'comment', p.comment,
-      'createdAt', p.created_at) order by p.created_at desc, p.id desc)
-    from billing.member_payments p where p.member_id = m.id and p.tenant_id = m.tenant_id), '[]') as payments`;
+/** The GraphQL view of a member and its payments (newest first). */
+const memberView = (m: Member, payments: MemberPayment[]): MemberView => ({
+  id: m.id,
+  patientId: m.patientId,
+  planName: m.planName,
+  priceCents: m.priceCents,
+  interval: m.interval as MembershipInterval,
+  status: m.status as MemberStatus,
+  balanceDueCents: m.balanceDueCents,
+  createdDate: m.createdAt,
+  updatedDate: m.updatedAt,
+  payments: payments.map(paymentView),
+});
 
-/** The driver (and json_build_object) hand timestamps back as text; views carry Dates. */
-function toView(row: Record<string, any>): MemberView {
-  return {
-    ...row,
-    createdDate: new Date(row.createdDate),
-    updatedDate: new Date(row.updatedDate),
-    payments: ((row.payments ?? []) as Record<string, any>[]).map((p) => ({ ...p, createdAt: new Date(p.createdAt) }) as MemberPaymentView),
-  } as MemberView;
-}
-
-/** Member SQL: one statement per read (payments included), binding the tenant id itself. */
+/** Members and what they owe, through the ORM under the tenant guard; payments ride along in one more query. */
 export class MemberRepository {
   constructor(private readonly em: EntityManager, private readonly scope: TenantScope) {}
 
@@ -35,43 +43,46 @@ export class MemberRepository {
     return members;
   }
 
-  private run(sql: string, params: unknown[]): Promise<Record<string, any>[]> {
-    return this.em.getConnection().execute<Record<string, any>[]>(sql, params, 'all', this.em.getTransactionContext());
-  }
-
-  /** The member with payments, or null. */
+  /** The member with payments, or null (unknown, malformed and other tenants' ids alike). */
   async findById(id: string): Promise<MemberView | null> {
-    const rows = await this.run(`select ${WITH_PAYMENTS} from billing.members m where m.tenant_id = ? and m.id = ?`, [this.scope.tenantId, id]);
-    return rows[0] ? toView(rows[0]) : null;
+    const key = storedId(id);
+    const member = key ? await this.em.findOne(Member, { id: key, tenantId: this.scope.tenantId }) : null;
+    if (!member) return null;
+    return memberView(member, (await this.paymentsOf([member.id])).get(member.id) ?? []);
   }
 
-  /** The member, locked until the transaction ends: a member's payments run one at a time. */
+  /** The member, locked until the transaction ends (read afresh under the lock): a member's payments run one at a time. */
   async lockById(id: string): Promise<MemberView | null> {
-    const rows = await this.run(`select ${MEMBER} from billing.members m where m.tenant_id = ? and m.id = ? for update`, [this.scope.tenantId, id]);
-    return rows[0] ? toView({ ...rows[0], payments: [] }) : null;
+    const key = storedId(id);
+    const member = key ? await this.em.findOne(Member, { id: key, tenantId: this.scope.tenantId }, { lockMode: LockMode.PESSIMISTIC_WRITE, refresh: true }) : null;
+    return member ? memberView(member, []) : null;
   }
 
-  /** Takes a successful payment off the balance; PAST_DUE becomes ACTIVE once nothing is owed. */
+  /** Takes a successful payment off the balance; PAST_DUE becomes ACTIVE once nothing is owed. Called under the member's lock (`lockById`). */
   async applyPayment(id: string, amountCents: number): Promise<void> {
-    await this.run(
-      `update billing.members set balance_due_cents = balance_due_cents - ?, updated_at = now(),
-         status = case when status = 'PAST_DUE' and balance_due_cents - ? <= 0 then 'ACTIVE' else status end
-       where tenant_id = ? and id = ?`,
-      [amountCents, amountCents, this.scope.tenantId, id],
-    );
+    const member = await this.em.findOneOrFail(Member, { id, tenantId: this.scope.tenantId });
+    member.balanceDueCents -= amountCents;
+    if (member.status === 'PAST_DUE' && member.balanceDueCents <= 0) member.status = 'ACTIVE';
+    await this.em.flush();
   }
 
-  /** One page, newest first, with payments and the total in one statement. */
+  /** One page, newest first, with payments, and the total. */
   async list(status: MemberStatus | null, page: number, perPage: number): Promise<[MemberView[], number]> {
-    const filter = status ? 'and m.status = ?' : '';
-    const params = status ? [this.scope.tenantId, status] : [this.scope.tenantId];
-    const rows = await this.run(
-      `select ${WITH_PAYMENTS}, count(*) over () as total from billing.members m where m.tenant_id = ? ${filter}
-       order by m.created_at desc, m.id desc limit ? offset ?`,
-      [...params, perPage, (page - 1) * perPage],
+    const [members, total] = await this.em.findAndCount(
+      Member,
+      { tenantId: this.scope.tenantId, ...(status ? { status } : {}) },
+      { orderBy: { createdAt: 'desc', id: 'desc' }, limit: perPage, offset: (page - 1) * perPage },
     );
-    if (rows.length) return [rows.map(({ total: _total, ...row }) => toView(row)), Number(rows[0].total)];
-    const [counted] = await this.run(`select count(*) as total from billing.members m where m.tenant_id = ? ${filter}`, params);
-    return [[], Number(counted.total)];
+    const payments = await this.paymentsOf(members.map((m) => m.id));
+    return [members.map((m) => memberView(m, payments.get(m.id) ?? [])), total];
+  }
+
+  /** The payments of these members in one query, each member's newest first. */
+  private async paymentsOf(memberIds: string[]): Promise<Map<string, MemberPayment[]>> {
+    const byMember = new Map<string, MemberPayment[]>();
+    if (!memberIds.length) return byMember;
+    const rows = await this.em.find(MemberPayment, { tenantId: this.scope.tenantId, memberId: { $in: memberIds } }, { orderBy: { createdAt: 'desc', id: 'desc' } });
+    for (const row of rows) byMember.set(row.memberId, [...(byMember.get(row.memberId) ?? []), row]);
+    return byMember;
   }
 }

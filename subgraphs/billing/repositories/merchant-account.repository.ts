@@ -1,16 +1,24 @@
+import { UniqueConstraintViolationException } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
+import { storedIds } from '../../../platform/ids';
 import type { TenantScope } from '../../../platform/tenant-scope';
+import { MerchantAccountLocation } from '../entities/merchant-account-location.entity';
+import { MerchantAccount } from '../entities/merchant-account.entity';
 import type { MerchantAccountView } from '../types/merchant-account.type';
 
-// Fees as numbers (numeric would come back as text); location ids ride along as a sorted text array.
-const COLUMNS = `m.processor_account_id as id, m.name, m.is_default as "isDefault",
-  m.card_processing_fee::float8 as "cardProcessingFee", m.per_transaction_fee_cents as "perTransactionFee",
-  m.in_person_card_processing_fee::float8 as "inPersonCardProcessingFee", m.in_person_per_transaction_fee_cents as "inPersonPerTransactionFee",
-  m.created_at as "createdDate", m.updated_at as "updatedDate",
-  array(select l.location_id::text from billing.merchant_account_locations l where l.merchant_account_id = m.id and l.tenant_id = m.tenant_id order by l.location_id) as "locationIds"`;
-
-/** The driver hands timestamptz back as text; views carry Dates. */
-const toView = (row: Record<string, any>): MerchantAccountView => ({ ...row, createdDate: new Date(row.createdDate), updatedDate: new Date(row.updatedDate) }) as MerchantAccountView;
+/** The GraphQL view of an account with the locations it serves (sorted). */
+const toView = (account: MerchantAccount, locationIds: string[]): MerchantAccountView => ({
+  id: account.processorAccountId,
+  name: account.name,
+  isDefault: account.isDefault,
+  cardProcessingFee: account.cardProcessingFee,
+  perTransactionFee: account.perTransactionFeeCents,
+  inPersonCardProcessingFee: account.inPersonCardProcessingFee,
+  inPersonPerTransactionFee: account.inPersonPerTransactionFeeCents,
+  createdDate: account.createdAt,
+  updatedDate: account.updatedAt,
+  locationIds,
+});
 
 /** The columns of a new account. */
 export interface NewMerchantAccount {
@@ -25,85 +33,103 @@ export interface NewMerchantAccount {
   locationIds: string[];
 }
 
-/** Merchant account SQL: every read one statement (locations included), binding the tenant id itself. */
+/** Merchant accounts and the locations they serve, through the ORM under the tenant guard. */
 export class MerchantAccountRepository {
   constructor(private readonly em: EntityManager, private readonly scope: TenantScope) {}
 
-  private run(sql: string, params: unknown[]): Promise<Record<string, any>[]> {
-    return this.em.getConnection().execute<Record<string, any>[]>(sql, params, 'all', this.em.getTransactionContext());
-  }
-
-  /** Serialises default changes of one tenant until the transaction ends. */
+  /**
+   * Serialises default changes of one tenant until the transaction ends. A transaction-scoped
+   * advisory lock, which no ORM call takes: it reads no rows; the key names the tenant.
+   */
   async lockTenant(): Promise<void> {
-    await this.run(`select pg_advisory_xact_lock(hashtextextended(?, 0)) as locked`, [`billing.merchant_accounts:${this.scope.tenantId}`]);
+    await this.em.execute(`select pg_advisory_xact_lock(hashtextextended(?, 0)) as locked`, [`billing.merchant_accounts:${this.scope.tenantId}`]);
   }
 
   /** Every account of the tenant, the default first, then by name. */
   async list(): Promise<MerchantAccountView[]> {
-    const rows = await this.run(`select ${COLUMNS} from billing.merchant_accounts m where m.tenant_id = ? order by m.is_default desc, m.name, m.created_at, m.id`, [this.scope.tenantId]);
-    return rows.map(toView);
+    const accounts = await this.em.find(MerchantAccount, { tenantId: this.scope.tenantId }, { orderBy: { isDefault: 'desc', name: 'asc', createdAt: 'asc', id: 'asc' } });
+    return this.withLocations(accounts);
   }
 
   /** The account with this processor id, or null. */
   async findByProcessorId(processorAccountId: string): Promise<MerchantAccountView | null> {
-    const rows = await this.run(`select ${COLUMNS} from billing.merchant_accounts m where m.tenant_id = ? and m.processor_account_id = ?`, [this.scope.tenantId, processorAccountId]);
-    return rows[0] ? toView(rows[0]) : null;
+    const account = await this.em.findOne(MerchantAccount, { tenantId: this.scope.tenantId, processorAccountId });
+    return account ? (await this.withLocations([account]))[0] : null;
   }
 
-  /** True when another tenant registered this processor id (the one read across tenants; it answers nothing of theirs). */
-  async heldByAnotherTenant(processorAccountId: string): Promise<boolean> {
-    return (await this.run(`select 1 from billing.merchant_accounts where processor_account_id = ? and tenant_id <> ? limit 1`, [processorAccountId, this.scope.tenantId])).length > 0;
+  /**
+   * True when another tenant registered this processor id: the one read across tenants, so the
+   * guard is off for it; it answers yes or no, nothing of theirs.
+   */
+  static async heldByAnotherTenantUnscoped(em: EntityManager, scope: TenantScope, processorAccountId: string): Promise<boolean> {
+    return (await em.count(MerchantAccount, { processorAccountId, tenantId: { $ne: scope.tenantId } }, { filters: false })) > 0;
   }
 
-  /** The accounts serving each of these locations, in one statement. */
+  /** The accounts serving each of these locations (default first, then by name); ids that cannot exist are served by none. */
   async ofLocations(locationIds: string[]): Promise<Map<string, MerchantAccountView[]>> {
     const byLocation = new Map<string, MerchantAccountView[]>();
-    if (!locationIds.length) return byLocation;
-    const rows = await this.run(
-      `select ${COLUMNS}, ml.location_id::text as "servedLocation" from billing.merchant_account_locations ml
-       join billing.merchant_accounts m on m.id = ml.merchant_account_id and m.tenant_id = ml.tenant_id
-       where ml.tenant_id = ? and ml.location_id in (?) order by m.is_default desc, m.name, m.id`,
-      [this.scope.tenantId, locationIds],
+    const wanted = storedIds(locationIds);
+    if (!wanted.length) return byLocation;
+    const served = await this.em.find(MerchantAccountLocation, { tenantId: this.scope.tenantId, locationId: { $in: wanted } });
+    if (!served.length) return byLocation;
+    const accounts = await this.em.find(
+      MerchantAccount,
+      { tenantId: this.scope.tenantId, id: { $in: [...new Set(served.map((link) => link.merchantAccountId))] } },
+      { orderBy: { isDefault: 'desc', name: 'asc', id: 'asc' } },
     );
-    for (const { servedLocation, ...row } of rows) byLocation.set(servedLocation, [...(byLocation.get(servedLocation) ?? []), toView(row)]);
+    const views = await this.withLocations(accounts);
+    for (const view of views) {
+      for (const locationId of view.locationIds) if (wanted.includes(locationId)) byLocation.set(locationId, [...(byLocation.get(locationId) ?? []), view]);
+    }
     return byLocation;
   }
 
   /** True when the tenant has a default account. */
   async hasDefault(): Promise<boolean> {
-    return (await this.run(`select 1 from billing.merchant_accounts where tenant_id = ? and is_default`, [this.scope.tenantId])).length > 0;
+    return (await this.em.count(MerchantAccount, { tenantId: this.scope.tenantId, isDefault: true })) > 0;
   }
 
   /** Clears the tenant's default (inside the transaction that sets the next one). */
   async clearDefault(): Promise<void> {
-    await this.run(`update billing.merchant_accounts set is_default = false, updated_at = now() where tenant_id = ? and is_default`, [this.scope.tenantId]);
+    for (const account of await this.em.find(MerchantAccount, { tenantId: this.scope.tenantId, isDefault: true })) account.isDefault = false;
+    await this.em.flush();
   }
 
   /** Makes this account the default; false when the tenant has no such account. */
   async makeDefault(processorAccountId: string): Promise<boolean> {
-    const rows = await this.run(
-      `update billing.merchant_accounts set is_default = true, updated_at = now() where tenant_id = ? and processor_account_id = ? returning id`,
-      [this.scope.tenantId, processorAccountId],
-    );
-    return rows.length > 0;
+    const account = await this.em.findOne(MerchantAccount, { tenantId: this.scope.tenantId, processorAccountId });
+    if (!account) return false;
+    account.isDefault = true;
+    await this.em.flush();
+    return true;
   }
 
-  /** Inserts the account and its locations; false when the processor id is already registered (by any tenant: a race past the checks). */
+  /**
+   * Inserts the account, then its locations; false when the processor id is already registered
+   * (by any tenant: a race past the caller's checks), which leaves the caller's transaction
+   * failed: the caller answers 409 and rolls it back.
+   */
   async insert(account: NewMerchantAccount): Promise<boolean> {
-    const rows = await this.run(
-      `insert into billing.merchant_accounts (id, tenant_id, processor_account_id, name, is_default, card_processing_fee,
-         per_transaction_fee_cents, in_person_card_processing_fee, in_person_per_transaction_fee_cents)
-       values (?, ?, ?, ?, ?, ?, ?, ?, ?) on conflict do nothing returning id`,
-      [account.id, this.scope.tenantId, account.processorAccountId, account.name, account.isDefault, account.cardProcessingFee,
-        account.perTransactionFee, account.inPersonCardProcessingFee, account.inPersonPerTransactionFee],
-    );
-    if (!rows.length) return false;
-    if (account.locationIds.length) {
-      await this.run(
-        `insert into billing.merchant_account_locations (merchant_account_id, location_id, tenant_id) values ${account.locationIds.map(() => '(?, ?, ?)').join(', ')}`,
-        account.locationIds.flatMap((locationId) => [account.id, locationId, this.scope.tenantId]),
-      );
+    const { locationIds, perTransactionFee, inPersonPerTransactionFee, ...fields } = account;
+    const tenantId = this.scope.tenantId;
+    this.em.create(MerchantAccount, { ...fields, tenantId, perTransactionFeeCents: perTransactionFee, inPersonPerTransactionFeeCents: inPersonPerTransactionFee } as never);
+    try {
+      await this.em.flush();
+    } catch (error) {
+      if (error instanceof UniqueConstraintViolationException) return false;
+      throw error;
     }
+    // A flush of its own: the link rows reference the account, and the unit of work knows no relation to order them by.
+    for (const locationId of locationIds) this.em.create(MerchantAccountLocation, { merchantAccountId: account.id, locationId, tenantId });
+    await this.em.flush();
     return true;
+  }
+
+  /** The views of these accounts, with the locations each serves (one query for all). */
+  private async withLocations(accounts: MerchantAccount[]): Promise<MerchantAccountView[]> {
+    const links = accounts.length
+      ? await this.em.find(MerchantAccountLocation, { tenantId: this.scope.tenantId, merchantAccountId: { $in: accounts.map((a) => a.id) } }, { orderBy: { locationId: 'asc' } })
+      : [];
+    return accounts.map((account) => toView(account, links.filter((link) => link.merchantAccountId === account.id).map((link) => link.locationId)));
   }
 }

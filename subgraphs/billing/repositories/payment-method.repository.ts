@@ -1,26 +1,42 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
+import { storedId, storedIds } from '../../../platform/ids';
 import type { TenantScope } from '../../../platform/tenant-scope';
 import { PaymentMethod } from '../entities/payment-method.entity';
+import { PaymentMethodType } from '../types/enums';
 import type { PaymentMethodView } from '../types/payment-method.type';
 
 /** A payment method row as reads return it: the GraphQL view's fields. */
 export type PaymentMethodRow = PaymentMethodView;
 
-const COLUMNS = `id, patient_id as "patientId", processor_payment_method_id as "processorPaymentMethodId",
-  payment_method_config_id as "paymentMethodConfigId", fingerprint, brand, last4, exp_month as "expMonth", exp_year as "expYear",
-  account_holder_type as "accountHolderType", account_number_last4 as "accountNumberLast4", bank_name as "bankName",
-  routing_number as "routingNumber", wallet_type as "walletType", description, type, is_default as "isDefault",
-  is_archived as "isArchived", billing_contact as "billingContact", metadata, created_at as "createdDate", updated_at as "updatedDate"`;
-
-/** The driver hands timestamptz back as text; views carry Dates. */
-function toRow(raw: Record<string, any>): PaymentMethodRow {
-  return { ...raw, createdDate: new Date(raw.createdDate), updatedDate: new Date(raw.updatedDate) } as PaymentMethodRow;
+/** The GraphQL view of a stored (or freshly added) method. */
+export function paymentMethodView(method: PaymentMethod): PaymentMethodView {
+  return {
+    id: method.id,
+    patientId: method.patientId,
+    processorPaymentMethodId: method.processorPaymentMethodId,
+    paymentMethodConfigId: method.paymentMethodConfigId,
+    fingerprint: method.fingerprint,
+    brand: method.brand,
+    last4: method.last4,
+    expMonth: method.expMonth,
+    expYear: method.expYear,
+    accountHolderType: method.accountHolderType,
+    accountNumberLast4: method.accountNumberLast4,
+    bankName: method.bankName,
+    routingNumber: method.routingNumber,
+    walletType: method.walletType,
+    description: method.description,
+    type: PaymentMethodType[method.type],
+    isDefault: method.isDefault,
+    isArchived: method.isArchived,
+    billingContact: method.billingContact as PaymentMethodView['billingContact'],
+    metadata: method.metadata,
+    createdDate: method.createdAt,
+    updatedDate: method.updatedAt,
+  };
 }
 
-/**
- * Reads of payment methods: one SQL statement each, binding the tenant id itself (the ORM's
- * filter does not reach raw SQL). Inside a transaction they run on its connection.
- */
+/** Patients' payment methods, through the ORM under the tenant guard; inside a transaction on its connection. */
 export class PaymentMethodRepository {
   constructor(private readonly em: EntityManager, private readonly scope: TenantScope) {}
 
@@ -34,61 +50,62 @@ export class PaymentMethodRepository {
     await this.em.flush();
   }
 
-  private run(sql: string, params: unknown[]): Promise<Record<string, any>[]> {
-    return this.em.getConnection().execute<Record<string, any>[]>(sql, params, 'all', this.em.getTransactionContext());
+  /**
+   * Serialises writes for one patient until the transaction ends: the duplicate check and the
+   * "first method is the default" rule then see every earlier write. A transaction-scoped advisory
+   * lock, which no ORM call takes: it reads no rows, so there is no tenant condition to guard; the
+   * key names the tenant.
+   */
+  async lockPatient(patientId: string): Promise<void> {
+    await this.em.execute(`select pg_advisory_xact_lock(hashtextextended(?, 0)) as locked`, [`billing.payment_methods:${this.scope.tenantId}:${patientId}`]);
+  }
+
+  /** An existing method that is the same as a new one: same processor token (any patient), or same fingerprint for this patient; this patient's first. */
+  async findDuplicate(patientId: string, processorPaymentMethodId: string, fingerprint: string | null): Promise<PaymentMethodRow | null> {
+    const samePatient = fingerprint === null ? [] : [{ patientId, fingerprint, isArchived: false }];
+    const found = await this.em.find(
+      PaymentMethod,
+      { tenantId: this.scope.tenantId, $or: [{ processorPaymentMethodId }, ...samePatient] },
+      { orderBy: { createdAt: 'asc', id: 'asc' } },
+    );
+    const duplicate = found.find((method) => method.patientId === patientId) ?? found[0];
+    return duplicate ? paymentMethodView(duplicate) : null;
   }
 
   /**
-   * Serialises writes for one patient until the transaction ends: the duplicate check and the
-   * "first method is the default" rule then see every earlier write.
+   * True when another tenant registered this processor token: the one read across tenants, so the
+   * guard is off for it; it answers yes or no, nothing of theirs.
    */
-  async lockPatient(patientId: string): Promise<void> {
-    await this.run(`select pg_advisory_xact_lock(hashtextextended(?, 0)) as locked`, [`billing.payment_methods:${this.scope.tenantId}:${patientId}`]);
-  }
-
-  /** An existing method that is the same as a new one: same processor token (any patient), or same fingerprint for this patient. */
-  async findDuplicate(patientId: string, processorPaymentMethodId: string, fingerprint: string | null): Promise<PaymentMethodRow | null> {
-    const rows = await this.run(
-      `select ${COLUMNS} from billing.payment_methods
-       where tenant_id = ? and (processor_payment_method_id = ? or (patient_id = ? and fingerprint = ? and not is_archived))
-       order by (patient_id = ?) desc, created_at limit 1`,
-      [this.scope.tenantId, processorPaymentMethodId, patientId, fingerprint, patientId],
-    );
-    return rows[0] ? toRow(rows[0]) : null;
-  }
-
-  /** True when another tenant registered this processor token (the one read across tenants; it answers nothing of theirs). */
-  async heldByAnotherTenant(processorPaymentMethodId: string): Promise<boolean> {
-    const rows = await this.run(`select 1 from billing.payment_methods where processor_payment_method_id = ? and tenant_id <> ? limit 1`, [processorPaymentMethodId, this.scope.tenantId]);
-    return rows.length > 0;
+  static async heldByAnotherTenantUnscoped(em: EntityManager, scope: TenantScope, processorPaymentMethodId: string): Promise<boolean> {
+    return (await em.count(PaymentMethod, { processorPaymentMethodId, tenantId: { $ne: scope.tenantId } }, { filters: false })) > 0;
   }
 
   /** True when this method's token was registered by another tenant first (found by the migration that made tokens one tenant's). */
   async isDisputed(id: string): Promise<boolean> {
-    return (await this.run(`select 1 from billing.payment_methods where tenant_id = ? and id = ? and processor_id_disputed`, [this.scope.tenantId, id])).length > 0;
+    return (await this.em.count(PaymentMethod, { tenantId: this.scope.tenantId, id, processorIdDisputed: true })) > 0;
   }
 
   /** True when the patient already has a default (not archived) method. */
   async hasDefault(patientId: string): Promise<boolean> {
-    const rows = await this.run(`select 1 from billing.payment_methods where tenant_id = ? and patient_id = ? and is_default and not is_archived`, [this.scope.tenantId, patientId]);
-    return rows.length > 0;
+    return (await this.em.count(PaymentMethod, { tenantId: this.scope.tenantId, patientId, isDefault: true, isArchived: false })) > 0;
   }
 
-  /** The tenant's method with this id (callers pass UUIDs only), or null. */
+  /** The tenant's method with this id, or null (unknown, malformed and other tenants' ids alike). */
   async findById(id: string): Promise<PaymentMethodRow | null> {
-    const rows = await this.run(`select ${COLUMNS} from billing.payment_methods where tenant_id = ? and id = ?`, [this.scope.tenantId, id]);
-    return rows[0] ? toRow(rows[0]) : null;
+    const key = storedId(id);
+    const method = key ? await this.em.findOne(PaymentMethod, { id: key, tenantId: this.scope.tenantId }) : null;
+    return method ? paymentMethodView(method) : null;
   }
 
-  /** Every method of these patients in one statement, default first, then oldest first. */
+  /** Every method of these patients in one query, by patient, default first, then oldest first. Ids that cannot exist have none. */
   async ofPatients(patientIds: string[], includeArchived: boolean): Promise<PaymentMethodRow[]> {
-    if (!patientIds.length) return [];
-    const rows = await this.run(
-      `select ${COLUMNS} from billing.payment_methods
-       where tenant_id = ? and patient_id in (?) ${includeArchived ? '' : 'and not is_archived'}
-       order by patient_id, is_default desc, created_at, id`,
-      [this.scope.tenantId, patientIds],
+    const wanted = storedIds(patientIds);
+    if (!wanted.length) return [];
+    const methods = await this.em.find(
+      PaymentMethod,
+      { tenantId: this.scope.tenantId, patientId: { $in: wanted }, ...(includeArchived ? {} : { isArchived: false }) },
+      { orderBy: { patientId: 'asc', isDefault: 'desc', createdAt: 'asc', id: 'asc' } },
     );
-    return rows.map(toRow);
+    return methods.map(paymentMethodView);
   }
 }

@@ -25,7 +25,7 @@ export interface RevenueLineRow {
 /** Rows per statement: 500 rows of ~18 values stays far below PostgreSQL's limits and keeps statements fast. */
 const CHUNK = 500;
 
-/** Writes of revenue lines: one through the entity, or many in bulk. */
+/** Writes of revenue lines through their entities: one, or many in bulk. */
 export class RevenueRepository {
   constructor(private readonly em: EntityManager, private readonly scope: TenantScope) {}
 
@@ -36,25 +36,17 @@ export class RevenueRepository {
     return line;
   }
 
-  /** Inserts many lines with multi-row inserts, `CHUNK` rows per statement; net is computed. */
-  async insertMany(table: 'charge_items' | 'sold_packages', rows: RevenueLineRow[]): Promise<void> {
-    const withSessions = table === 'sold_packages';
-    const columns = `id, tenant_id, location_id, location_name, provider_id, provider_name, patient_id, patient_name, item_category, item_type,
-      item_name, payment_medium, gross_cents, discount_cents, net_cents, comment, created_at, updated_at${withSessions ? ', session_count' : ''}`;
-    const placeholders = `(${new Array(withSessions ? 19 : 18).fill('?').join(', ')})`;
+  /** Inserts many lines of the scope's tenant with multi-row inserts (`em.insertMany`), `CHUNK` rows per statement; net is computed. */
+  async insertMany(kind: typeof ChargeItem | typeof SoldPackage, rows: RevenueLineRow[]): Promise<void> {
     for (let start = 0; start < rows.length; start += CHUNK) {
-      const chunk = rows.slice(start, start + CHUNK);
-      const params = chunk.flatMap((r) => [
-        r.id, this.scope.tenantId, r.locationId, r.locationName, r.providerId, r.providerName, r.patientId, r.patientName, r.itemCategory, r.itemType,
-        r.itemName, r.paymentMedium, r.grossCents, r.discountCents, r.grossCents - r.discountCents, r.comment, r.createdAt, r.createdAt,
-        ...(withSessions ? [r.sessionCount ?? null] : []),
-      ]);
-      await this.em.getConnection().execute(
-        `insert into billing.${table} (${columns}) values ${chunk.map(() => placeholders).join(', ')}`,
-        params,
-        'run',
-        this.em.getTransactionContext(),
-      );
+      const chunk = rows.slice(start, start + CHUNK).map(({ sessionCount, ...r }) => ({
+        ...r,
+        tenantId: this.scope.tenantId,
+        netCents: r.grossCents - r.discountCents,
+        updatedAt: r.createdAt,
+        ...(kind === SoldPackage ? { sessionCount: sessionCount ?? null } : {}),
+      }));
+      await this.em.insertMany(kind as typeof ChargeItem, chunk);
     }
   }
 }

@@ -1,6 +1,5 @@
 import { Ctx, FieldResolver, Resolver, Root } from 'type-graphql';
 import type { SubgraphContext } from '../../../platform/context';
-import { isUuid } from '../../../platform/ids';
 import { requireScope } from '../../common/require-tenant';
 import { requestLoader } from '../../common/request-loader';
 import { MerchantAccountService } from '../services/merchant-account.service';
@@ -13,7 +12,6 @@ import type { BillingContext } from '../billing-deps';
 export class LocationMerchantAccountsResolver {
   @FieldResolver(() => [MerchantAccountView], { description: 'The merchant accounts serving this location' })
   async merchantAccounts(@Root() location: LocationRef, @Ctx() ctx: SubgraphContext): Promise<MerchantAccountView[]> {
-    if (!isUuid(location.id)) return [];
-    return (await requestLoader(ctx, 'merchantAccountsOfLocation', (ids) => new MerchantAccountService(ctx.em, requireScope(ctx), (ctx as BillingContext).deps.processor).ofLocations(ids)).load(location.id.toLowerCase())) ?? [];
+    return (await requestLoader(ctx, 'merchantAccountsOfLocation', (ids) => new MerchantAccountService(ctx.em, requireScope(ctx), (ctx as BillingContext).deps.processor).ofLocations(ids)).load(String(location.id).toLowerCase())) ?? [];
   }
 }

@@ -1,6 +1,5 @@
 import { Arg, Ctx, FieldResolver, ID, Mutation, Resolver, Root } from 'type-graphql';
 import type { SubgraphContext } from '../../../platform/context';
-import { isUuid } from '../../../platform/ids';
 import { requireScope } from '../../common/require-tenant';
 import { CreatePaymentMethodInput } from '../inputs/payment-method.input';
 import { requestLoader } from '../../common/request-loader';
@@ -28,9 +27,8 @@ export class PaymentMethodResolver {
     @Arg('includeArchived', () => Boolean, { defaultValue: false }) includeArchived: boolean,
     @Ctx() ctx: SubgraphContext,
   ): Promise<PaymentMethodView[]> {
-    if (!isUuid(patient.id)) return [];
-    // Every patient of one `_entities` fetch joins one statement.
-    const methods = await requestLoader(ctx, `paymentMethods:${includeArchived}`, (ids) => service(ctx).ofPatients(ids, includeArchived)).load(patient.id.toLowerCase());
+    // Every patient of one `_entities` fetch joins one statement; an id that cannot exist has no methods (the repository drops it).
+    const methods = await requestLoader(ctx, `paymentMethods:${includeArchived}`, (ids) => service(ctx).ofPatients(ids, includeArchived)).load(String(patient.id).toLowerCase());
     return methods ?? [];
   }
 }

@@ -1,5 +1,4 @@
 import { randomUUID } from 'node:crypto';
-import { isUuid } from '../../../platform/ids';
 import { Issues, type IssueLoc } from '../../common/field-rules';
 import type { IssueGiftCardInput } from '../inputs/gift-card.input';
 import { patientName, type DirectoryPatient } from '../repositories/directory.repository';
@@ -21,7 +20,8 @@ function party(issues: Issues, at: IssueLoc, input: IssueGiftCardInput, role: 'p
   const rawId = input[key('Id')] as string | null | undefined;
   let patient: DirectoryPatient | undefined;
   if (rawId) {
-    patient = isUuid(rawId) ? patients.get(rawId.toLowerCase()) : undefined;
+    // The directory's map is keyed by lower-cased ids; an id that cannot exist is simply not in it.
+    patient = patients.get(rawId.toLowerCase());
     if (!patient) unknownReference(issues, [...at, key('Id')], 'patient', rawId);
   }
   const name = optionalString(issues, [...at, key('Name')], input[key('Name')] as string | null | undefined, MAX_NAME);

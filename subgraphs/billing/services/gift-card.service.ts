@@ -2,7 +2,6 @@ import { randomUUID } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { TenantScope } from '../../../platform/tenant-scope';
 import { ConflictError, NotFoundError } from '../../../schema/errors';
-import { isUuid } from '../../../platform/ids';
 import { recordEvent } from '../../common/jobs/record-event';
 import { toPage, type Page } from '../../common/pagination';
 import { validatePage } from '../../common/validate-page';
@@ -29,10 +28,9 @@ export class GiftCardService {
 
   /** Issues a PENDING card with a fresh code; the card and its `gift_card.issued` event commit together. */
   async issue(input: IssueGiftCardInput): Promise<IssuedGiftCardView> {
-    const chargeItemId = input.chargeItemId && isUuid(input.chargeItemId) ? input.chargeItemId : null;
     const [patients, chargeItemExists] = await Promise.all([
       new DirectoryRepository(this.em, this.scope).patients([input.purchasingPatientId, input.recipientPatientId]),
-      chargeItemId ? new GiftCardRepository(this.em, this.scope).chargeItemExists(chargeItemId) : Promise.resolve(false),
+      input.chargeItemId ? new GiftCardRepository(this.em, this.scope).chargeItemExists(input.chargeItemId) : Promise.resolve(false),
     ]);
     const card = validateIssue(input, { patients, chargeItemExists });
     return this.em.transactional(async (tx) => {
@@ -57,7 +55,7 @@ export class GiftCardService {
 
   /** One card with its transactions; unknown and other tenants' ids are the same 404. */
   async get(id: string): Promise<IssuedGiftCardView> {
-    const card = isUuid(id) ? await new GiftCardRepository(this.em, this.scope).findById(id) : null;
+    const card = await new GiftCardRepository(this.em, this.scope).findById(id);
     if (!card) throw new NotFoundError('Gift card not found');
     return card;
   }
@@ -70,14 +68,13 @@ export class GiftCardService {
   }
 
   /**
-   * PENDING -> ACTIVE (contract part 3): one conditional update decides the race, then in the same
+   * PENDING -> ACTIVE (contract part 3): the card's row lock decides the race, then in the same
    * transaction the ACTIVATION transaction, the recipient e-mail (unless `sendNotification` is
    * false or the card suppresses it; sent later by its job, not before its
    * scheduled date) and the `gift_card.activated` event. A card that is not PENDING is a 409; an
    * e-mail over the tenant's daily cap is a 429 and the activation is undone with it.
    */
   async activate(id: string, sendNotification: boolean): Promise<IssuedGiftCardView> {
-    if (!isUuid(id)) throw new NotFoundError('Gift card not found');
     return this.em.transactional(async (tx) => {
       const cards = new GiftCardRepository(tx, this.scope);
       const activated = await cards.activate(id);

@@ -3,7 +3,6 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import type { TenantScope } from '../../../platform/tenant-scope';
 import { ConflictError, NotFoundError, ValidationError } from '../../../schema/errors';
 import { Issues } from '../../common/field-rules';
-import { isUuid } from '../../../platform/ids';
 import { recordEvent } from '../../common/jobs/record-event';
 import type { MemberManualPaymentInput } from '../inputs/member.input';
 import { withProcessor, type PaymentProcessor } from '../processor/payment-processor';
@@ -50,8 +49,6 @@ export class MemberPaymentService {
     const issues = new Issues();
     const comment = optionalString(issues, ['input', 'comment'], input.comment, MAX_NOTE);
     issues.throwIfAny();
-    if (!isUuid(input.memberId)) throw new NotFoundError('Member not found');
-    if (!isUuid(input.paymentMethodId)) throw new NotFoundError('Payment method not found');
 
     const earlier = await this.settlePending(input.memberId);
     if (earlier && earlier.paymentMethodId === input.paymentMethodId.toLowerCase()) return toView(earlier);

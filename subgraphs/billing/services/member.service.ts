@@ -2,7 +2,6 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import type { TenantScope } from '../../../platform/tenant-scope';
 import { NotFoundError } from '../../../schema/errors';
 import { Issues } from '../../common/field-rules';
-import { isUuid } from '../../../platform/ids';
 import { toPage, type Page } from '../../common/pagination';
 import { validatePage } from '../../common/validate-page';
 import type { CreateMemberInput } from '../inputs/member.input';
@@ -23,7 +22,7 @@ export class MemberService {
   async create(input: CreateMemberInput): Promise<MemberView> {
     const issues = new Issues();
     const patients = await new DirectoryRepository(this.em, this.scope).patients([input.patientId]);
-    const patientId = isUuid(input.patientId) ? input.patientId.toLowerCase() : '';
+    const patientId = input.patientId.toLowerCase();
     if (!patients.has(patientId)) unknownReference(issues, ['input', 'patientId'], 'patient', input.patientId);
     const planName = requiredText(issues, ['input', 'planName'], input.planName);
     const priceCents = cents(issues, ['input', 'priceCents'], input.priceCents, 0, MAX_CENTS);
@@ -35,7 +34,7 @@ export class MemberService {
 
   /** One member with payments; unknown and other tenants' ids are the same 404. */
   async get(id: string): Promise<MemberView> {
-    const member = isUuid(id) ? await new MemberRepository(this.em, this.scope).findById(id) : null;
+    const member = await new MemberRepository(this.em, this.scope).findById(id);
     if (!member) throw new NotFoundError('Member not found');
     return member;
   }

@@ -3,7 +3,6 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import type { TenantScope } from '../../../platform/tenant-scope';
 import { ConflictError, NotFoundError } from '../../../schema/errors';
 import { Issues, type IssueLoc } from '../../common/field-rules';
-import { isUuid } from '../../../platform/ids';
 import type { CreateMerchantAccountInput } from '../inputs/merchant-account.input';
 import { withProcessor, type OpenAccountRequest, type PaymentProcessor } from '../processor/payment-processor';
 import { DirectoryRepository } from '../repositories/directory.repository';
@@ -57,7 +56,7 @@ export class MerchantAccountService {
       inPersonPerTransactionFee: cents(issues, loc('inPersonPerTransactionFee'), input.inPersonPerTransactionFee, 0, 100_000),
     };
     input.locationIds.forEach((id, i) => {
-      if (!isUuid(id) || !known.has(id.toLowerCase())) unknownReference(issues, loc('locationIds', i), 'location', id);
+      if (!known.has(id.toLowerCase())) unknownReference(issues, loc('locationIds', i), 'location', id);
     });
     issues.throwIfAny();
     // Keys are the caller's, so they are scoped to the tenant before they reach the processor.
@@ -71,7 +70,7 @@ export class MerchantAccountService {
       // A retried keyed opening: the processor answered the account it opened before, registered by then.
       if (openedByKey && (await accounts.findByProcessorId(accountId))) return;
       // Another tenant's account is refused exactly like one of ours registered twice: nothing says whose it is.
-      if (await accounts.heldByAnotherTenant(accountId)) throw new ConflictError(ALREADY_REGISTERED);
+      if (await MerchantAccountRepository.heldByAnotherTenantUnscoped(tx, this.scope, accountId)) throw new ConflictError(ALREADY_REGISTERED);
       const isDefault = input.isDefault || !(await accounts.hasDefault());
       if (isDefault) await accounts.clearDefault();
       const inserted = await accounts.insert({ id: randomUUID(), processorAccountId: accountId, name, isDefault, ...fees, locationIds });

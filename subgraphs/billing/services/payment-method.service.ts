@@ -2,46 +2,15 @@ import { UniqueConstraintViolationException } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { TenantScope } from '../../../platform/tenant-scope';
 import { ConflictError, NotFoundError } from '../../../schema/errors';
-import { isUuid } from '../../../platform/ids';
 import { recordEvent } from '../../common/jobs/record-event';
-import { PaymentMethod } from '../entities/payment-method.entity';
 import type { CreatePaymentMethodInput } from '../inputs/payment-method.input';
 import { DirectoryRepository } from '../repositories/directory.repository';
-import { PaymentMethodRepository } from '../repositories/payment-method.repository';
-import { PaymentMethodType } from '../types/enums';
+import { paymentMethodView, PaymentMethodRepository } from '../repositories/payment-method.repository';
 import type { PaymentMethodView } from '../types/payment-method.type';
 import { validatePaymentMethod, type PaymentMethodData } from './payment-method-rules';
 
 // One answer for a token of another patient, of this tenant or another, so the refusal tells nobody whose it is.
 const ANOTHER_PATIENTS = 'This paymentMethodId belongs to another patient';
-
-/** The GraphQL view of a freshly written entity (no re-read). */
-function toView(method: PaymentMethod): PaymentMethodView {
-  return {
-    id: method.id,
-    patientId: method.patientId,
-    processorPaymentMethodId: method.processorPaymentMethodId,
-    paymentMethodConfigId: method.paymentMethodConfigId,
-    fingerprint: method.fingerprint,
-    brand: method.brand,
-    last4: method.last4,
-    expMonth: method.expMonth,
-    expYear: method.expYear,
-    accountHolderType: method.accountHolderType,
-    accountNumberLast4: method.accountNumberLast4,
-    bankName: method.bankName,
-    routingNumber: method.routingNumber,
-    walletType: method.walletType,
-    description: method.description,
-    type: PaymentMethodType[method.type],
-    isDefault: method.isDefault,
-    isArchived: method.isArchived,
-    billingContact: method.billingContact as PaymentMethodView['billingContact'],
-    metadata: method.metadata,
-    createdDate: method.createdAt,
-    updatedDate: method.updatedAt,
-  };
-}
 
 /** Patients' payment methods (contract part 4.4): create, and list per patient. */
 export class PaymentMethodService {
@@ -56,7 +25,6 @@ export class PaymentMethodService {
    */
   async create(patientId: string, input: CreatePaymentMethodInput): Promise<PaymentMethodView> {
     const data = validatePaymentMethod(input);
-    if (!isUuid(patientId)) throw new NotFoundError('Patient not found');
     const patient = patientId.toLowerCase();
     try {
       return await this.insert(patient, data);
@@ -79,7 +47,7 @@ export class PaymentMethodService {
         return duplicate;
       }
       // A token is bound to the tenant it was first registered by; the refusal is the same as for another patient's, naming nobody.
-      if (await methods.heldByAnotherTenant(data.processorPaymentMethodId)) throw new ConflictError(ANOTHER_PATIENTS);
+      if (await PaymentMethodRepository.heldByAnotherTenantUnscoped(tx, this.scope, data.processorPaymentMethodId)) throw new ConflictError(ANOTHER_PATIENTS);
       const isDefault = !(await methods.hasDefault(patientId));
       const method = methods.add({ ...data, patientId, isDefault });
       // Ids and display details only: the event goes to the tenant's webhook, which needs no personal data.
@@ -92,7 +60,7 @@ export class PaymentMethodService {
         isDefault,
       });
       await methods.save();
-      return toView(method);
+      return paymentMethodView(method);
     });
   }
 

@@ -1,7 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { TenantScope } from '../../../platform/tenant-scope';
 import { checkIntRange, Issues, type IssueLoc } from '../../common/field-rules';
-import { isUuid } from '../../../platform/ids';
 import { ChargeItem, SoldPackage } from '../entities/revenue-line.entity';
 import type { RecordChargeItemInput, RecordSoldPackageInput } from '../inputs/revenue.input';
 import { DirectoryRepository, patientName } from '../repositories/directory.repository';
@@ -71,7 +70,7 @@ export class RevenueService {
     ]);
     const find = <T>(found: Map<string, T>, loc: IssueLoc, what: string, id: string | null | undefined): T | null => {
       if (id == null) return null;
-      const hit = isUuid(id) ? found.get(id.toLowerCase()) : undefined;
+      const hit = found.get(id.toLowerCase());
       if (!hit) unknownReference(issues, loc, what, id);
       return hit ?? null;
     };

@@ -1,6 +1,6 @@
 import { LockMode } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { isUuid } from '../../../platform/ids';
+import { storedId } from '../../../platform/ids';
 import { queryPrepared, type PreparedStatement } from '../../common/prepared-statement';
 import type { SortDirection } from '../../common/pagination';
 import { NoteTemplate } from '../entities/note-template.entity';
@@ -32,8 +32,8 @@ const MIGRATION_SOURCE: PreparedStatement = {
 
 /**
  * Every query of the notes subgraph, each bound to the scope's tenant, so another tenant's rows
- * are simply not there; ids that are no UUID cannot exist and are never sent to PostgreSQL (whose
- * uuid cast would fail).
+ * are simply not there; ids that are no UUID cannot exist and are never sent to PostgreSQL
+ * (`storedId`: its uuid cast would fail).
  */
 export class NoteTemplateRepository {
   constructor(private readonly em: EntityManager, private readonly scope: TenantScope) {}
@@ -55,8 +55,9 @@ export class NoteTemplateRepository {
 
   /** The template, or null when unknown or another tenant's. */
   findTemplate(id: string, options: { lock?: boolean } = {}): Promise<NoteTemplate | null> {
-    if (!isUuid(id)) return Promise.resolve(null);
-    return this.em.findOne(NoteTemplate, { id, tenantId: this.scope.tenantId }, options.lock ? { lockMode: LockMode.PESSIMISTIC_WRITE } : {});
+    const key = storedId(id);
+    if (!key) return Promise.resolve(null);
+    return this.em.findOne(NoteTemplate, { id: key, tenantId: this.scope.tenantId }, options.lock ? { lockMode: LockMode.PESSIMISTIC_WRITE } : {});
   }
 
   /** One page of templates by creation time, and how many there are. */
@@ -81,8 +82,9 @@ export class NoteTemplateRepository {
    * prepared statement less again.
    */
   async findForMigration(templateId: string, questionId: string): Promise<{ template: boolean; question: MigrationSource | null }> {
-    if (!isUuid(templateId)) return { template: false, question: null };
-    const [row] = await queryPrepared<MigrationRow>(this.em, MIGRATION_SOURCE, [isUuid(questionId) ? questionId : null, templateId, this.scope.tenantId]);
+    const template = storedId(templateId);
+    if (!template) return { template: false, question: null };
+    const [row] = await queryPrepared<MigrationRow>(this.em, MIGRATION_SOURCE, [storedId(questionId), template, this.scope.tenantId]);
     if (!row) return { template: false, question: null };
     const { questionId: found, ...question } = row;
     return { template: true, question: found ? question : null };

@@ -1,5 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { SortDirection } from '../../common/pagination';
+import { storedId } from '../../../platform/ids';
 import type { TenantScope } from '../../../platform/tenant-scope';
 import { ApiKey } from '../entities/api-key.entity';
 
@@ -34,9 +35,10 @@ export class ApiKeyRepository {
     return em.findOne(ApiKey, { lookupId }, { filters: false });
   }
 
-  /** The key with this id, of any tenant (the operator revokes by id). */
+  /** The key with this id, of any tenant (the operator revokes by id), or null (ids of any other shape too). */
   static findByIdUnscoped(em: EntityManager, id: string): Promise<ApiKey | null> {
-    return em.findOne(ApiKey, { id }, { filters: false });
+    const key = storedId(id);
+    return key ? em.findOne(ApiKey, { id: key }, { filters: false }) : Promise.resolve(null);
   }
 
   /** Every key of the named tenant, newest first (the operator's listing). */

@@ -1,4 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
+import { storedId } from '../../../platform/ids';
 import type { TenantScope } from '../../../platform/tenant-scope';
 import { LOGO_MAX_BYTES } from '../../../schema/upload-limits';
 
@@ -32,14 +33,16 @@ export class AssetRepository {
 
   /**
    * Any tenant's asset by id: assets are public by design (logos on patient-facing pages), and
-   * an id is an unguessable UUID. Callers check the id's shape first. Nothing over the upload cap
+   * an id is an unguessable UUID; an id of any other shape is simply not there. Nothing over the upload cap
    * is read: stored logos are bounded (docs/decisions.md, Logos are bounded), and a row from before
    * that the migration could not re-encode must not cost a public request megabytes.
    */
   static async findPublicUnscoped(em: EntityManager, id: string): Promise<AssetContent | null> {
+    const key = storedId(id);
+    if (!key) return null;
     const row = await em.getConnection().execute<AssetContent>(
       `select content_type as "contentType", byte_size as "byteSize", sha256, data from tenant.assets where id = ? and byte_size <= ?`,
-      [id, LOGO_MAX_BYTES],
+      [key, LOGO_MAX_BYTES],
       'get',
     );
     return row ?? null;

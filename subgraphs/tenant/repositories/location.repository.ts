@@ -1,5 +1,5 @@
 import type { EntityManager, FilterQuery } from '@mikro-orm/postgresql';
-import { isUuid } from '../../../platform/ids';
+import { storedId, storedIds } from '../../../platform/ids';
 import type { TenantScope } from '../../../platform/tenant-scope';
 import { Location } from '../entities/location.entity';
 import type { LocationListArgs } from '../types/location.type';
@@ -23,12 +23,13 @@ export class LocationRepository {
 
   /** The location, or null for unknown ids of any shape and for other tenants' ids alike. */
   findById(id: string): Promise<Location | null> {
-    return isUuid(id) ? this.em.findOne(Location, { id, tenantId: this.scope.tenantId }) : Promise.resolve(null);
+    const key = storedId(id);
+    return key ? this.em.findOne(Location, { id: key, tenantId: this.scope.tenantId }) : Promise.resolve(null);
   }
 
   /** Those of the ids that are the tenant's locations. */
   findByIds(ids: string[]): Promise<Location[]> {
-    const valid = ids.filter(isUuid);
+    const valid = storedIds(ids);
     return valid.length ? this.em.find(Location, { id: { $in: valid }, tenantId: this.scope.tenantId }, { orderBy: { name: 'asc', id: 'asc' } }) : Promise.resolve([]);
   }
 

@@ -1,5 +1,5 @@
 import type { EntityManager, FilterQuery } from '@mikro-orm/postgresql';
-import { isUuid } from '../../../platform/ids';
+import { storedId, storedIds } from '../../../platform/ids';
 import type { TenantScope } from '../../../platform/tenant-scope';
 import { Patient } from '../entities/patient.entity';
 import type { PatientListArgs } from '../types/patient.type';
@@ -23,12 +23,13 @@ export class PatientRepository {
 
   /** The patient, or null for unknown ids of any shape and for other tenants' ids alike. */
   findById(id: string): Promise<Patient | null> {
-    return isUuid(id) ? this.em.findOne(Patient, { id, tenantId: this.scope.tenantId }) : Promise.resolve(null);
+    const key = storedId(id);
+    return key ? this.em.findOne(Patient, { id: key, tenantId: this.scope.tenantId }) : Promise.resolve(null);
   }
 
   /** Those of the ids that are the tenant's patients. */
   findByIds(ids: string[]): Promise<Patient[]> {
-    const valid = ids.filter(isUuid);
+    const valid = storedIds(ids);
     return valid.length ? this.em.find(Patient, { id: { $in: valid }, tenantId: this.scope.tenantId }) : Promise.resolve([]);
   }
 

@@ -1,5 +1,5 @@
 import type { EntityManager, FilterQuery } from '@mikro-orm/postgresql';
-import { isUuid } from '../../../platform/ids';
+import { storedId, storedIds } from '../../../platform/ids';
 import type { TenantScope } from '../../../platform/tenant-scope';
 import type { Location } from '../entities/location.entity';
 import { Provider } from '../entities/provider.entity';
@@ -26,20 +26,22 @@ export class ProviderRepository {
 
   /** The provider, or null for unknown ids of any shape and for other tenants' ids alike. */
   findById(id: string): Promise<Provider | null> {
-    return isUuid(id) ? this.em.findOne(Provider, { id, tenantId: this.scope.tenantId }, { populate: ['locations'] }) : Promise.resolve(null);
+    const key = storedId(id);
+    return key ? this.em.findOne(Provider, { id: key, tenantId: this.scope.tenantId }, { populate: ['locations'] }) : Promise.resolve(null);
   }
 
   /** Those of the ids that are the tenant's providers, locations loaded. */
   findByIds(ids: string[]): Promise<Provider[]> {
-    const valid = ids.filter(isUuid);
+    const valid = storedIds(ids);
     return valid.length ? this.em.find(Provider, { id: { $in: valid }, tenantId: this.scope.tenantId }, { populate: ['locations'] }) : Promise.resolve([]);
   }
 
   /** One page, by last then first name. A malformed location id matches nobody. */
   async list(args: ProviderListArgs): Promise<[Provider[], number]> {
-    if (args.locationId && !isUuid(args.locationId)) return [[], 0];
+    const locationId = args.locationId ? storedId(args.locationId) : null;
+    if (args.locationId && !locationId) return [[], 0];
     const where: Record<string, unknown> = { ...(searchCondition(args.search, ['firstName', 'lastName', 'title', 'email']) ?? {}) };
-    if (args.locationId) where.locations = { id: args.locationId };
+    if (locationId) where.locations = { id: locationId };
     return this.em.findAndCount(Provider, { ...where, tenantId: this.scope.tenantId } as FilterQuery<Provider>, {
       populate: ['locations'],
       orderBy: { lastName: 'asc', firstName: 'asc', id: 'asc' },

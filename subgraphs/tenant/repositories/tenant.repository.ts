@@ -1,5 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { queryPrepared, type PreparedStatement } from '../../common/prepared-statement';
+import { storedId } from '../../../platform/ids';
 import type { TenantScope } from '../../../platform/tenant-scope';
 import { Tenant } from '../entities/tenant.entity';
 import type { StoredTenantSettings } from '../tenant-settings';
@@ -89,9 +90,10 @@ export class TenantRepository {
     return tenant;
   }
 
-  /** Whether a tenant with this id exists (the operator issuing a key names a tenant by id). */
+  /** Whether a tenant with this id exists (the operator names a tenant by id); false for ids of any other shape. */
   static async existsUnscoped(em: EntityManager, id: string): Promise<boolean> {
-    return (await em.count(Tenant, { id }, { filters: false })) > 0;
+    const key = storedId(id);
+    return !!key && (await em.count(Tenant, { id: key }, { filters: false })) > 0;
   }
 
   /** How many tenants exist, all of them (the first start seeds a demo tenant only on an empty database). */

@@ -4,6 +4,7 @@ import type { Pool } from 'pg';
 import type { Db } from 'pg-boss' with { 'resolution-mode': 'import' };
 import { enqueue } from '../../../platform/jobs/job-queue';
 import type { WebhookEventJob } from '../../../platform/jobs/webhook-event';
+import { storedId } from '../../../platform/ids';
 import type { TenantScope } from '../../../platform/tenant-scope';
 import { deliveryJob, WEBHOOK_DELIVERY_QUEUE } from '../webhooks/queues';
 import type { AdoptedDelivery, AttemptOutcome, AttemptRecord, ClaimedDelivery, Deferral, DeliveryRecord, DeliverySettlement, DueDelivery, WebhookQueueStats } from './webhook-delivery.rows';
@@ -46,9 +47,11 @@ export class WebhookDeliveryRepository {
     return [rows.map(delivery), total];
   }
 
-  /** One of the tenant's deliveries, or null (another tenant's reads as absent). */
+  /** One of the tenant's deliveries, or null (another tenant's and ids of any other shape read as absent). */
   async find(id: string): Promise<DeliveryRecord | null> {
-    const row = await this.em.getConnection().execute<DeliveryRecord>(`select ${DELIVERY_COLUMNS} from tenant.webhook_deliveries where tenant_id = ? and id = ?`, [this.scope.tenantId, id], 'get');
+    const key = storedId(id);
+    if (!key) return null;
+    const row = await this.em.getConnection().execute<DeliveryRecord>(`select ${DELIVERY_COLUMNS} from tenant.webhook_deliveries where tenant_id = ? and id = ?`, [this.scope.tenantId, key], 'get');
     return row ? delivery(row) : null;
   }
 
@@ -68,20 +71,22 @@ export class WebhookDeliveryRepository {
    * requeue then would send it twice at once); 'missing' when it is not the tenant's.
    */
   async requeue(id: string): Promise<'queued' | 'busy' | 'missing'> {
+    const key = storedId(id);
+    if (!key) return 'missing';
     // A new job: the one still queued for a retry (if any) is no longer the delivery's and does nothing.
     const jobId = randomUUID();
     const rows = await this.em.getConnection().execute<{ id: string }[]>(
       `update tenant.webhook_deliveries set status = 'pending', attempt_count = 0, next_attempt_at = now(), locked_until = null, job_id = ?, updated_at = now()
         where tenant_id = ? and id = ? and (locked_until is null or locked_until < now()) returning id`,
-      [jobId, this.scope.tenantId, id],
+      [jobId, this.scope.tenantId, key],
       'all',
       this.em.getTransactionContext(),
     );
     if (rows.length > 0) {
-      await enqueue(this.em, WEBHOOK_DELIVERY_QUEUE, [deliveryJob(jobId, id, this.scope.tenantId)]);
+      await enqueue(this.em, WEBHOOK_DELIVERY_QUEUE, [deliveryJob(jobId, key, this.scope.tenantId)]);
       return 'queued';
     }
-    return (await this.find(id)) ? 'busy' : 'missing';
+    return (await this.find(key)) ? 'busy' : 'missing';
   }
 
   /** Queues a `webhook.test` delivery straight into the log: it reports no change, so it needs no outbox. */

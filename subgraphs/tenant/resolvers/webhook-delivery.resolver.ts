@@ -1,7 +1,6 @@
 import { Arg, Args, Ctx, FieldResolver, ID, Mutation, Query, Resolver, Root } from 'type-graphql';
 import { ConflictError, NotFoundError } from '../../../schema/errors';
 import type { SubgraphContext } from '../../../platform/context';
-import { isUuid } from '../../../platform/ids';
 import { toPage, type Page } from '../../common/pagination';
 import { requireScope } from '../../common/require-tenant';
 import { validatePage } from '../../common/validate-page';
@@ -23,7 +22,7 @@ export class WebhookDeliveryResolver {
   @Mutation(() => WebhookDeliveryType, { description: 'Sends a delivered or failed event again, from a fresh retry schedule (same webhook-id)' })
   async redeliverWebhookEvent(@Arg('id', () => ID) id: string, @Ctx() ctx: SubgraphContext): Promise<DeliveryRecord> {
     const scope = requireScope(ctx);
-    const outcome = isUuid(id) ? await ctx.em.transactional((tx) => new WebhookDeliveryRepository(tx, scope).requeue(id)) : 'missing';
+    const outcome = await ctx.em.transactional((tx) => new WebhookDeliveryRepository(tx, scope).requeue(id));
     if (outcome === 'missing') throw new NotFoundError('Webhook delivery not found');
     if (outcome === 'busy') throw new ConflictError('This delivery is being sent right now; retry in a few seconds');
     return (await new WebhookDeliveryRepository(ctx.em, scope).find(id))!;

@@ -1,7 +1,6 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { NotFoundError } from '../../../schema/errors';
-import { isUuid } from '../../../platform/ids';
 import { ApiKeyRepository } from '../repositories/api-key.repository';
 import { TenantRepository } from '../repositories/tenant.repository';
 
@@ -47,7 +46,7 @@ export class ApiKeyService {
 
   /** Creates a key for an existing tenant. */
   async issue(tenantId: string, name: string | null = null): Promise<IssuedKey> {
-    if (!isUuid(tenantId) || !(await TenantRepository.existsUnscoped(this.em, tenantId))) throw new NotFoundError('Tenant not found');
+    if (!(await TenantRepository.existsUnscoped(this.em, tenantId))) throw new NotFoundError('Tenant not found');
     const lookupId = randomBytes(12).toString('base64url').replace(/[-_]/g, '').padEnd(16, '0').slice(0, 16);
     const secret = randomBytes(32).toString('base64url');
     const key = await ApiKeyRepository.createUnscoped(this.em, { tenantId, lookupId, secretHash: sha256(secret), name });
@@ -72,16 +71,16 @@ export class ApiKeyService {
    */
   async revoke(keyId: string): Promise<void> {
     await this.em.transactional(async (em) => {
-      const key = isUuid(keyId) ? await ApiKeyRepository.findByIdUnscoped(em, keyId) : null;
+      const key = await ApiKeyRepository.findByIdUnscoped(em, keyId);
       if (!key) throw new NotFoundError('API key not found');
       key.revokedAt ??= new Date();
       await ApiKeyRepository.saveRevocationUnscoped(em, key, API_KEY_REVOKED_CHANNEL);
     });
   }
 
-  /** The tenant's keys, newest first, without secrets. */
+  /** The tenant's keys, newest first, without secrets; an unknown tenant (of any shape) is 404. */
   async list(tenantId: string): Promise<ApiKeySummary[]> {
-    if (!isUuid(tenantId)) throw new NotFoundError('Tenant not found');
+    if (!(await TenantRepository.existsUnscoped(this.em, tenantId))) throw new NotFoundError('Tenant not found');
     const keys = await ApiKeyRepository.listOfTenantUnscoped(this.em, tenantId);
     return keys.map((k) => ({
       id: k.id,

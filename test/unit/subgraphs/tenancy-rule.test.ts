@@ -3,10 +3,13 @@ import { join, relative } from 'node:path';
 
 /**
  * The tenancy rule in data access (docs/architecture.md, Rules of the house; docs/decisions.md,
- * One tenancy rule): queries live in repositories only, and a tenant-scoped repository takes a
- * `TenantScope` and binds its tenant id in every query. Read from the source, no database: a
- * query written outside a repository, or a repository method that forgets the scope, fails here
- * with what to do instead.
+ * One tenancy rule and One data-access style): queries live in repositories only, a
+ * tenant-scoped repository takes a `TenantScope` and binds its tenant id in every query, and the
+ * tenant guard (the ORM's `tenant` filter) sits under every query of every subgraph, billing's
+ * included: every entity carries it, and SQL the guard cannot reach is written only where listed
+ * with its reason. Read from the source, no database: a query written outside a repository, a
+ * repository method that forgets the scope, an entity without the guard or unlisted SQL fails
+ * here with what to do instead.
  */
 
 const ROOT = join(__dirname, '../../..');
@@ -78,16 +81,52 @@ const UNSCOPED_METHODS: Record<string, string> = {
   'WebhookConfigRepository.recordHealthUnscoped': "a delivery batch's breaker and disabling bookkeeping (410 Gone included), each endpoint its tenant's",
   'NotificationRepository.adoptUnqueuedUnscoped': 'at start, unsent e-mails of every tenant from before the job queue get a job',
   'NotificationRepository.countDueUnscoped': 'metrics: the e-mail backlog across every tenant',
+  // A processor's ids are one tenant's alone: whether another tenant holds one is a yes or no, nothing of theirs.
+  'PaymentMethodRepository.heldByAnotherTenantUnscoped': "a processor token is one tenant's: is it another tenant's?",
+  'MerchantAccountRepository.heldByAnotherTenantUnscoped': "a processor account id is one tenant's: is it another tenant's?",
 };
+
+/**
+ * Scoped repository methods that run SQL the tenant guard does not reach (raw SQL, prepared
+ * statements, a query builder without `applyFilters`), each with its reason; they bind
+ * `this.scope.tenantId` themselves (the test above checks). Everything else goes through the
+ * ORM's find, count, flush and native calls, which the guard covers. The list only shrinks: a
+ * listed method that no longer runs such SQL fails the test too. Unscoped methods are listed above.
+ */
+const RAW_SQL_METHODS: Record<string, string> = {
+  // Transaction-scoped advisory locks: no ORM call takes one, and they read no rows; the key names the tenant.
+  'PaymentMethodRepository.lockPatient': "advisory lock serialising one patient's new methods",
+  'MerchantAccountRepository.lockTenant': "advisory lock serialising one tenant's default account changes",
+  'NotificationRepository.lockedDailyCount': "advisory lock serialising one tenant's e-mail quota (the count itself is an ORM query)",
+  'GiftCardRepository.insert': 'insert ... on conflict do nothing: a taken code must not abort the transaction that draws the next (the guard covers no insert anyway)',
+  // Hot paths measured in bench/RESULTS.md: prepared statements, parsed once per connection.
+  'TenantRepository.current': 'prepared statement on the hot path (docs/decisions.md, Hot reads as prepared statements)',
+  'TenantRepository.currentPublic': 'prepared statement on the hot path (GET /tenant/public)',
+  'NoteTemplateRepository.findForMigration': "prepared statement at every migration stream's start",
+  'NoteTemplateRepository.shiftQuestions': 'position = position + 1 over many rows in one statement',
+  'AssetRepository.store': "upsert returning the existing row's id: two concurrent uploads cannot both insert",
+  // The analytics campaign list: counts of opportunities per page row in one statement.
+  'CampaignRepository.list': 'campaign page with opportunity counts and its total in one statement',
+  'CampaignRepository.select': 'the statement behind list and findById',
+  // The webhook delivery log has no entity: its jobs write it with pg-boss's Db (the Unscoped methods above).
+  'WebhookDeliveryRepository.page': 'the delivery log (no entity)',
+  'WebhookDeliveryRepository.find': 'the delivery log (no entity)',
+  'WebhookDeliveryRepository.attempts': 'the delivery log (no entity)',
+  'WebhookDeliveryRepository.requeue': 'the delivery log (no entity)',
+  'WebhookDeliveryRepository.insertTest': 'the delivery log (no entity)',
+};
+
+/** SQL the tenant guard does not reach: raw statements, prepared statements, pg clients, and a query builder (unless its method applies the filters). */
+const RAW_SQL = /\b(?:getConnection|getKnex)\s*\(|\.\s*execute\s*[<(]|\bqueryPrepared\s*[<(]|\bexecuteSql\s*[<(]|\b(?:pool|client)\s*\.\s*query\s*[<(]|\bcreateQueryBuilder\s*[<(]/;
 
 /**
  * Private helpers of scoped repositories that run SQL their callers write. One that binds the
  * scope itself passes; for one that does not, each caller counts as a query and must bind it.
  */
-const PASS_THROUGH_HELPERS = new Set(['run', 'select']);
+const PASS_THROUGH_HELPERS = new Set(['select']);
 
 /** Entity manager calls that query or write, inside a repository method. */
-const REPOSITORY_QUERY = /this\.em\s*\.\s*(find\w*|count|create|native\w+|getConnection|upsert\w*|insert\w*)\s*[<(]|queryPrepared\s*[<(]\s*this\.em/;
+const REPOSITORY_QUERY = /this\.em\s*\.\s*(find\w*|count|create|createQueryBuilder|native\w+|getConnection|execute|upsert\w*|insert\w*)\s*[<(]|queryPrepared\s*[<(]\s*this\.em/;
 
 interface Method {
   name: string;
@@ -106,13 +145,66 @@ function methodsOf(classBody: string): Method[] {
   }));
 }
 
+/** The classes of a source file, with their bodies (exported, at the top level, as the house style writes them). */
+const classesOf = (text: string) => [...text.matchAll(/^export class (\w+)[^{]*\{([\s\S]*?)^\}/gm)].map(([, name, body]) => ({ name, body }));
+
 const subgraphFiles = sourceFiles(SUBGRAPHS).filter((f) => !f.startsWith('subgraphs/common/') && f.split('/').length > 2);
 const repositoryFiles = subgraphFiles.filter((f) => f.includes('/repositories/'));
+const entityFiles = subgraphFiles.filter((f) => f.includes('/entities/') && f.endsWith('.entity.ts'));
 
 describe('the tenancy rule in data access', () => {
-  it('finds the subgraphs and their repositories (the test reads the right folder)', () => {
+  it('finds the subgraphs, their repositories and entities (the test reads the right folder)', () => {
     expect(subgraphFiles.length).toBeGreaterThan(100);
     expect(repositoryFiles.length).toBeGreaterThan(15);
+    for (const subgraph of ['tenant', 'billing', 'analytics', 'notes']) {
+      expect(repositoryFiles.some((f) => f.startsWith(`subgraphs/${subgraph}/`))).toBe(true);
+      expect(entityFiles.some((f) => f.startsWith(`subgraphs/${subgraph}/`))).toBe(true);
+    }
+  });
+
+  it('puts every entity of every subgraph under the tenant guard', () => {
+    // Every class of the entity files with its decorators and base (an entity may extend an abstract base of its own file).
+    const classes = entityFiles.flatMap((file) =>
+      [...code(read(file)).matchAll(/((?:@\w+\((?:[^()]|\([^()]*\))*\)\s*)*)(?:export\s+)?(?:abstract\s+)?class\s+(\w+)(?:\s+extends\s+(\w+))?/g)].map(
+        ([, decorators, name, base]) => ({ file, name, base, isEntity: /@Entity\(/.test(decorators), filtered: /@TenantFilter\(\)|@Filter\(\{\s*name:\s*'tenant'/.test(decorators) }),
+      ),
+    );
+    const guarded = new Set(['TenantScopedEntity', ...classes.filter((c) => c.filtered).map((c) => c.name)]);
+    for (let grown = true; grown; ) {
+      grown = false;
+      for (const c of classes) if (c.base && guarded.has(c.base) && !guarded.has(c.name)) (guarded.add(c.name), (grown = true));
+    }
+    const entities = classes.filter((c) => c.isEntity);
+    expect(entities.length).toBeGreaterThan(20);
+    const unguarded = entities.filter((c) => !guarded.has(c.name)).map((c) => `${c.file}: ${c.name}`);
+    if (unguarded.length) {
+      throw new Error(`Entities without the tenant guard:\n  ${unguarded.join('\n  ')}\nExtend TenantScopedEntity, or decorate the class with @TenantFilter() (subgraphs/common/base.entity.ts).`);
+    }
+  });
+
+  it('reaches rows through the ORM under the guard: other SQL only in listed repository methods', () => {
+    const problems: string[] = [];
+    const seen = new Set<string>();
+    for (const file of repositoryFiles) {
+      for (const { name, body } of classesOf(code(read(file)))) {
+        for (const method of methodsOf(body)) {
+          const qualified = `${name}.${method.name}`;
+          // Unscoped methods are outside the guard by definition, each listed with its reason in UNSCOPED_METHODS.
+          if (method.isStatic || !RAW_SQL.test(method.body) || /\.applyFilters\s*\(/.test(method.body)) continue;
+          seen.add(qualified);
+          if (!(qualified in RAW_SQL_METHODS)) problems.push(`${file}: ${qualified} runs SQL the tenant guard does not reach`);
+        }
+      }
+    }
+    const stale = Object.keys(RAW_SQL_METHODS).filter((m) => !seen.has(m));
+    if (stale.length) problems.push(`RAW_SQL_METHODS lists methods that no longer run such SQL: ${stale.join(', ')}`);
+    if (problems.length) {
+      throw new Error(
+        `One data-access style (docs/architecture.md, Rules of the house):\n  ${problems.join('\n  ')}\n` +
+          'Use the ORM (find, count, entities and flush, nativeUpdate), whose tenant filter guards the query; where a statement truly ' +
+          'needs SQL the ORM cannot express, list the method in RAW_SQL_METHODS with its reason.',
+      );
+    }
   });
 
   it('keeps queries and entity writes in repositories', () => {
@@ -139,8 +231,7 @@ describe('the tenancy rule in data access', () => {
     const unscopedSeen = new Set<string>();
     for (const file of repositoryFiles) {
       const text = code(read(file));
-      for (const cls of text.matchAll(/^export class (\w+)[^{]*\{([\s\S]*?)^\}/gm)) {
-        const [, name, body] = cls;
+      for (const { name, body } of classesOf(text)) {
         if (!/constructor\s*\([^)]*\bscope\s*:\s*TenantScope\b/.test(body)) {
           problems.push(`${file}: ${name}'s constructor takes no \`scope: TenantScope\`; every repository is built with the request's scope`);
         }
