@@ -36,10 +36,10 @@ module.exports = {
     },
     {
       name: 'gateway-through-faces',
-      comment: "The gateway reaches the subgraphs only through their public faces and the registry, never through their kit.",
+      comment: "The gateway reaches the subgraphs only through their public faces, the registry and the settings readers' list, never through their kit.",
       severity: 'error',
       from: { path: '^gateway/' },
-      to: { path: '^subgraphs/', pathNot: [`${SUBGRAPH}index\\.ts$`, '^subgraphs/registry\\.ts$'] },
+      to: { path: '^subgraphs/', pathNot: [`${SUBGRAPH}index\\.ts$`, '^subgraphs/(registry|settings)\\.ts$'] },
     },
     {
       name: 'subgraph-public-face',

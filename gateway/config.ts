@@ -1,5 +1,5 @@
 import { resolve } from 'node:path';
-import { SUBGRAPHS } from '../subgraphs/registry';
+import { SUBGRAPH_SETTINGS } from '../subgraphs/settings';
 import { WORKER_ROLE_ENV } from './cluster/cluster-worker';
 import { readShutdownGraceMs } from '../platform/http-drain';
 import { DEFAULT_SUPERVISE_SECONDS, readJobSettings, type JobSettings } from '../platform/jobs/job-settings';
@@ -189,11 +189,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   // they are this process's, and a bad value stops the start with the rest. Distributed, each
   // subgraph service reads them itself, but checking here still catches a typo shared by all.
   const subgraphSettings: Partial<Record<SubgraphName, unknown>> = {};
-  for (const definition of SUBGRAPHS) {
-    if (!definition.readSettings) continue;
-    const read = definition.readSettings(env);
+  for (const [name, readSettings] of Object.entries(SUBGRAPH_SETTINGS) as [SubgraphName, (typeof SUBGRAPH_SETTINGS)[SubgraphName]][]) {
+    const read = readSettings(env);
     problems.push(...read.problems);
-    subgraphSettings[definition.name] = read.settings;
+    subgraphSettings[name] = read.settings;
   }
   // OTEL_*: read (and applied) by the tracing SDK before this loader runs; checked here so a bad value stops the start.
   problems.push(...readTracingSettings(env).problems);

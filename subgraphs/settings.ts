@@ -1,0 +1,20 @@
+import type { Env, SettingsRead, SubgraphName } from '../platform/subgraph-definition';
+import { readAnalyticsSettings } from './analytics/analytics-deps';
+import { readMailSettings } from './billing/notifications/mail-settings';
+import { readLlmSettings } from './notes/providers/llm-settings';
+import { readWebhookSettings } from './tenant/webhooks/settings';
+
+/** Reads one subgraph's own settings from the environment, every problem listed. */
+export type SubgraphSettingsReader = (env: Env) => SettingsRead<unknown>;
+
+/**
+ * Each subgraph's settings reader, the same one its definition carries, without loading its
+ * resolvers: the gateway's configuration loader reads these before anything else is imported
+ * (type-graphql's decorators need `reflect-metadata` first, which entry points load, loaders not).
+ */
+export const SUBGRAPH_SETTINGS: Readonly<Record<SubgraphName, SubgraphSettingsReader>> = {
+  tenant: readWebhookSettings,
+  billing: readMailSettings,
+  analytics: readAnalyticsSettings,
+  notes: readLlmSettings,
+};
