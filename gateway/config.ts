@@ -5,7 +5,7 @@ import { readShutdownGraceMs } from '../platform/http-drain';
 import { DEFAULT_SUPERVISE_SECONDS, readJobSettings, type JobSettings } from '../platform/jobs/job-settings';
 import { SUBGRAPH_NAMES, type SubgraphName } from '../platform/subgraph-definition';
 import { readTracingSettings } from '../platform/tracing/settings';
-import { readSpeedPlumbing, type SpeedPlumbing } from '../platform/speed-plumbing';
+import { readSpeedPlumbing, type SpeedPlumbing } from '../platform/speed/speed-plumbing';
 
 /** How the process runs: everything in one process, or the gateway alone in front of subgraph services. */
 export type RunMode = 'all-in-one' | 'distributed';
@@ -53,11 +53,11 @@ export interface Config {
   metricsPort: number | null;
   /** Interface the metrics server binds (METRICS_HOST, HOST by default). */
   metricsHost: string;
-  /** Whether identical query fetches to a subgraph in flight at once share one answer (GRAPHQL_DEDUP; on by default; gateway/graphql/inflight-dedup.ts). */
+  /** Whether identical query fetches to a subgraph in flight at once share one answer (GRAPHQL_DEDUP; on by default; platform/speed/inflight-dedup.ts). */
   graphqlDedup: boolean;
-  /** Which pieces of speed plumbing run (SPEED_PLUMBING; platform/speed-plumbing.ts). */
+  /** Which pieces of speed plumbing run (SPEED_PLUMBING; platform/speed/speed-plumbing.ts). */
   plumbing: SpeedPlumbing;
-  /** Whether a REST route whose query the gateway answers with one subgraph fetch sends that fetch itself (REST_DIRECT; on by default; gateway/graphql/single-fetch-plan.ts). */
+  /** Whether a REST route whose query the gateway answers with one subgraph fetch sends that fetch itself (REST_DIRECT; on by default; platform/speed/single-fetch-plan.ts). */
   restDirect: boolean;
   /** Whether those fetches run compiled by graphql-jit in an all-in-one process (REST_COMPILED; on by default; gateway/graphql/local-data-source.ts). */
   restCompiled: boolean;
@@ -218,7 +218,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       points: int('RATE_LIMIT_PER_WINDOW', 600, 1, 10_000_000),
       windowSeconds: int('RATE_LIMIT_WINDOW_SECONDS', 60, 1, 86_400),
       authFailurePoints: int('RATE_LIMIT_AUTH_FAILURES_PER_WINDOW', 60, 1, 10_000_000),
-      // Unset: 2% of the limit shared among this replica's workers (gateway/http/rate-lease.ts); 1 asks the store for every request.
+      // Unset: 2% of the limit shared among this replica's workers (platform/speed/rate-lease.ts); 1 asks the store for every request.
       leasePoints: !plumbing.has('rate-lease') ? 1 : env.RATE_LIMIT_LEASE === undefined || env.RATE_LIMIT_LEASE === '' ? null : int('RATE_LIMIT_LEASE', 1, 1, 10_000_000),
     },
     redisUrl: text('REDIS_URL'),

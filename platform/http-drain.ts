@@ -1,6 +1,6 @@
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { liveList } from './slot-list';
+import { liveList } from './speed/slot-list';
 
 /** How long a shutdown waits by default for in-flight work (SHUTDOWN_GRACE_SECONDS). */
 export const DEFAULT_SHUTDOWN_GRACE_MS = 10_000;

@@ -3,7 +3,7 @@ import { MikroORM, PostgreSqlDriver, ReflectMetadataProvider } from '@mikro-orm/
 import type { Constructor, MigrationObject } from '@mikro-orm/core';
 import { Client } from 'pg';
 import { waitUntilIdle } from './http-drain';
-import { attachReadPool, readPoolOf } from './read-pool';
+import { attachReadPool, readPoolOf } from './speed/read-pool';
 
 /** What a subgraph hands to the ORM: its schema name, entity classes and migrations in order. */
 export interface OrmDefinition {

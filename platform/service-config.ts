@@ -5,7 +5,7 @@ import { DEFAULT_SUPERVISE_SECONDS, readJobSettings, type JobSettings } from './
 import { DEFAULT_POOL_MAX } from './orm';
 import type { Env, SubgraphDefinition } from './subgraph-definition';
 import { readTracingSettings } from './tracing/settings';
-import { readSpeedPlumbing, type SpeedPlumbing } from './speed-plumbing';
+import { readSpeedPlumbing, type SpeedPlumbing } from './speed/speed-plumbing';
 
 /** What a subgraph service needs to run alone, read once from its environment. */
 export interface ServiceConfig {

@@ -11,8 +11,7 @@ import type { OperationExecutor, RequestContext } from '../schema/request-contex
 import { answering, graphQLErrorAnswer, sendAnswer, type ContextOf, type ErrorLog, type HttpAnswer } from './http-errors';
 import { IDEMPOTENCY_HEADER, runIdempotently, type IdempotencyStore } from './idempotency';
 import { readUpload } from './upload';
-import { FirstEventPriority } from './first-event-priority';
-import { serveStream, type StreamSupport } from './stream';
+import { NO_STREAM_PRIORITY, serveStream, type StreamPriority, type StreamSupport } from './stream';
 import type { RouteDefinition } from './types';
 
 /** What the bridge needs from the edge: the request's context, a way to run operations on it, and where failures are logged. */
@@ -58,8 +57,8 @@ export interface RestRouterOptions {
   idempotency?: IdempotencyStore;
   /** Serves routes with `stream` (subscriptions as server-sent events); required when the table has any. */
   streams?: StreamSupport;
-  /** Whether streams yet to send their first event go first (first-event-priority.ts); on by default. */
-  firstEventPriority?: boolean;
+  /** How streams' events are ordered (the gateway's FirstEventPriority); none by default. */
+  streamPriority?: StreamPriority;
   /**
    * What a route's request passes through before the bridge, mounted on that route alone (one route
    * match per request instead of a path-list match per middleware): `admit` (authentication, rate
@@ -82,7 +81,7 @@ export interface RouteGuards {
  */
 export function createRestRouter(routes: RouteDefinition[], schema: GraphQLSchema, edge: BridgeEdge, options: RestRouterOptions = {}): Router {
   const router = Router();
-  const streamPriority = options.firstEventPriority === false ? new FirstEventPriority(0, false) : new FirstEventPriority();
+  const streamPriority = options.streamPriority ?? NO_STREAM_PRIORITY;
   schema = withScalarParsers(schema);
   for (const route of routes) {
     const prepared = compileRoute(route, schema);

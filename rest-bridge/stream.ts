@@ -2,7 +2,6 @@ import type { Response } from 'express';
 import { clientError } from '../schema/client-error';
 import type { OperationResult, RequestContext, SubscriptionExecutor } from '../schema/request-context';
 import type { PreparedOperation } from '../schema/single-operation';
-import type { FirstEventPriority } from './first-event-priority';
 import { graphQLErrorAnswer, sendAnswer } from './http-errors';
 import type { RouteDefinition, StreamMapping } from './types';
 
@@ -37,6 +36,20 @@ const isRefusal = (result: OperationResult) => Boolean(result.errors?.length) &&
  * a failure is the route's error event, and the stream ends. A client that disconnects cancels
  * the subscription at once.
  */
+/**
+ * Orders streams' work so that streams yet to send their first event go first (the gateway's
+ * FirstEventPriority, a piece of speed plumbing); `NO_STREAM_PRIORITY` leaves the order alone.
+ */
+export interface StreamPriority {
+  /** Marks a stream as started; the returned function marks its first event sent. */
+  start(): () => void;
+  /** Waits, boundedly, while started streams still have their first event to send. */
+  holdForStarters(): Promise<void>;
+}
+
+/** No ordering: every stream sends as its events come, yielding a turn of the event loop between events. */
+export const NO_STREAM_PRIORITY: StreamPriority = { start: () => () => undefined, holdForStarters: () => new Promise((resolve) => setImmediate(resolve)) };
+
 export async function serveStream(
   route: RouteDefinition & { stream: StreamMapping },
   prepared: PreparedOperation,
@@ -45,7 +58,7 @@ export async function serveStream(
   res: Response,
   support: StreamSupport,
   logError: (error: unknown) => void,
-  priority: FirstEventPriority,
+  priority: StreamPriority,
 ): Promise<void> {
   const started = priority.start();
   let results: AsyncIterator<OperationResult> | undefined;

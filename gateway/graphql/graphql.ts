@@ -13,11 +13,11 @@ import type { Config } from '../config';
 import { armorProtection, cappedStringify, parseTokenLimit } from './graphql-limits';
 import { operationResolutionPlugin } from './graphql-operation-check';
 import { surrogateLiteralError, textRulePlugin } from './graphql-text-rule';
-import { DeduplicatingDataSource } from './inflight-dedup';
+import { DeduplicatingDataSource } from '../../platform/speed/inflight-dedup';
 import { CachedLocalDataSource } from './local-data-source';
 import { graphqlMetricsPlugin } from '../metrics/graphql-metrics';
 import { createOperationRunner } from './operation-runner';
-import { planSingleFetches } from './single-fetch-plan';
+import { planSingleFetches } from '../../platform/speed/single-fetch-plan';
 import { IdentityForwardingDataSource } from './remote-data-source';
 import type { OperationExecutor, RequestContext } from '../../schema/request-context';
 

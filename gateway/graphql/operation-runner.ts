@@ -4,7 +4,7 @@ import type { GatewayGraphQLRequestContext } from '@apollo/server-gateway-interf
 import { GraphQLError, isNonNullType, Kind, type DocumentNode, type GraphQLFormattedError, type GraphQLSchema, type OperationDefinitionNode } from 'graphql';
 import type { PreparedOperation } from '../../schema/single-operation';
 import type { OperationExecutor, OperationResult, RequestContext } from '../../schema/request-context';
-import type { SingleFetch } from './single-fetch-plan';
+import type { SingleFetch } from '../../platform/speed/single-fetch-plan';
 import { bytesOverCap, responseTooLargeMessage } from './graphql-limits';
 
 /** Formats an error for clients, as Apollo Server's `formatError` option. */

@@ -5,7 +5,7 @@ import type { GatewayGraphQLResponse } from '@apollo/server-gateway-interface';
 import type { Fetcher } from '@apollo/utils.fetcher';
 import { IDENTITY_HEADERS } from '../../platform/context';
 import type { RequestContext } from '../../schema/request-context';
-import { createSubgraphFetcher } from './subgraph-fetcher';
+import { createSubgraphFetcher } from '../../platform/speed/subgraph-fetcher';
 
 /**
  * The signal of the request a fetch is sent for. RemoteGraphQLDataSource builds the fetcher's

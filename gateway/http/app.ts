@@ -7,6 +7,7 @@ import { docsRouter } from '../../rest-bridge/docs';
 import { answerClientError, errorHandler, notFound } from '../../rest-bridge/http-errors';
 import { isJsonRequest, readNonJsonBody, refuseBadText, refuseDeepJson, refuseLongUrl } from '../../rest-bridge/request-guards';
 import { createRestRouter, type RouteGuards } from '../../rest-bridge/router';
+import { FirstEventPriority } from '../../platform/speed/first-event-priority';
 import { SUBGRAPH_NAMES } from '../../platform/subgraph-definition';
 import { ROUTES } from '../../rest-bridge/routes';
 import type { RouteDefinition } from '../../rest-bridge/types';
@@ -119,7 +120,7 @@ export async function startApp(config: Config, platform: Platform, log: Logger, 
       ...(route.body ? readNonJsonBody(route.auth === 'public' ? config.edge.publicBodyLimitBytes : config.bodyLimitBytes) : []),
     ],
   });
-  const rest = createRestRouter(routes, graph.apiSchema, { context: contextOf, run: graph.runOperation, logError, charge: operationCharge(limits, graph.apiSchema) }, { idempotency, streams, guards, firstEventPriority: config.plumbing.has('first-event-priority') });
+  const rest = createRestRouter(routes, graph.apiSchema, { context: contextOf, run: graph.runOperation, logError, charge: operationCharge(limits, graph.apiSchema) }, { idempotency, streams, guards, streamPriority: config.plumbing.has('first-event-priority') ? new FirstEventPriority() : undefined });
   // The router would answer OPTIONS on a known path itself (200, plain-text `Allow`, uncounted); no
   // route of the contract is an OPTIONS one, so it gets the JSON 404 of any unknown route instead.
   // First among the routes: no contract path is one of the platform's own (health, docs, IDE,

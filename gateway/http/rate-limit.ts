@@ -3,7 +3,7 @@ import { Redis } from 'ioredis';
 import { RateLimiterCluster, RateLimiterMemory, RateLimiterRedis, RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
 import type { Config } from '../config';
 import { rateLimitRefusals } from '../metrics/instruments';
-import { LeasedBudget, leaseSlice, type Spend } from './rate-lease';
+import { LeasedBudget, leaseSlice, type Spend } from '../../platform/speed/rate-lease';
 
 /** Outcome of counting one request against a budget. */
 export interface RateDecision {

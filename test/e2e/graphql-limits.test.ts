@@ -85,7 +85,7 @@ describe(`GraphQL operation limits (${process.env.E2E_MODE} mode)`, () => {
     expect(ten.status).toBe(200);
     expect(Object.keys(ten.body.data)).toHaveLength(10);
     // Several workers spend leased slices of one budget, each knowing its own part of what is left
-    // (gateway/http/rate-lease.ts): the count goes down exactly only as one process sees it.
+    // (platform/speed/rate-lease.ts): the count goes down exactly only as one process sees it.
     if (Number(process.env.WEB_CONCURRENCY ?? 1) > 1) return;
     expect(remaining(three)).toBe(remaining(one) - 3);
     expect(remaining(ten)).toBe(remaining(three) - 10);

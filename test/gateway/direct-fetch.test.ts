@@ -6,7 +6,7 @@ import pino from 'pino';
 import { loadConfig } from '../../gateway/config';
 import { bootPlatform, type Platform } from '../../gateway/database/platform';
 import { startGraphQL, type GraphQLLayer } from '../../gateway/graphql/graphql';
-import { planSingleFetches, type SingleFetch } from '../../gateway/graphql/single-fetch-plan';
+import { planSingleFetches, type SingleFetch } from '../../platform/speed/single-fetch-plan';
 import { ROUTES } from '../../rest-bridge/routes';
 import type { RouteDefinition } from '../../rest-bridge/types';
 import { readSupergraph } from '../../schema/supergraph';
@@ -54,7 +54,7 @@ const recordingProvider: TracerProvider = {
 };
 
 /**
- * REST_DIRECT (gateway/graphql/single-fetch-plan.ts, operation-runner.ts): a REST route whose
+ * REST_DIRECT (platform/speed/single-fetch-plan.ts, operation-runner.ts): a REST route whose
  * query plan is one fetch from one subgraph sends that fetch itself instead of running Apollo
  * Gateway's executor. Allowed only while, for every such route, the answer is the gateway's: this
  * runs each eligible route's samples (answers with rows, not found, another tenant's ids, domain

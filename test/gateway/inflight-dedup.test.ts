@@ -20,7 +20,7 @@ interface Reach {
 }
 
 /**
- * In-flight deduplication (gateway/graphql/inflight-dedup.ts) through Apollo Gateway on the real
+ * In-flight deduplication (platform/speed/inflight-dedup.ts) through Apollo Gateway on the real
  * subgraphs of the run mode: executions counted in-process (each subgraph's context is made once
  * per execution), HTTP requests counted by a proxy in front of each subgraph service in
  * distributed mode. Requests are fired together in one tick; the subgraph answers only after I/O

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { Redis } from 'ioredis';
 import { RateLimiterRedis, type RateLimiterAbstract } from 'rate-limiter-flexible';
-import { LeasedBudget, leaseSlice } from '../../gateway/http/rate-lease';
+import { LeasedBudget, leaseSlice } from '../../platform/speed/rate-lease';
 
 /** Counts the store's round trips, which leasing exists to save. */
 function counted(store: RateLimiterAbstract): { store: RateLimiterAbstract; calls: () => number } {

@@ -1,7 +1,7 @@
 import { LockMode } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { storedId } from '../../../platform/ids';
-import { queryPrepared, type PreparedStatement } from '../../common/prepared-statement';
+import { queryPrepared, type PreparedStatement } from '../../../platform/speed/prepared-statement';
 import type { SortDirection } from '../../common/pagination';
 import { NoteTemplate } from '../entities/note-template.entity';
 import { TemplateQuestion } from '../entities/template-question.entity';

@@ -1,5 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { queryPrepared, type PreparedStatement } from '../../common/prepared-statement';
+import { queryPrepared, type PreparedStatement } from '../../../platform/speed/prepared-statement';
 import { storedId } from '../../../platform/ids';
 import type { TenantScope } from '../../../platform/tenant-scope';
 import { Tenant } from '../entities/tenant.entity';

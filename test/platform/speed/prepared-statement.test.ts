@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import type { MikroORM } from '@mikro-orm/postgresql';
 import { closeOrm, openOrm, poolCounts } from '../../../platform/orm';
-import { readPoolOf } from '../../../platform/read-pool';
-import { queryPrepared, type PreparedStatement } from '../../../subgraphs/common/prepared-statement';
+import { readPoolOf } from '../../../platform/speed/read-pool';
+import { queryPrepared, type PreparedStatement } from '../../../platform/speed/prepared-statement';
 import { tenantSubgraph } from '../../../subgraphs/tenant';
 import { TenantScope } from '../../../platform/tenant-scope';
 import { TENANT_BY_ID, TenantRepository } from '../../../subgraphs/tenant/repositories/tenant.repository';

@@ -4,7 +4,7 @@ import { trace } from '@opentelemetry/api';
 import { Kind, type DocumentNode } from 'graphql';
 import type { Logger } from 'pino';
 import type { RequestContext } from '../../schema/request-context';
-import { liveList, type LiveList } from '../../platform/slot-list';
+import { liveList, type LiveList } from './slot-list';
 
 /** Fetches whose key (document and variables) is longer are sent as they are: holding a big key buys little. */
 const MAX_KEY_CHARS = 64 * 1024;

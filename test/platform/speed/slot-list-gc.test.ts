@@ -3,17 +3,17 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 
 const run = promisify(execFile);
-const ROOT = join(__dirname, '../..');
+const ROOT = join(__dirname, '../../..');
 
 /**
  * What a server does per request with the structure that tracks requests in flight: 50 "requests"
  * at a time, each added, held across an event-loop turn, removed, 1.5 million in all. Counts the
  * full GCs this needs. Once a Set's table is in the old generation (its first full GC, early here),
  * the copies of its table keep each request alive through scavenges until the next full GC; a
- * SlotList does not (platform/slot-list.ts). Measured: about 50 full GCs against 2-3.
+ * SlotList does not (platform/speed/slot-list.ts). Measured: about 50 full GCs against 2-3.
  */
 const PROBE = `
-const { SlotList } = require('./dist/platform/slot-list.js');
+const { SlotList } = require('./dist/platform/speed/slot-list.js');
 const { PerformanceObserver, constants } = require('node:perf_hooks');
 const kind = process.argv[1];
 const set = new Set();

@@ -1,4 +1,4 @@
-import { FirstEventPriority } from '../../../rest-bridge/first-event-priority';
+import { FirstEventPriority } from '../../../../platform/speed/first-event-priority';
 
 /** Resolves with the order in which the promises settled. */
 function settleOrder(entries: Record<string, Promise<unknown>>): { order: string[]; all: Promise<void> } {

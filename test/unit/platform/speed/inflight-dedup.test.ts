@@ -2,9 +2,9 @@ import type { GraphQLDataSource, GraphQLDataSourceProcessOptions } from '@apollo
 import type { GatewayGraphQLResponse } from '@apollo/server-gateway-interface';
 import { parse } from 'graphql';
 import pino from 'pino';
-import { canonicalJson, dedupKey, DeduplicatingDataSource } from '../../../gateway/graphql/inflight-dedup';
-import { loadConfig } from '../../../gateway/config';
-import type { RequestContext } from '../../../schema/request-context';
+import { canonicalJson, dedupKey, DeduplicatingDataSource } from '../../../../platform/speed/inflight-dedup';
+import { loadConfig } from '../../../../gateway/config';
+import type { RequestContext } from '../../../../schema/request-context';
 
 /**
  * The dedup module's rules, on a data source whose answers the test releases by hand so that

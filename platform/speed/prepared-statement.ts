@@ -1,5 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { readPoolOf, type ReadConnection, type ReadQuery } from '../../platform/read-pool';
+import { readPoolOf, type ReadConnection, type ReadQuery } from './read-pool';
 
 /**
  * A statement PostgreSQL plans once per connection: a fixed name and `$n` placeholders. It names

@@ -1,4 +1,4 @@
-import { SlotList } from '../../../platform/slot-list';
+import { SlotList } from '../../../../platform/speed/slot-list';
 
 describe('SlotList', () => {
   it('holds what was added until it is removed, and reuses emptied slots', () => {
