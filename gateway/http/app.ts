@@ -68,8 +68,9 @@ export interface AppOptions {
 
 /**
  * Assembles the edge in the order of docs/architecture.md (Flow of a request), after medplum: security headers, request
- * context, request log, public routes, operator routes, authentication and rate limit, body
- * parsers, routers, then one error handler.
+ * context, request log, the REST router (each route with its own authentication and budget, admission
+ * query, then body parsers), the 405s of the platform's paths, public routes, operator routes, the
+ * GraphQL endpoints, then one error handler.
  */
 export async function startApp(config: Config, platform: Platform, log: Logger, options: AppOptions = {}): Promise<RunningApp> {
   const routes = options.routes ?? ROUTES;
