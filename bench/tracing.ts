@@ -16,6 +16,9 @@ function samplingRatio(): number {
   return value;
 }
 
+/** Connections per pool in each of the four apps' processes. */
+const POOL_MAX = 2;
+
 const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /**
@@ -34,7 +37,9 @@ export async function benchTracing(ctx: BenchContext): Promise<{ markdown: strin
   const sinks = { export: await startOtlpSink(), sampled: await startOtlpSink() };
   ctx.teardown.add('OTLP receivers', async () => void (await Promise.all([sinks.export.close(), sinks.sampled.close()])));
   // Deduplication as the shared app has it (off unless GRAPHQL_DEDUP, run.ts): shared fetches would leave most requests without subgraph spans.
-  const quiet = { OTEL_EXPORTER_OTLP_ENDPOINT: '', OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: '', OTEL_SDK_DISABLED: 'false', OTEL_TRACES_SAMPLER: '', OTEL_TRACES_SAMPLER_ARG: '', OTEL_BSP_SCHEDULE_DELAY: String(exportDelayMs), WEBHOOK_DISPATCHER: 'off', GRAPHQL_DEDUP: ctx.app.dedup ? '1' : '0' };
+  // DB_POOL_MAX=2 per worker: four apps at the default (~26 connections each under this load) and
+  // the shared one passed PostgreSQL's default max_connections (100) and were refused (53300).
+  const quiet = { DB_POOL_MAX: String(POOL_MAX), OTEL_EXPORTER_OTLP_ENDPOINT: '', OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: '', OTEL_SDK_DISABLED: 'false', OTEL_TRACES_SAMPLER: '', OTEL_TRACES_SAMPLER_ARG: '', OTEL_BSP_SCHEDULE_DELAY: String(exportDelayMs), WEBHOOK_DISPATCHER: 'off', GRAPHQL_DEDUP: ctx.app.dedup ? '1' : '0' };
   const env: Record<Variant, Record<string, string>> = {
     off: { ...quiet, OTEL_SDK_DISABLED: '' },
     on: quiet,
@@ -109,6 +114,7 @@ export async function benchTracing(ctx: BenchContext): Promise<{ markdown: strin
   const exported = { export: (sinks.export.spans() - probeSpans) / Math.max(1, requests.export), sampled: sinks.sampled.spans() / Math.max(1, requests.sampled) };
   const report = buildTracingReport({ runs, cpu, perRound, spansPerRequest, exported, ratio }, {
     workers: ctx.app.workers,
+    poolMax: POOL_MAX,
     dedup: ctx.app.dedup,
     database: ctx.databaseLabel,
     shape: { ...ctx.shape, durationSeconds: half },
