@@ -2,18 +2,17 @@ import { execFileSync } from 'node:child_process';
 import os from 'node:os';
 import { tenantSubgraph } from '../subgraphs/tenant';
 import { openJobQueue } from '../platform/jobs/job-queue';
+import type { BenchContext } from './lib/context';
 import { waitForIdleDatabase } from './lib/database-idle';
 import { describeMachine } from './lib/machine';
 import { analyticsFloods, compareUnderFlood, victimSender } from './lib/noisy-analytics';
 import { ALONE_EVENTS, ATTACKER_EVENTS, compareWebhooks } from './lib/noisy-webhooks';
 import { describeProcesses } from './lib/process-tree';
 import { say } from './lib/progress';
-import { writeSection } from './lib/results-file';
 import { insertChargeItems } from './lib/revenue-lines';
 import { createTenant } from './lib/tenant';
 import { startWebhookSink } from './lib/webhook-sink';
 import { buildNoisyReport, type ComparisonLine } from './noisy-neighbour-report';
-import type { BenchContext } from './tenant-public';
 
 /** Lines each tenant gets: the attacker's make its heavy query heavy, the victim's query counts its own. */
 const ATTACKER_LINES = 2_000;
@@ -114,6 +113,6 @@ export async function benchNoisyNeighbour(ctx: BenchContext): Promise<{ markdown
     floodAnswers,
   });
   const valid = report.valid && sink.failedVerification === 0;
-  writeSection(ctx.resultsFile, 'noisy-neighbour', report.markdown, ctx.resultsHeader);
+  ctx.record('noisy-neighbour', report.markdown);
   return { markdown: report.markdown, valid };
 }

@@ -1,11 +1,10 @@
 import { performance } from 'node:perf_hooks';
+import { benchSetting, type BenchContext } from './lib/context';
 import { formatMachine, describeMachine } from './lib/machine';
 import { RawConnection, requestMessage, type Exchange } from './notes-migrate-client';
 import { describeProcesses, treeCpuMs as cpuMs, treeRssMiB as rssMiB } from './lib/process-tree';
 import { say } from './lib/progress';
-import { writeSection } from './lib/results-file';
 import { markdownTable } from './lib/table';
-import type { BenchContext } from './tenant-public';
 
 /** Issue 6's target: the first event of a migration stream within 100 ms at p99. */
 const TARGET_P99_MS = 100;
@@ -25,12 +24,6 @@ interface StreamRun {
 export interface NotesMigrateReport {
   valid: boolean;
   markdown: string;
-}
-
-function positiveInt(name: string, fallback: number): number {
-  const value = Number(process.env[name] ?? fallback);
-  if (!Number.isInteger(value) || value < 1) throw new Error(`${name} must be a whole number >= 1`);
-  return value;
 }
 
 /** Nearest-rank percentile of an ascending list. */
@@ -95,8 +88,8 @@ async function prepare(ctx: BenchContext): Promise<{ url: string; plainUrl: stri
  * the built-in provider, measuring time to first event and the app's memory, recorded in RESULTS.md.
  */
 export async function benchNotesMigrate(ctx: BenchContext): Promise<NotesMigrateReport> {
-  const streams = positiveInt('BENCH_NOTES_STREAMS', 100);
-  const rounds = positiveInt('BENCH_NOTES_ROUNDS', 10);
+  const streams = benchSetting(ctx, 'BENCH_NOTES_STREAMS', 100, 10);
+  const rounds = benchSetting(ctx, 'BENCH_NOTES_ROUNDS', 10, 2);
   const pid = ctx.app.child.process.pid!;
   const target = await prepare(ctx);
   const connections = new Connections(new URL(ctx.app.url), streams);
@@ -202,6 +195,6 @@ function report(ctx: BenchContext, { streams, rounds, runs, roundMs, plain, rssB
     '',
     valid ? 'Valid run: every stream answered 200 and ended with `done`.' : `**INVALID RUN**: ${incomplete} streams did not end with \`done\`.`,
   ].join('\n');
-  writeSection(ctx.resultsFile, 'notes-migrate', markdown, ctx.resultsHeader);
+  ctx.record('notes-migrate', markdown);
   return { valid, markdown };
 }

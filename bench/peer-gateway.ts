@@ -1,17 +1,14 @@
 import { isDeepStrictEqual } from 'node:util';
 import { startApp } from './lib/app';
+import { benchSetting, type BenchContext } from './lib/context';
 import { startDistributed } from './lib/distributed';
 import { hiveVersion, startHiveGateway } from './lib/hive-gateway';
 import { describeFailures, isClean, runLoad, type LoadSummary, type LoadTarget } from './lib/load';
 import { describeMachine } from './lib/machine';
 import { treeCpuMs, treeRssMiB } from './lib/process-tree';
 import { say } from './lib/progress';
-import { writeSection } from './lib/results-file';
 import { createTenant, type BenchTenant } from './lib/tenant';
 import { buildPeerReport, GATEWAYS, LOADS, QUERIES, type Cell, type Gateway, type Load, type PeerReport, type Query } from './peer-gateway-report';
-import type { BenchContext } from './tenant-public';
-
-const TENANTS = 50;
 
 const DOCUMENTS: Record<Query, string> = {
   publicTenant: 'query PublicTenant { publicTenant { id name timezone locale currency website phone primaryColor logoUrl receiptLogoUrl } }',
@@ -26,8 +23,8 @@ const DOCUMENTS: Record<Query, string> = {
  * order in every other round; each cell half of BENCH_DURATION.
  */
 export async function benchPeerGateway(ctx: BenchContext): Promise<PeerReport> {
-  const rounds = Number(process.env.BENCH_PEER_ROUNDS ?? 2);
-  if (!Number.isInteger(rounds) || rounds < 1) throw new Error(`BENCH_PEER_ROUNDS must be a whole number >= 1 (got "${process.env.BENCH_PEER_ROUNDS}")`);
+  const rounds = benchSetting(ctx, 'BENCH_PEER_ROUNDS', 2, 1);
+  const tenantCount = ctx.smoke ? 3 : 50;
   const workers = ctx.app.workers;
   say(`peer-gateway: starting four subgraph services and the gateway in distributed mode (${workers} workers)`);
   const distributed = await startDistributed(ctx.databaseUrl, workers, ctx.teardown);
@@ -36,8 +33,8 @@ export async function benchPeerGateway(ctx: BenchContext): Promise<PeerReport> {
   // The all-in-one server as it runs by default, deduplication on like Hive's: the shared app runs without it (run.ts).
   const allInOne = ctx.app.dedup ? ctx.app : await startApp(ctx.databaseUrl, workers, { GRAPHQL_DEDUP: '1' });
   if (allInOne !== ctx.app) ctx.teardown.add('all-in-one app with deduplication', () => allInOne.child.stop());
-  say(`peer-gateway: creating ${TENANTS} tenants with two locations and two merchant accounts each`);
-  const tenants = await Promise.all(Array.from({ length: TENANTS }, (_, i) => seededTenant(ctx, i)));
+  say(`peer-gateway: creating ${tenantCount} tenants with two locations and two merchant accounts each`);
+  const tenants = await Promise.all(Array.from({ length: tenantCount }, (_, i) => seededTenant(ctx, i)));
 
   const urls: Record<Gateway, string> = { ours: distributed.gateway.url, hive: hive.url, allInOne: allInOne.url };
   const pids: Record<Gateway, number> = { ours: distributed.gateway.child.process.pid!, hive: hive.child.process.pid!, allInOne: allInOne.child.process.pid! };
@@ -94,10 +91,10 @@ export async function benchPeerGateway(ctx: BenchContext): Promise<PeerReport> {
     shape,
     rounds,
     warmupSeconds: ctx.warmupSeconds,
-    tenants: TENANTS,
+    tenants: tenantCount,
     hiveVersion: hiveVersion(),
   });
-  writeSection(ctx.resultsFile, 'peer-gateway', report.markdown, ctx.resultsHeader);
+  ctx.record('peer-gateway', report.markdown);
   // The services and Hive are this benchmark's own: stopped now, so later benchmarks share the cores with nothing idle of ours (teardown's stop is then a no-op).
   await Promise.all([hive.child.stop(), distributed.gateway.child.stop()]);
   await Promise.all(distributed.subgraphs.map((child) => child.stop()));

@@ -8,11 +8,10 @@ import { combineLoads, describeFailures, isClean, runLoad, type LoadSummary, typ
 import { clusterRssMiB, treeCpuMs } from './lib/process-tree';
 import { say } from './lib/progress';
 import { waitForUrl } from './lib/readiness';
-import { writeSection } from './lib/results-file';
 import { SERVER_NODE_FLAGS } from './lib/server-flags';
 import { createTenant, type BenchTenant } from './lib/tenant';
 import { buildPlumbingReport, type PieceResult, type PlumbingCase } from './plumbing-report';
-import type { BenchContext } from './tenant-public';
+import { benchSetting, type BenchContext } from './lib/context';
 
 const PUBLIC_TENANT = 'query PublicTenant { publicTenant { id name timezone locale currency website phone primaryColor logoUrl receiptLogoUrl } }';
 
@@ -39,8 +38,9 @@ const ROUND_SECONDS = 2;
  * resident memory per worker are compared as ratios, off / on.
  */
 export async function benchPlumbing(ctx: BenchContext): Promise<{ valid: boolean; markdown: string }> {
-  const rounds = Number(process.env.BENCH_PLUMBING_ROUNDS ?? 5);
-  const only = (process.env.BENCH_PLUMBING_ONLY ?? '').split(',').filter(Boolean);
+  const rounds = benchSetting(ctx, 'BENCH_PLUMBING_ROUNDS', 5, 1);
+  // The smoke run starts one pair (every piece on, every piece off) to show the benchmark still works.
+  const only = ctx.smoke ? ['all'] : (process.env.BENCH_PLUMBING_ONLY ?? '').split(',').filter(Boolean);
   const tenant = await createTenant(ctx.app.url, ctx.app.operatorToken, 'Plumbing Bench Clinic');
   let services: Services | null = null;
   const results: PieceResult[] = [];
@@ -59,7 +59,7 @@ export async function benchPlumbing(ctx: BenchContext): Promise<{ valid: boolean
   }
   if (services) await Promise.all(services.children.map((child) => child.stop()));
   const report = buildPlumbingReport(results, { workers: ctx.app.workers, rounds, roundSeconds: ROUND_SECONDS, connections: ctx.shape.connections, warmupSeconds: ctx.warmupSeconds, database: ctx.databaseLabel });
-  writeSection(ctx.resultsFile, 'plumbing', report.markdown, ctx.resultsHeader);
+  ctx.record('plumbing', report.markdown);
   return report;
 }
 

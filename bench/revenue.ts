@@ -2,10 +2,10 @@ import { Client, Pool } from 'pg';
 import { todayIn } from '../subgraphs/analytics/query/civil-time';
 import { readAnalyticsSettings } from '../subgraphs/analytics/analytics-deps';
 import { ROLLUP_SETTINGS } from '../subgraphs/analytics/query/read-only';
+import { benchSetting, type BenchContext } from './lib/context';
 import { explain } from './lib/explain';
 import { describeMachine } from './lib/machine';
 import { say } from './lib/progress';
-import { writeSection } from './lib/results-file';
 import { describeProcesses } from './lib/process-tree';
 import { buildRevenueReport, type Measured, type RevenueRun } from './lib/revenue-report';
 import { seedRevenue } from './lib/revenue-seed';
@@ -13,16 +13,8 @@ import { HttpStatusError, revenueTargets, type RevenueTarget } from './lib/reven
 import { measureWrites } from './lib/revenue-writes';
 import { createTenant } from './lib/tenant';
 import { summarise } from './lib/timing';
-import type { BenchContext } from './tenant-public';
 
 const TIMEZONE = 'America/New_York';
-
-function setting(name: string, fallback: number): number {
-  const raw = process.env[name];
-  const value = raw === undefined || raw === '' ? fallback : Number(raw);
-  if (!Number.isInteger(value) || value < 1) throw new Error(`${name} must be a whole number >= 1 (got "${raw}")`);
-  return value;
-}
 
 /** The year measured: the 365 calendar days up to today in the zone. */
 function lastYear(now: Date): { start: string; end: string } {
@@ -110,16 +102,16 @@ function counted(call: () => Promise<unknown>): { once: () => Promise<number>; r
  * their own SQL; and the cost of the rollups on writes. Records everything in RESULTS.md.
  */
 export async function benchRevenue(ctx: BenchContext): Promise<{ markdown: string; valid: boolean }> {
-  const lines = setting('BENCH_REVENUE_LINES', 10_000_000);
-  const otherLines = setting('BENCH_REVENUE_OTHER_LINES', 1_000_000);
-  const workers = setting('BENCH_REVENUE_WORKERS', 4);
-  const app: Shape = { sequential: setting('BENCH_REVENUE_SEQUENTIAL', 20), workers, each: setting('BENCH_REVENUE_EACH', 10) };
+  const lines = benchSetting(ctx, 'BENCH_REVENUE_LINES', 10_000_000, 20_000);
+  const otherLines = benchSetting(ctx, 'BENCH_REVENUE_OTHER_LINES', 1_000_000, 2_000);
+  const workers = benchSetting(ctx, 'BENCH_REVENUE_WORKERS', 4, 2);
+  const app: Shape = { sequential: benchSetting(ctx, 'BENCH_REVENUE_SEQUENTIAL', 20, 2), workers, each: benchSetting(ctx, 'BENCH_REVENUE_EACH', 10, 1) };
   // The floor reads every line of the year: fewer samples keep the run within its time budget.
-  const floorShape: Shape = { sequential: setting('BENCH_REVENUE_FLOOR_SEQUENTIAL', 10), workers, each: setting('BENCH_REVENUE_FLOOR_EACH', 3) };
+  const floorShape: Shape = { sequential: benchSetting(ctx, 'BENCH_REVENUE_FLOOR_SEQUENTIAL', 10, 2), workers, each: benchSetting(ctx, 'BENCH_REVENUE_FLOOR_EACH', 3, 1) };
   // Requests only lines answer are timed one at a time, app and floor in turn: four at once run into the statement timeout at 10M lines (the problem rollups solve).
-  const linesShape: Shape = { sequential: setting('BENCH_REVENUE_LINES_SEQUENTIAL', 10), workers, each: 0 };
-  const writeRounds = setting('BENCH_REVENUE_WRITE_ROUNDS', 4);
-  const writeEach = setting('BENCH_REVENUE_WRITE_EACH', 50);
+  const linesShape: Shape = { sequential: benchSetting(ctx, 'BENCH_REVENUE_LINES_SEQUENTIAL', 10, 2), workers, each: 0 };
+  const writeRounds = benchSetting(ctx, 'BENCH_REVENUE_WRITE_ROUNDS', 4, 1);
+  const writeEach = benchSetting(ctx, 'BENCH_REVENUE_WRITE_EACH', 50, 5);
 
   const tenants = [];
   for (let i = 0; i < 11; i++) tenants.push(await createTenant(ctx.app.url, ctx.app.operatorToken, `Revenue Bench ${i + 1}`));
@@ -183,6 +175,6 @@ export async function benchRevenue(ctx: BenchContext): Promise<{ markdown: strin
     seed,
     rollups: rollups.map((r) => ({ name: r.name, rows: Number(r.rows), measured: Number(r.measured) })),
   });
-  writeSection(ctx.resultsFile, 'revenue', report, ctx.resultsHeader);
+  ctx.record('revenue', report);
   return { markdown: report, valid };
 }

@@ -1,29 +1,14 @@
 import { isDeepStrictEqual } from 'node:util';
-import type { AppUnderTest } from './lib/app';
+import type { BenchContext } from './lib/context';
 import { startFloor } from './lib/floor';
 import { combineLoads, describeFailures, isClean, runLoad, type LoadShape, type LoadSummary, type LoadTarget } from './lib/load';
 import { describeMachine } from './lib/machine';
 import { clusterRssMiB, describeProcesses, treeCpuMs } from './lib/process-tree';
 import { say } from './lib/progress';
-import { writeSection } from './lib/results-file';
-import type { Teardown } from './lib/teardown';
 import { createTenant } from './lib/tenant';
 import { buildReport, type CpuPerRequest, type TenantPublicReport } from './tenant-public-report';
 
 const QUERY = 'query PublicTenant { publicTenant { id name timezone locale currency website phone primaryColor logoUrl receiptLogoUrl } }';
-
-/** What a benchmark gets from run.ts: the running app, its database, the load shape, where to record. */
-export interface BenchContext {
-  app: AppUnderTest;
-  databaseUrl: string;
-  /** For the record, e.g. `embedded PostgreSQL (temp dir)`. */
-  databaseLabel: string;
-  shape: LoadShape;
-  warmupSeconds: number;
-  teardown: Teardown;
-  resultsFile: string;
-  resultsHeader: string;
-}
 
 /** Seconds of each target per round: autocannon runs whole seconds (a 2.5 s run took 3). */
 const ROUND_SECONDS = 2;
@@ -98,7 +83,7 @@ export async function benchTenantPublic(ctx: BenchContext): Promise<TenantPublic
     warmupSeconds: ctx.warmupSeconds,
     roundSeconds: round.durationSeconds,
   });
-  writeSection(ctx.resultsFile, 'tenant-public', report.markdown, ctx.resultsHeader);
+  ctx.record('tenant-public', report.markdown);
   return report;
 }
 

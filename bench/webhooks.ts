@@ -1,24 +1,15 @@
 import { randomUUID } from 'node:crypto';
 import { openJobQueue, type JobQueue } from '../platform/jobs/job-queue';
 import { WEBHOOK_EVENT_QUEUE, type WebhookEventJob } from '../platform/jobs/webhook-event';
+import { benchSetting, type BenchContext } from './lib/context';
 import { describeMachine, formatMachine } from './lib/machine';
 import { say } from './lib/progress';
-import { writeSection } from './lib/results-file';
 import { markdownTable } from './lib/table';
 import { createTenant } from './lib/tenant';
 import { startWebhookSink, type WebhookSink } from './lib/webhook-sink';
-import type { BenchContext } from './tenant-public';
 
-const EVENTS = Number(process.env.BENCH_WEBHOOK_EVENTS ?? 10_000);
 const STEADY_RATE = 500;
-const STEADY_SECONDS = 10;
 const TARGET_EVENTS_PER_SECOND = 500;
-/**
- * Endpoints the backlog is spread over: one endpoint holds at most WEBHOOK_ENDPOINT_CONCURRENCY (4)
- * deliveries at once (docs/webhooks.md, Fairness between endpoints), so a single endpoint measures
- * that share, not the dispatcher; both are reported.
- */
-const BACKLOG_ENDPOINTS = Number(process.env.BENCH_WEBHOOK_ENDPOINTS ?? 8);
 
 const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
 
@@ -52,16 +43,23 @@ function lags(occurred: Map<string, number>, sink: WebhookSink): number[] {
  * then at a steady 500 events/s over several endpoints (lag in normal running).
  */
 export async function benchWebhooks(ctx: BenchContext): Promise<{ markdown: string; valid: boolean }> {
+  const events = benchSetting(ctx, 'BENCH_WEBHOOK_EVENTS', 10_000, 60);
+  // Endpoints the backlog is spread over: one endpoint holds at most WEBHOOK_ENDPOINT_CONCURRENCY (4)
+  // deliveries at once (docs/webhooks.md, Fairness between endpoints), so a single endpoint measures
+  // that share, not the dispatcher; both are reported.
+  const backlogEndpoints = benchSetting(ctx, 'BENCH_WEBHOOK_ENDPOINTS', 8, 2);
+  const steadySeconds = ctx.smoke ? 1 : 10;
+  const steadyRate = ctx.smoke ? 100 : STEADY_RATE;
   const jobs = await openJobQueue(ctx.databaseUrl, { supervise: false, settings: { superviseSeconds: 5 }, poolMax: 2, onError: (error) => say(`job queue: ${error.message}`) });
   ctx.teardown.add('webhook job queue', () => jobs.stop(1_000));
   const secrets = new Map<string, string>();
   const sink = await startWebhookSink((path) => secrets.get(path) ?? '');
   ctx.teardown.add('webhook sink', () => sink.close());
-  const single = Math.min(EVENTS, 2_000);
+  const single = Math.min(events, ctx.smoke ? 20 : 2_000);
   const plan = [
-    { name: `backlog, ${BACKLOG_ENDPOINTS} endpoints`, backlog: true, endpoints: BACKLOG_ENDPOINTS, count: EVENTS },
+    { name: `backlog, ${backlogEndpoints} endpoints`, backlog: true, endpoints: backlogEndpoints, count: events },
     { name: 'backlog, 1 endpoint', backlog: true, endpoints: 1, count: single },
-    { name: `steady, ${BACKLOG_ENDPOINTS} endpoints`, backlog: false, endpoints: BACKLOG_ENDPOINTS, count: STEADY_RATE * STEADY_SECONDS },
+    { name: `steady, ${backlogEndpoints} endpoints`, backlog: false, endpoints: backlogEndpoints, count: steadyRate * steadySeconds },
   ];
   const runs: { name: string; events: number; expected: number; seconds: number; lag: number[] }[] = [];
   for (const [index, run] of plan.entries()) {
@@ -87,16 +85,16 @@ export async function benchWebhooks(ctx: BenchContext): Promise<{ markdown: stri
         if (share > 0) await insertEvents(jobs, tenantId, share, occurred);
       }
     };
-    say(`webhooks: ${run.name}: ${run.count} events, ${run.backlog ? 'written at once' : `${STEADY_RATE}/s for ${STEADY_SECONDS} s`}`);
+    say(`webhooks: ${run.name}: ${run.count} events, ${run.backlog ? 'written at once' : `${steadyRate}/s for ${steadySeconds} s`}`);
     const started = Date.now();
     if (run.backlog) await add(run.count);
     else {
-      for (let tenth = 0; tenth < STEADY_SECONDS * 10; tenth += 1) {
+      for (let tenth = 0; tenth < steadySeconds * 10; tenth += 1) {
         await new Promise((r) => setTimeout(r, Math.max(0, started + tenth * 100 - Date.now())));
-        await add(STEADY_RATE / 10);
+        await add(steadyRate / 10);
       }
     }
-    const complete = await drained(sink, run.count, 180_000);
+    const complete = await drained(sink, run.count, ctx.smoke ? 30_000 : 180_000);
     const seconds = (Math.max(...sink.arrivals.values()) - started) / 1000;
     runs.push({ name: run.name, events: sink.arrivals.size, expected: run.count, seconds, lag: lags(occurred, sink) });
     if (!complete) say(`webhooks: only ${sink.arrivals.size} of ${run.count} arrived in time`);
@@ -114,7 +112,7 @@ export async function benchWebhooks(ctx: BenchContext): Promise<{ markdown: stri
 - Date: ${new Date().toISOString()}
 - Machine: ${formatMachine(describeMachine())}
 - Workers: the tenant subgraph's webhook job workers (pg-boss) in the all-in-one app's first process, default settings (32 delivery slots, one job each; events relayed in batches of 200); database: ${ctx.databaseLabel}; receiver: node http on 127.0.0.1 answering 204, checking every 100th signature with standardwebhooks
-- backlog: event jobs added at once, time until the last arrived; steady: ${STEADY_RATE} events/s for ${STEADY_SECONDS} s. Lag = arrival minus when the event was added. Events are spread evenly over the run's endpoints (one tenant each): one endpoint holds at most its share of deliveries at once (WEBHOOK_ENDPOINT_CONCURRENCY, 4 by default: docs/webhooks.md, Fairness between endpoints), so the one-endpoint line measures that share and the target is the dispatcher's, over ${BACKLOG_ENDPOINTS} endpoints.
+- backlog: event jobs added at once, time until the last arrived; steady: ${steadyRate} events/s for ${steadySeconds} s. Lag = arrival minus when the event was added. Events are spread evenly over the run's endpoints (one tenant each): one endpoint holds at most its share of deliveries at once (WEBHOOK_ENDPOINT_CONCURRENCY, 4 by default: docs/webhooks.md, Fairness between endpoints), so the one-endpoint line measures that share and the target is the dispatcher's, over ${backlogEndpoints} endpoints.
 
 ${table}
 
@@ -122,9 +120,9 @@ Signatures checked: ${sink.verified} verified, ${sink.failedVerification} failed
 
 | target | wanted | measured | verdict |
 |---|---|---|---|
-| events/s (backlog, ${BACKLOG_ENDPOINTS} endpoints) | >= ${TARGET_EVENTS_PER_SECOND} | ${rate.toFixed(0)} | ${rate >= TARGET_EVENTS_PER_SECOND ? 'PASS' : 'MISS'} |
+| events/s (backlog, ${backlogEndpoints} endpoints) | >= ${TARGET_EVENTS_PER_SECOND} | ${rate.toFixed(0)} | ${rate >= TARGET_EVENTS_PER_SECOND ? 'PASS' : 'MISS'} |
 
 ${valid ? 'Valid run: every event arrived and every checked signature verified.' : '**INVALID run**: events missing or signatures failed.'}`;
-  writeSection(ctx.resultsFile, 'webhooks', markdown, ctx.resultsHeader);
+  ctx.record('webhooks', markdown);
   return { markdown, valid };
 }

@@ -1,5 +1,5 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
-import type { Server, ServerResponse } from 'node:http';
+import { createServer, type Server, type ServerResponse } from 'node:http';
 import { ApolloServer } from '@apollo/server';
 import { ApolloServerPluginInlineTraceDisabled, ApolloServerPluginLandingPageDisabled } from '@apollo/server/plugin/disabled';
 import { expressMiddleware } from '@as-integrations/express5';
@@ -15,6 +15,7 @@ import { errorLogOptions } from './loggable-error';
 import { requestSignal } from './request-signal';
 import type { RunningSubgraph } from './subgraph-runtime';
 import { setHttpRoute } from './tracing/http-route';
+import { withServerSpans } from './tracing/server-span';
 import { inSubgraphSpan } from './tracing/subgraph-span';
 import { tagTenant } from './tracing/tenant-attribute';
 
@@ -71,7 +72,7 @@ export async function serveSubgraph(subgraph: RunningSubgraph, options: ServeOpt
   const log = options.log ?? pino({ base: { service: subgraph.name }, timestamp: pino.stdTimeFunctions.isoTime, ...errorLogOptions });
   const app = express();
   app.disable('x-powered-by');
-  const server = app.listen(options.port, options.host);
+  const server = createServer(withServerSpans(app)).listen(options.port, options.host);
   // The gateway reuses idle connections (its fetcher's agent lets one idle ~4 s); a server that
   // closed one at node's default 5 s could race a request just sent on it ("socket hang up", seen
   // in CI). Idle connections outlive the client's, so the client always closes first.

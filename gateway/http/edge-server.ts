@@ -1,6 +1,7 @@
 import { createServer, type RequestListener, type Server } from 'node:http';
 import type { Socket } from 'node:net';
 import type { NextFunction, Request, Response } from 'express';
+import { withServerSpans } from '../../platform/tracing/server-span';
 import type { EdgeSettings } from '../config';
 import { contextOf } from './request-context';
 
@@ -19,7 +20,7 @@ const TIMEOUT_CHECK_MS = 1_000;
  * timeout is answered 408 in JSON by the server's `clientError` handler.
  */
 export function createEdgeServer(handler: RequestListener, settings: EdgeSettings): Server {
-  const server = createServer({ headersTimeout: settings.headersTimeoutMs, requestTimeout: settings.requestTimeoutMs, connectionsCheckingInterval: TIMEOUT_CHECK_MS }, handler);
+  const server = createServer({ headersTimeout: settings.headersTimeoutMs, requestTimeout: settings.requestTimeoutMs, connectionsCheckingInterval: TIMEOUT_CHECK_MS }, withServerSpans(handler));
   if (settings.maxConnectionsPerAddress > 0) capConnectionsPerAddress(server, settings.maxConnectionsPerAddress);
   return server;
 }

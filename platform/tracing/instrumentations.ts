@@ -7,9 +7,6 @@ import { UndiciInstrumentation } from '@opentelemetry/instrumentation-undici';
 import { ATTR_DB_QUERY_TEXT, ATTR_URL_FULL, ATTR_URL_PATH, ATTR_URL_QUERY } from '@opentelemetry/semantic-conventions';
 import { sanitizeSql, urlWithoutQuery } from './redact';
 
-/** Probes and scrapes: a trace each would bury the requests' traces (and the readiness probe's SQL with them). */
-const UNTRACED_PATHS = new Set(['/healthz', '/readyz', '/metrics']);
-
 const pathOf = (url: string | undefined) => (url ?? '/').split('?', 1)[0];
 
 /** The URL of an outgoing node:http call, without its query string. */
@@ -22,10 +19,10 @@ function outgoingUrl(options: RequestOptions): string | undefined {
 /**
  * The official instrumentations this platform loads, configured so that no body, header, query
  * string, path id or SQL value reaches an attribute (docs/tracing.md, "What a span never holds"):
- * - http (node:http server and client: the edge, subgraph services, Apollo's calls to them,
- *   webhook POSTs): no header is captured; an incoming span loses its raw path and query (the
- *   route template replaces them, http-route.ts: a path may carry an id or the lead webhook's
- *   secret), an outgoing one its query string;
+ * - http, client side (Apollo's calls to subgraph services, webhook POSTs): no header is
+ *   captured, no query string; the server spans of the edge and the subgraph services are
+ *   server-span.ts's (route template, never the raw path: it may carry an id or the lead
+ *   webhook's secret);
  * - undici (fetch: the SSE proxy to subgraph services, the LLM provider, remote seeding): the same;
  * - pg, when exporting: one span per statement inside a traced request (none for the pollers'
  *   queries outside one), with the statement's shape only, no values, no connection spans;
@@ -37,8 +34,8 @@ function outgoingUrl(options: RequestOptions): string | undefined {
 export function platformInstrumentations(exporting: boolean): Instrumentation[] {
   const instrumentations: Instrumentation[] = [
     new HttpInstrumentation({
-      ignoreIncomingRequestHook: (request) => UNTRACED_PATHS.has(pathOf(request.url)),
-      startIncomingSpanHook: () => ({ [ATTR_URL_PATH]: undefined, [ATTR_URL_QUERY]: undefined }),
+      // Server spans are server-span.ts's: the instrumentation's cost every request as much sampled or not.
+      disableIncomingRequestInstrumentation: true,
       startOutgoingSpanHook: (options) => ({ [ATTR_URL_FULL]: outgoingUrl(options) }),
     }),
     new UndiciInstrumentation({

@@ -17,6 +17,7 @@ import {
 import { ATTR_SERVICE_NAME } from '@opentelemetry/semantic-conventions';
 import { DatabaseErrorRedaction } from './db-error-redaction';
 import { platformInstrumentations } from './instrumentations';
+import { enableServerSpans } from './server-span';
 import type { SamplerSetting, TracingSettings } from './settings';
 import { TenantAttributeProcessor } from './tenant-attribute';
 
@@ -66,5 +67,6 @@ export function startTracing(settings: TracingSettings): RunningTracing {
   propagation.setGlobalPropagator(new W3CTraceContextPropagator());
   trace.setGlobalTracerProvider(provider);
   registerInstrumentations({ tracerProvider: provider, instrumentations: platformInstrumentations(settings.endpoint !== null) });
+  enableServerSpans();
   return { flush: () => provider.forceFlush(), shutdown: () => provider.shutdown() };
 }
