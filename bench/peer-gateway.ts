@@ -28,11 +28,19 @@ export async function benchPeerGateway(ctx: BenchContext): Promise<PeerReport> {
   const workers = ctx.app.workers;
   say(`peer-gateway: starting four subgraph services and the gateway in distributed mode (${workers} workers)`);
   const distributed = await startDistributed(ctx.databaseUrl, workers, ctx.teardown);
-  say('peer-gateway: starting Hive Gateway');
-  const hive = await startHiveGateway(distributed.subgraphUrls, distributed.secret, workers, ctx.teardown);
+  say('peer-gateway: starting Hive Gateway and an all-in-one app with deduplication');
   // The all-in-one server as it runs by default, deduplication on like Hive's: the shared app runs without it (run.ts).
-  const allInOne = ctx.app.dedup ? ctx.app : await startApp(ctx.databaseUrl, workers, { GRAPHQL_DEDUP: '1' });
-  if (allInOne !== ctx.app) ctx.teardown.add('all-in-one app with deduplication', () => allInOne.child.stop());
+  // Its webhook dispatcher off: left on, it took other benchmarks' webhook jobs (and refused their http receivers).
+  // Both start at once: nothing is measured before both are ready, and Hive's start is the longest step of a smoke run.
+  const [hive, allInOne] = await Promise.all([
+    startHiveGateway(distributed.subgraphUrls, distributed.secret, workers, ctx.teardown),
+    ctx.app.dedup
+      ? ctx.app
+      : startApp(ctx.databaseUrl, workers, { GRAPHQL_DEDUP: '1', WEBHOOK_DISPATCHER: 'off' }).then((app) => {
+          ctx.teardown.add('all-in-one app with deduplication', () => app.child.stop());
+          return app;
+        }),
+  ]);
   say(`peer-gateway: creating ${tenantCount} tenants with two locations and two merchant accounts each`);
   const tenants = await Promise.all(Array.from({ length: tenantCount }, (_, i) => seededTenant(ctx, i)));
 
@@ -95,8 +103,8 @@ export async function benchPeerGateway(ctx: BenchContext): Promise<PeerReport> {
     hiveVersion: hiveVersion(),
   });
   ctx.record('peer-gateway', report.markdown);
-  // The services and Hive are this benchmark's own: stopped now, so later benchmarks share the cores with nothing idle of ours (teardown's stop is then a no-op).
-  await Promise.all([hive.child.stop(), distributed.gateway.child.stop()]);
+  // The services, Hive and the all-in-one app with deduplication are this benchmark's own: stopped now, so later benchmarks share the cores (and the job queue) with nothing idle of ours (teardown's stop is then a no-op).
+  await Promise.all([hive.child.stop(), distributed.gateway.child.stop(), allInOne === ctx.app ? Promise.resolve() : allInOne.child.stop()]);
   await Promise.all(distributed.subgraphs.map((child) => child.stop()));
   return report;
 }

@@ -112,7 +112,8 @@ async function main(): Promise<number> {
         say(`smoke: ${name} ${report.valid ? 'measured' : 'INVALID (some answers were not 2xx, or a measurement is missing)'} in ${took()}`);
         if (!report.valid) outcomes.push(`${name}: invalid run`);
       } catch (error) {
-        say(`smoke: ${name} FAILED after ${took()}: ${error instanceof Error ? (error.stack ?? error.message) : error}`);
+        const cause = error instanceof Error && error.cause ? `\ncaused by: ${error.cause instanceof Error ? (error.cause.stack ?? error.cause.message) : JSON.stringify(error.cause)}` : '';
+        say(`smoke: ${name} FAILED after ${took()}: ${error instanceof Error ? (error.stack ?? error.message) : error}${cause}`);
         outcomes.push(`${name}: ${error instanceof Error ? error.message.split('\n')[0] : error}`);
       }
     }
