@@ -12,7 +12,7 @@ export class FirstEventPriority {
   private starting = 0;
   private held: (() => void)[] = [];
 
-  constructor(private readonly maxHoldMs = DEFAULT_MAX_HOLD_MS, private readonly enabled = true) {}
+  constructor(private readonly maxHoldMs = DEFAULT_MAX_HOLD_MS) {}
 
   /** Counts a stream as starting; call the returned function once its first event is out or it ended (extra calls are ignored). */
   start(): () => void {
@@ -27,7 +27,7 @@ export class FirstEventPriority {
 
   /** Resolves when no stream is starting (at the earliest on the event loop's next turn) or after `maxHoldMs`. */
   async holdForStarters(): Promise<void> {
-    if (!this.enabled || this.starting === 0) return new Promise((resolve) => setImmediate(resolve));
+    if (this.starting === 0) return new Promise((resolve) => setImmediate(resolve));
     return new Promise((resolve) => {
       const timer = setTimeout(resolve, this.maxHoldMs);
       this.held.push(() => {
