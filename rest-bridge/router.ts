@@ -26,6 +26,11 @@ export interface BridgeEdge {
    * the 429's error over the budget. Without it a route costs the one unit its guard charged.
    */
   charge?: (res: Response, document: DocumentNode, operation: OperationDefinitionNode, variables: Record<string, unknown>, ctx: RequestContext) => Promise<void> | void;
+  /**
+   * Throws the 403 of a caller whose scopes do not reach the operation (the gateway's one scope
+   * check, docs/access.md); asked of every route but public ones, before the body is read.
+   */
+  authorize?: (document: DocumentNode, operation: OperationDefinitionNode, ctx: RequestContext) => void;
 }
 
 /** `/analytics/widgets/{widget_id}` -> `/analytics/widgets/:widget_id` */
@@ -49,6 +54,14 @@ function withScalarParsers(schema: GraphQLSchema): GraphQLSchema {
   return mapSchema(schema, {
     [MapperKind.SCALAR_TYPE]: (type) => (type.name === DateTimeResolver.name ? new GraphQLScalarType({ ...type.toConfig(), parseValue: DateTimeResolver.parseValue }) : type),
   });
+}
+
+/** The route's scope check, between its credentials and its body: a caller without the scope is refused before anything is read. */
+function authorizeRoute({ document, operation }: PreparedOperation, edge: BridgeEdge): RequestHandler {
+  return (_req, res, next) => {
+    edge.authorize!(document, operation, edge.context(res));
+    next();
+  };
 }
 
 /** Optional collaborators of the router. */
@@ -93,8 +106,9 @@ export function createRestRouter(routes: RouteDefinition[], schema: GraphQLSchem
     const method = route.method.toLowerCase() as 'get' | 'post' | 'put' | 'delete';
     const guards = options.guards?.(route) ?? { admit: [], read: [] };
     const admission = admissionGuard(route, operation, schema, edge);
+    const authorize = edge.authorize && route.auth !== 'public' ? [authorizeRoute(prepared, edge)] : [];
     // Marked first, so whatever refuses the request on its way answers in the route's 422 style.
-    router[method](toExpressPath(route.path), answering(route), ...guards.admit, ...(admission ? [admission] : []), ...guards.read, async (req: Request, res: Response) => {
+    router[method](toExpressPath(route.path), answering(route), ...guards.admit, ...authorize, ...(admission ? [admission] : []), ...guards.read, async (req: Request, res: Response) => {
       res.locals.route = route.path;
       const ctx = edge.context(res);
       const logError = (error: unknown) => edge.logError(ctx, error);

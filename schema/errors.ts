@@ -79,6 +79,16 @@ export class ForbiddenError extends DomainError {
   readonly code = 'FORBIDDEN' as const;
 }
 
+/** The caller's key or role lacks the scope an operation needs (403 naming it; docs/access.md). */
+export class MissingScopeError extends ForbiddenError {
+  constructor(readonly scope: string) {
+    super(`Missing scope "${scope}"`);
+  }
+  extensions(): Record<string, unknown> {
+    return { scope: this.scope };
+  }
+}
+
 /** Over the tenant's request budget, or its share of expensive work (429 with Retry-After). */
 export class RateLimitedError extends DomainError {
   readonly code = 'RATE_LIMITED' as const;

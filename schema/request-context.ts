@@ -1,5 +1,6 @@
 import type { GraphQLFormattedError } from 'graphql';
 import type { Logger } from 'pino';
+import type { Grants } from './scopes';
 import type { PreparedOperation } from './single-operation';
 
 /**
@@ -12,6 +13,8 @@ export interface RequestContext {
   /** Set by authentication; null on public and operator routes. */
   tenantId: string | null;
   keyId: string | null;
+  /** What the caller was granted (docs/access.md), set by authentication; absent on public routes and internal calls, which are granted nothing. */
+  scopes?: Grants;
   log: Logger;
   /**
    * Aborted when the client's connection closes before its answer is sent; work the request still

@@ -5,6 +5,7 @@ import { RateLimitedError, UnauthenticatedError, ValidationError, type Validatio
 import { methodNotAllowed } from '../http/method-guard';
 import { setRateLimitHeaders, type RateLimits } from '../http/rate-limit';
 import type { AdminService } from './admin.service';
+import type { KeyLimits } from '../../subgraphs/tenant';
 
 const digest = (text: string) => createHash('sha256').update(text).digest();
 
@@ -26,6 +27,16 @@ function parseCreateTenant(body: unknown): { name: string; demoData: boolean } {
   if (demoData !== undefined && typeof demoData !== 'boolean') issues.push({ type: 'bool_type', loc: ['body', 'demoData'], msg: 'Input should be a valid boolean', input: demoData });
   if (issues.length) throw new ValidationError(issues);
   return { name: (name as string).trim(), demoData: demoData === true };
+}
+
+/** Reads a new key's optional `scopes` (strings) and `expiresAt` (an ISO 8601 date-time); their values are the service's to check. */
+function parseKeyLimits(body: unknown): KeyLimits {
+  const { scopes, expiresAt } = (typeof body === 'object' && body !== null && !Array.isArray(body) ? body : {}) as Record<string, unknown>;
+  const issues: ValidationIssue[] = [];
+  if (scopes != null && !(Array.isArray(scopes) && scopes.every((scope) => typeof scope === 'string'))) issues.push({ type: 'list_type', loc: ['body', 'scopes'], msg: 'Input should be a valid list of strings', input: scopes });
+  if (expiresAt != null && typeof expiresAt !== 'string') issues.push({ type: 'string_type', loc: ['body', 'expiresAt'], msg: 'Input should be a valid string', input: expiresAt });
+  if (issues.length) throw new ValidationError(issues);
+  return { scopes: (scopes as string[] | null | undefined) ?? null, expiresAt: typeof expiresAt === 'string' ? new Date(expiresAt) : null };
 }
 
 /**
@@ -64,7 +75,11 @@ export function adminRouter(service: AdminService, operatorToken: string, limits
   router.post('/tenants/:tenantId/api-keys', async (req, res) => {
     res.locals.route = '/admin/tenants/{tenant_id}/api-keys';
     const name = typeof req.body?.name === 'string' ? req.body.name : null;
-    const key = await service.issueKey(req.params.tenantId, name);
+    const limits = parseKeyLimits(req.body);
+    const key = await service.issueKey(req.params.tenantId, name, limits).catch((error: unknown) => {
+      // The service locates its issues by field; here the fields are the body's.
+      throw error instanceof ValidationError ? new ValidationError(error.issues.map((issue) => ({ ...issue, loc: ['body', ...issue.loc] }))) : error;
+    });
     res.status(201).json({ id: key.id, apiKey: key.apiKey });
   });
   router.delete('/api-keys/:keyId', async (req, res) => {

@@ -1,4 +1,4 @@
-import type { ApiKeySummary, IssuedKey, TenantAccess, TenantSummary } from '../../subgraphs/tenant';
+import type { ApiKeySummary, IssuedKey, KeyLimits, TenantAccess, TenantSummary } from '../../subgraphs/tenant';
 import type { DemoSeeder } from '../database/platform';
 
 /** The operator's control plane: tenants and their keys (docs/decisions.md, Tenancy), shared by `/admin` and the CLI. */
@@ -17,9 +17,9 @@ export class AdminService {
     return created;
   }
 
-  /** Issues another key for a tenant; unknown tenant -> NotFoundError. */
-  issueKey(tenantId: string, name: string | null = null): Promise<IssuedKey> {
-    return this.tenants.issueKey(tenantId, name);
+  /** Issues another key for a tenant, full or restricted by `limits` (docs/access.md); unknown tenant -> NotFoundError. */
+  issueKey(tenantId: string, name: string | null = null, limits: KeyLimits = {}): Promise<IssuedKey> {
+    return this.tenants.issueKey(tenantId, name, limits);
   }
 
   /** Revokes a key; unknown key -> NotFoundError. */

@@ -5,20 +5,31 @@ import { DomainError } from '../../schema/errors';
 import { loadConfig } from '../config';
 import { bootPlatform } from '../database/platform';
 import { AdminService } from './admin.service';
+import type { KeyLimits } from '../../subgraphs/tenant';
 
 const USAGE = `Usage: npm run admin -- <command>
 
   create-tenant <name> [--demo]   create a tenant and its first API key (--demo: with demo data)
-  issue-key <tenant-id> [--name N] issue another API key for a tenant
+  issue-key <tenant-id> [--name N] [--scopes a,b] [--expires ISO-TIME]
+                                  issue another API key for a tenant: full, or
+                                  restricted to scopes (docs/access.md), expiring
   list-keys <tenant-id>           list a tenant's keys (no secrets)
   revoke-key <key-id>             revoke an API key
 
 Reaches DATABASE_URL, or the embedded database under DATA_DIR (a running server's, if there is one).
 Keys are printed once; store them in a secret manager.`;
 
+/** `--scopes a,b` and `--expires` as a key's limits; an unreadable time is refused by the check the service makes of any expiry. */
+function keyLimits(scopes: string | undefined, expires: string | undefined): KeyLimits {
+  return {
+    scopes: scopes === undefined ? null : scopes.split(',').map((scope) => scope.trim()).filter(Boolean),
+    expiresAt: expires === undefined ? null : new Date(expires),
+  };
+}
+
 /** `npm run admin`: the operator's control plane when no server is running (or beside one). */
 async function main(argv: string[]): Promise<number> {
-  const { positionals, values } = parseArgs({ args: argv, allowPositionals: true, options: { demo: { type: 'boolean' }, name: { type: 'string' }, help: { type: 'boolean', short: 'h' } } });
+  const { positionals, values } = parseArgs({ args: argv, allowPositionals: true, options: { demo: { type: 'boolean' }, name: { type: 'string' }, scopes: { type: 'string' }, expires: { type: 'string' }, help: { type: 'boolean', short: 'h' } } });
   const [command, arg] = positionals;
   const commands = ['create-tenant', 'issue-key', 'list-keys', 'revoke-key'];
   if (values.help || !command || !commands.includes(command) || !arg) {
@@ -33,7 +44,7 @@ async function main(argv: string[]): Promise<number> {
     const admin = new AdminService(platform.tenants, platform.seeders);
     let output: unknown;
     if (command === 'create-tenant') output = await admin.createTenant(arg, values.demo === true);
-    else if (command === 'issue-key') output = await admin.issueKey(arg, values.name ?? null);
+    else if (command === 'issue-key') output = await admin.issueKey(arg, values.name ?? null, keyLimits(values.scopes, values.expires));
     else if (command === 'list-keys') output = await admin.listKeys(arg);
     else {
       await admin.revokeKey(arg);

@@ -20,6 +20,8 @@ import { createOperationRunner } from './operation-runner';
 import { planSingleFetches } from '../../platform/speed/single-fetch-plan';
 import { IdentityForwardingDataSource } from './remote-data-source';
 import type { OperationExecutor, RequestContext } from '../../schema/request-context';
+import { ScopeCheck } from '../access/scope-check';
+import { scopePlugin } from '../access/scope-plugin';
 
 /** The federated graph: Apollo Gateway over the checked-in supergraph, behind Apollo Server. */
 export interface GraphQLLayer {
@@ -32,6 +34,8 @@ export interface GraphQLLayer {
   compiled: readonly string[];
   /** Whether an in-process subgraph is executing a fetch (always false in distributed mode, where each subgraph drains itself). */
   busy(): boolean;
+  /** The one check of callers' scopes (docs/access.md), verified against the graph at start: `/graphql` runs it, the REST routes and `/graphql/stream` are handed it. */
+  scopes: ScopeCheck;
 }
 
 /**
@@ -82,6 +86,7 @@ export async function startGraphQL(config: Config, local: RunningSubgraph[] | nu
   const refused = (bytes: number) => log.warn({ bytes, maxBytes: config.graphql.maxResponseBytes }, 'response over GRAPHQL_MAX_RESPONSE_BYTES replaced by an error');
   // Operation limits (docs/api.md, "GraphQL limits"): refused before planning, so no subgraph sees them.
   const armor = armorProtection(config.graphql);
+  const scopes = new ScopeCheck();
   const server = new ApolloServer<RequestContext>({
     gateway,
     includeStacktraceInErrorResponses: false,
@@ -93,10 +98,11 @@ export async function startGraphQL(config: Config, local: RunningSubgraph[] | nu
     // Automatic persisted queries are kept per tenant at the edge (graphql-charge.ts), which hands Apollo the full document.
     persistedQueries: false,
     // No cache hints are used: computing a cache policy for every field is wasted work per request.
-    plugins: [ApolloServerPluginLandingPageDisabled(), ApolloServerPluginCacheControlDisabled(), operationResolutionPlugin(), ...armor.plugins, textRulePlugin(), graphqlMetricsPlugin()],
+    plugins: [ApolloServerPluginLandingPageDisabled(), ApolloServerPluginCacheControlDisabled(), operationResolutionPlugin(), scopePlugin(scopes), ...armor.plugins, textRulePlugin(), graphqlMetricsPlugin()],
   });
   await server.start();
   if (!apiSchema) throw new Error('gateway started without a schema');
+  scopes.verifyAgainst(apiSchema);
   // REST routes that are one subgraph fetch skip the gateway's planning and result shaping
   // (REST_DIRECT), and in-process run compiled (REST_COMPILED).
   const fetches = config.restDirect ? planSingleFetches(supergraphSdl, runnerDocuments) : new Map();
@@ -111,6 +117,7 @@ export async function startGraphQL(config: Config, local: RunningSubgraph[] | nu
     runOperation: createOperationRunner(gateway, apiSchema, formatError, config.restDirect ? { fetches, sources } : undefined, { maxBytes: config.graphql.maxResponseBytes, onRefused: refused }),
     compiled,
     busy: () => [...localSources.values()].some((source) => source.busy),
+    scopes,
   };
 }
 

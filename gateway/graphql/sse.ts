@@ -1,11 +1,14 @@
 import { STATUS_CODES } from 'node:http';
 import { parse, specifiedRules, validate, type DocumentNode, type ExecutionResult, type GraphQLSchema } from 'graphql';
 import { createHandler } from 'graphql-sse/lib/use/express';
-import { ServiceUnavailableError } from '../../schema/errors';
+import { MissingScopeError, ServiceUnavailableError } from '../../schema/errors';
+import type { ScopeCheck } from '../access/scope-check';
+import { selectOperation } from './graphql-cost';
 import type { GraphQLLimits } from '../config';
 import { armorProtection, parseTokenLimit, withoutSuggestions } from './graphql-limits';
 import { operationTextIssues, surrogateLiteralError, textRuleError } from './graphql-text-rule';
 import { contextOf } from '../http/request-context';
+import type { Grants } from '../../schema/scopes';
 import { subscriptionField, type SubscriptionRouter } from './subscription-router';
 
 /** graphql-sse's response tuple for a refused subscription. */
@@ -68,13 +71,15 @@ function subscriptionChecker(limits: GraphQLLimits, schemaFor: (field: string) =
  * operations, on the gateway's API schema, then opened through the subscription router on the
  * subgraph that owns it (in-process or over HTTP); results arrive already in their client form.
  */
-export function streamHandler(router: SubscriptionRouter, limits: GraphQLLimits, apiSchema: GraphQLSchema) {
+export function streamHandler(router: SubscriptionRouter, limits: GraphQLLimits, apiSchema: GraphQLSchema, scopes: ScopeCheck) {
   const check = subscriptionChecker(limits, (field) => (router.ownerOf(field) ? apiSchema : undefined));
   return createHandler({
     authenticate: () => null,
     onSubscribe: async (req, params) => {
       const checked = check(params.query, params.operationName, params.variables);
       if (Array.isArray(checked)) return checked;
+      const refusal = scopeRefusal(scopes, checked.document, params.operationName, contextOf(req.context.res).scopes);
+      if (refusal) return refusal;
       const request = { query: String(params.query), document: checked.document, variables: params.variables, operationName: params.operationName };
       try {
         // Results are already formatted for clients (plain errors, no GraphQLError instances); graphql-sse only serialises them.
@@ -86,4 +91,17 @@ export function streamHandler(router: SubscriptionRouter, limits: GraphQLLimits,
       }
     },
   });
+}
+
+/** The 403 of a caller whose scopes do not reach the subscription (the one scope check, docs/access.md); null when they do. */
+function scopeRefusal(scopes: ScopeCheck, document: DocumentNode, operationName: string | null | undefined, granted: Grants | undefined): Rejection | null {
+  const operation = selectOperation(document, operationName);
+  if (!operation) return null;
+  try {
+    scopes.authorize(document, operation, granted ?? null);
+    return null;
+  } catch (error) {
+    if (!(error instanceof MissingScopeError)) throw error;
+    return reject(403, error.message, { code: error.code, ...error.extensions() });
+  }
 }

@@ -121,7 +121,7 @@ export async function startApp(config: Config, platform: Platform, log: Logger, 
       ...(route.body ? readNonJsonBody(route.auth === 'public' ? config.edge.publicBodyLimitBytes : config.bodyLimitBytes) : []),
     ],
   });
-  const rest = createRestRouter(routes, graph.apiSchema, { context: contextOf, run: graph.runOperation, logError, charge: operationCharge(limits, graph.apiSchema) }, { idempotency, streams, guards, streamPriority: config.plumbing.has('first-event-priority') ? new FirstEventPriority() : undefined });
+  const rest = createRestRouter(routes, graph.apiSchema, { context: contextOf, run: graph.runOperation, logError, charge: operationCharge(limits, graph.apiSchema), authorize: (document, operation, ctx) => graph.scopes.authorize(document, operation, ctx.scopes ?? null) }, { idempotency, streams, guards, streamPriority: config.plumbing.has('first-event-priority') ? new FirstEventPriority() : undefined });
   // The router would answer OPTIONS on a known path itself (200, plain-text `Allow`, uncounted); no
   // route of the contract is an OPTIONS one, so it gets the JSON 404 of any unknown route instead.
   // First among the routes: no contract path is one of the platform's own (health, docs, IDE,
@@ -148,7 +148,7 @@ export async function startApp(config: Config, platform: Platform, log: Logger, 
   // Prometheus text of every worker (docs/metrics.md); like /admin, absent without an operator token.
   if (config.operatorToken) app.get('/metrics', operatorOnly(config.operatorToken, limits), metricsRoute());
 
-  app.use('/graphql/stream', routeNamed('/graphql/stream'), tenantScoped, json, streamHandler(subscriptions, config.graphql, graph.apiSchema));
+  app.use('/graphql/stream', routeNamed('/graphql/stream'), tenantScoped, json, streamHandler(subscriptions, config.graphql, graph.apiSchema, graph.scopes));
   app.use('/graphql', routeNamed('/graphql'), tenantScoped, json, chargeGraphQL(limits, graph.apiSchema, config.graphql), expressMiddleware(graph.server, { context: async ({ res }) => contextOf(res) }));
   app.use(anonymous, notFound);
   app.use(closeUnreadBodies);

@@ -36,6 +36,11 @@ function admit(req: Request, res: Response, next: NextFunction, limits: RateLimi
     authFailures.inc({ reason: 'invalid_key' });
     return charge(req, res, next, limits, new UnauthenticatedError('Invalid API key'));
   }
+  // Checked on every request, not only when verified: a remembered key expires on time.
+  if (principal.expiresAt !== null && principal.expiresAt <= Date.now()) {
+    authFailures.inc({ reason: 'expired_key' });
+    return charge(req, res, next, limits, new UnauthenticatedError('API key expired'));
+  }
   if (principal.tenantId !== tenantId) {
     authFailures.inc({ reason: 'wrong_tenant' });
     return charge(req, res, next, limits, new ForbiddenError('API key does not belong to this tenant'));
@@ -43,6 +48,7 @@ function admit(req: Request, res: Response, next: NextFunction, limits: RateLimi
   const ctx = contextOf(res);
   ctx.tenantId = principal.tenantId;
   ctx.keyId = principal.keyId;
+  ctx.scopes = principal.scopes;
   tagTenant(principal.tenantId);
   charge(req, res, next, limits, null, principal.tenantId);
 }

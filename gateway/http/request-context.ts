@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { NextFunction, Request, Response } from 'express';
 import type { Logger } from 'pino';
 import type { RequestContext } from '../../schema/request-context';
+import type { Grants } from '../../schema/scopes';
 import { requestSignal } from '../../platform/request-signal';
 
 /** An incoming X-Request-Id is echoed only when it is short and plain, so logs cannot be forged through it. */
@@ -26,6 +27,7 @@ export function requestContextMiddleware(log: Logger) {
 class EdgeContext implements RequestContext {
   tenantId: string | null = null;
   keyId: string | null = null;
+  scopes: Grants | undefined = undefined;
   private child: Logger | undefined;
 
   constructor(

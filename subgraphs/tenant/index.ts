@@ -16,6 +16,7 @@ import { Migration20261204000000_webhook_deliveries } from './migrations/Migrati
 import { Migration20261210000000_delivery_jobs } from './migrations/Migration20261210000000_delivery_jobs';
 import { Migration20261215000000_bounded_logos } from './migrations/Migration20261215000000_bounded_logos';
 import { Migration20261220000400_webhook_endpoint_health } from './migrations/Migration20261220000400_webhook_endpoint_health';
+import { Migration20261227000000_scoped_keys } from './migrations/Migration20261227000000_scoped_keys';
 import { outboxMigration } from '../common/outbox/outbox.migration';
 import { WebhookDeliveryResolver } from './resolvers/webhook-delivery.resolver';
 import { ApiKeyResolver } from './resolvers/api-key.resolver';
@@ -47,6 +48,7 @@ export const tenantSubgraph: SubgraphDefinition<WebhookSettings | null, TenantDe
     migration('Migration20261210000000_delivery_jobs', Migration20261210000000_delivery_jobs),
     migration('Migration20261215000000_bounded_logos', Migration20261215000000_bounded_logos),
     migration('Migration20261220000400_webhook_endpoint_health', Migration20261220000400_webhook_endpoint_health),
+    migration('Migration20261227000000_scoped_keys', Migration20261227000000_scoped_keys),
   ],
   resolvers: [
     TenantResolver,
@@ -75,7 +77,7 @@ export const tenantSubgraph: SubgraphDefinition<WebhookSettings | null, TenantDe
 
 // The tenant subgraph's public face beyond its definition: what the edge and the operator's tools use.
 export { TenantAccess, type TenantSummary } from './tenant-access';
-export { API_KEY_REVOKED_CHANNEL, type ApiKeySummary, type IssuedKey, type KeyPrincipal } from './services/api-key.service';
+export { API_KEY_REVOKED_CHANNEL, type ApiKeySummary, type IssuedKey, type KeyLimits, type KeyPrincipal } from './services/api-key.service';
 export type { AssetContent } from './repositories/asset.repository';
 export { startWebhookWorkers } from './webhooks/start';
 export { readWebhookQueue } from './webhooks/queue-stats';

@@ -2,7 +2,7 @@ import type { EntityManager, MikroORM } from '@mikro-orm/postgresql';
 import type { Tenant } from './entities/tenant.entity';
 import { AssetRepository, type AssetContent } from './repositories/asset.repository';
 import { TenantRepository } from './repositories/tenant.repository';
-import { ApiKeyService, type ApiKeySummary, type IssuedKey, type KeyPrincipal } from './services/api-key.service';
+import { ApiKeyService, type ApiKeySummary, type IssuedKey, type KeyLimits, type KeyPrincipal } from './services/api-key.service';
 import { TenantService } from './services/tenant.service';
 
 /** A tenant as the operator sees it on creation. */
@@ -36,9 +36,9 @@ export class TenantAccess {
     });
   }
 
-  /** Issues another key for a tenant; unknown tenant -> NotFoundError. */
-  issueKey(tenantId: string, name: string | null = null): Promise<IssuedKey> {
-    return new ApiKeyService(this.em()).issue(tenantId, name);
+  /** Issues another key for a tenant, full or restricted by `limits`; unknown tenant -> NotFoundError, bad limits -> ValidationError. */
+  issueKey(tenantId: string, name: string | null = null, limits: KeyLimits = {}): Promise<IssuedKey> {
+    return new ApiKeyService(this.em()).issue(tenantId, name, limits);
   }
 
   /** Revokes a key and announces it on API_KEY_REVOKED_CHANNEL; unknown key -> NotFoundError. */

@@ -1,7 +1,8 @@
 import type { KeyPrincipal } from '../../subgraphs/tenant/services/api-key.service';
 import { KeyCache } from '../../gateway/http/key-cache';
+import { FULL_ACCESS } from '../../schema/scopes';
 
-const principal: KeyPrincipal = { keyId: 'key-1', tenantId: 'tenant-1' };
+const principal: KeyPrincipal = { keyId: 'key-1', tenantId: 'tenant-1', scopes: FULL_ACCESS, expiresAt: null };
 
 /** A verification the test answers by hand, to interleave it with a revocation. */
 function pendingVerify() {

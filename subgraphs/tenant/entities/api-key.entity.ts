@@ -22,4 +22,11 @@ export class ApiKey extends TenantScopedEntity {
 
   @Property({ type: 'timestamptz', fieldName: 'revoked_at', nullable: true })
   revokedAt: Date | null = null;
+
+  /** The scopes of a restricted key (docs/access.md); null for a full key. */
+  @Property({ type: 'text[]', nullable: true })
+  scopes: string[] | null = null;
+
+  @Property({ type: 'timestamptz', fieldName: 'expires_at', nullable: true })
+  expiresAt: Date | null = null;
 }

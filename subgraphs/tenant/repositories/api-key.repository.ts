@@ -47,7 +47,7 @@ export class ApiKeyRepository {
   }
 
   /** Stores a new key of the named tenant (the operator's action; the tenant was checked to exist). */
-  static async createUnscoped(em: EntityManager, fields: { tenantId: string; lookupId: string; secretHash: Buffer; name: string | null }): Promise<ApiKey> {
+  static async createUnscoped(em: EntityManager, fields: { tenantId: string; lookupId: string; secretHash: Buffer; name: string | null; scopes: string[] | null; expiresAt: Date | null }): Promise<ApiKey> {
     const key = em.create(ApiKey, fields as never);
     await em.persistAndFlush(key);
     return key;

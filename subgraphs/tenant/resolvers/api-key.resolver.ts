@@ -4,6 +4,7 @@ import { toPage, type Page } from '../../common/pagination';
 import { requireScope } from '../../common/require-tenant';
 import { validatePage } from '../../common/validate-page';
 import { ApiKeyRepository } from '../repositories/api-key.repository';
+import { keyKind, keyPrefix } from '../services/api-key.service';
 import { ApiKeyListArgs, ApiKeyPage, type ApiKeyType } from '../types/api-key.type';
 
 /** The calling tenant's own API keys, for its staff to audit (issuing and revoking is the operator's). */
@@ -14,7 +15,7 @@ export class ApiKeyResolver {
     const scope = requireScope(ctx);
     validatePage(args);
     const [keys, total] = await new ApiKeyRepository(ctx.em, scope).page(args);
-    const items = keys.map((k) => ({ id: k.id, name: k.name, prefix: `hpp_${k.lookupId}`, createdAt: k.createdAt, revokedAt: k.revokedAt }));
+    const items = keys.map((k) => ({ id: k.id, name: k.name, prefix: keyPrefix(k), kind: keyKind(k), scopes: k.scopes, createdAt: k.createdAt, expiresAt: k.expiresAt, revokedAt: k.revokedAt }));
     return toPage(items, total, args);
   }
 }

@@ -1,11 +1,18 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { NotFoundError } from '../../../schema/errors';
+import { NotFoundError, valueError } from '../../../schema/errors';
+import { FULL_ACCESS, isScope, type Grants, type Scope } from '../../../schema/scopes';
 import { ApiKeyRepository } from '../repositories/api-key.repository';
 import { TenantRepository } from '../repositories/tenant.repository';
 
-/** Prefix that makes a leaked key recognisable to secret scanners. */
-const KEY_PREFIX = 'hpp_';
+/**
+ * Prefixes that make a leaked key recognisable to secret scanners and its kind to people (as
+ * Stripe's `sk_`/`rk_`): a full key, every key issued before scopes, or a restricted one.
+ */
+const KEY_PREFIX = { full: 'hpp_', restricted: 'hpr_' } as const;
+
+/** A key's kind, shown by its prefix. */
+export type KeyKind = keyof typeof KEY_PREFIX;
 
 /** The PostgreSQL NOTIFY channel a revocation is announced on (payload: the key's id), for every process caching verified keys. */
 export const API_KEY_REVOKED_CHANNEL = 'hpp_api_key_revoked';
@@ -14,6 +21,18 @@ export const API_KEY_REVOKED_CHANNEL = 'hpp_api_key_revoked';
 export interface KeyPrincipal {
   keyId: string;
   tenantId: string;
+  /** FULL_ACCESS for a full key, its own scopes for a restricted one. */
+  scopes: Grants;
+  /** When it stops working (epoch ms), or null. */
+  expiresAt: number | null;
+}
+
+/** What a new key may be limited to. */
+export interface KeyLimits {
+  /** The scopes of a restricted key (at least one); absent or null for a full key. */
+  scopes?: readonly string[] | null;
+  /** When the key stops working; must be in the future. */
+  expiresAt?: Date | null;
 }
 
 /** A newly issued key; `apiKey` is shown once and never stored. */
@@ -28,29 +47,62 @@ export interface ApiKeySummary {
   id: string;
   name: string | null;
   prefix: string;
+  kind: KeyKind;
+  /** Null for a full key. */
+  scopes: string[] | null;
   createdAt: string;
+  expiresAt: string | null;
   revokedAt: string | null;
 }
 
 const sha256 = (text: string) => createHash('sha256').update(text).digest();
 
-/** Splits `hpp_<lookupId>_<secret>`; null when the text cannot be one of our keys. */
-function parseKey(apiKey: string): { lookupId: string; secret: string } | null {
-  const match = /^hpp_([A-Za-z0-9]{16})_([A-Za-z0-9_-]{43})$/.exec(apiKey);
-  return match ? { lookupId: match[1], secret: match[2] } : null;
+/** Splits `hpp_<lookupId>_<secret>` (or `hpr_`); null when the text cannot be one of our keys. */
+function parseKey(apiKey: string): { kind: KeyKind; lookupId: string; secret: string } | null {
+  const match = /^hp([pr])_([A-Za-z0-9]{16})_([A-Za-z0-9_-]{43})$/.exec(apiKey);
+  return match ? { kind: match[1] === 'p' ? 'full' : 'restricted', lookupId: match[2], secret: match[3] } : null;
+}
+
+/** The scopes and expiry a new key gets, checked: known scopes, at least one, each once; an expiry to come. Throws a 422 located at `loc`'s fields. */
+export function checkKeyLimits(limits: KeyLimits, loc: (string | number)[] = []): { scopes: Scope[] | null; expiresAt: Date | null } {
+  const { scopes = null, expiresAt = null } = limits;
+  if (scopes !== null) {
+    if (scopes.length === 0) throw valueError([...loc, 'scopes'], 'a restricted key needs at least one scope; leave scopes out for a full key', scopes);
+    const unknown = scopes.find((scope) => !isScope(scope));
+    if (unknown !== undefined) throw valueError([...loc, 'scopes'], `unknown scope "${unknown}" (docs/access.md lists them)`, scopes);
+  }
+  if (expiresAt !== null && Number.isNaN(expiresAt.getTime())) throw valueError([...loc, 'expiresAt'], 'the expiry must be an ISO 8601 date-time', null);
+  if (expiresAt !== null && expiresAt.getTime() <= Date.now()) throw valueError([...loc, 'expiresAt'], 'the expiry must be in the future', expiresAt.toISOString());
+  return { scopes: scopes === null ? null : [...new Set(scopes as Scope[])], expiresAt };
+}
+
+/** A stored key's kind: restricted when it has scopes. */
+export function keyKind(key: { scopes: string[] | null }): KeyKind {
+  return key.scopes === null ? 'full' : 'restricted';
+}
+
+/** The public start of a stored key, enough to recognise it: its kind's prefix and lookup id. */
+export function keyPrefix(key: { scopes: string[] | null; lookupId: string }): string {
+  return `${KEY_PREFIX[keyKind(key)]}${key.lookupId}`;
+}
+
+/** The grant a stored key carries. */
+function grantsOf(scopes: string[] | null): Grants {
+  return scopes === null ? FULL_ACCESS : new Set(scopes.filter(isScope));
 }
 
 /** Issues, verifies, lists and revokes API keys. Every method works across tenants: callers are the edge and the operator. */
 export class ApiKeyService {
   constructor(private readonly em: EntityManager) {}
 
-  /** Creates a key for an existing tenant. */
-  async issue(tenantId: string, name: string | null = null): Promise<IssuedKey> {
+  /** Creates a key for an existing tenant: a full one, or one restricted to `limits.scopes`; `limits` are checked (checkKeyLimits). */
+  async issue(tenantId: string, name: string | null = null, limits: KeyLimits = {}): Promise<IssuedKey> {
+    const { scopes, expiresAt } = checkKeyLimits(limits);
     if (!(await TenantRepository.existsUnscoped(this.em, tenantId))) throw new NotFoundError('Tenant not found');
     const lookupId = randomBytes(12).toString('base64url').replace(/[-_]/g, '').padEnd(16, '0').slice(0, 16);
     const secret = randomBytes(32).toString('base64url');
-    const key = await ApiKeyRepository.createUnscoped(this.em, { tenantId, lookupId, secretHash: sha256(secret), name });
-    return { id: key.id, tenantId, apiKey: `${KEY_PREFIX}${lookupId}_${secret}` };
+    const key = await ApiKeyRepository.createUnscoped(this.em, { tenantId, lookupId, secretHash: sha256(secret), name, scopes, expiresAt });
+    return { id: key.id, tenantId, apiKey: `${keyPrefix({ scopes, lookupId })}_${secret}` };
   }
 
   /** Returns the key's principal, or null for a malformed, unknown or revoked key. */
@@ -61,7 +113,9 @@ export class ApiKeyService {
     if (!key || key.revokedAt) return null;
     // Compare hashes in constant time so response timing reveals nothing about the secret.
     if (!timingSafeEqual(sha256(parts.secret), Buffer.from(key.secretHash))) return null;
-    return { keyId: key.id, tenantId: key.tenantId };
+    // A full key's prefix on a restricted key's row (or the reverse) is not a key we issued.
+    if (parts.kind !== keyKind(key)) return null;
+    return { keyId: key.id, tenantId: key.tenantId, scopes: grantsOf(key.scopes), expiresAt: key.expiresAt?.getTime() ?? null };
   }
 
   /**
@@ -82,12 +136,17 @@ export class ApiKeyService {
   async list(tenantId: string): Promise<ApiKeySummary[]> {
     if (!(await TenantRepository.existsUnscoped(this.em, tenantId))) throw new NotFoundError('Tenant not found');
     const keys = await ApiKeyRepository.listOfTenantUnscoped(this.em, tenantId);
-    return keys.map((k) => ({
-      id: k.id,
-      name: k.name,
-      prefix: `${KEY_PREFIX}${k.lookupId}`,
-      createdAt: k.createdAt.toISOString(),
-      revokedAt: k.revokedAt?.toISOString() ?? null,
-    }));
+    return keys.map((k) => {
+      return {
+        id: k.id,
+        name: k.name,
+        prefix: keyPrefix(k),
+        kind: keyKind(k),
+        scopes: k.scopes,
+        createdAt: k.createdAt.toISOString(),
+        expiresAt: k.expiresAt?.toISOString() ?? null,
+        revokedAt: k.revokedAt?.toISOString() ?? null,
+      };
+    });
   }
 }

@@ -1,6 +1,11 @@
 import { DateTimeISOResolver } from 'graphql-scalars';
-import { ArgsType, Field, ID, ObjectType } from 'type-graphql';
+import { ArgsType, Field, ID, ObjectType, registerEnumType } from 'type-graphql';
 import { PageArgs, PageType, SortDirection } from '../../common/pagination';
+import type { KeyKind } from '../services/api-key.service';
+
+/** A key's kind, as its prefix shows it (docs/access.md). */
+export const ApiKeyKind = { full: 'full', restricted: 'restricted' } as const satisfies Record<KeyKind, KeyKind>;
+registerEnumType(ApiKeyKind, { name: 'ApiKeyKind', description: 'full (`hpp_`: every scope) or restricted (`hpr_`: its own scopes)' });
 
 /** An API key of the calling tenant, without its secret. */
 @ObjectType('ApiKey', { description: "One of the tenant's API keys (the secret is never shown again)" })
@@ -14,8 +19,17 @@ export class ApiKeyType {
   @Field({ description: 'Public start of the key, enough to recognise it' })
   prefix!: string;
 
+  @Field(() => ApiKeyKind)
+  kind!: KeyKind;
+
+  @Field(() => [String], { nullable: true, description: "A restricted key's scopes (docs/access.md); null for a full key, which has every scope" })
+  scopes!: string[] | null;
+
   @Field(() => DateTimeISOResolver)
   createdAt!: Date;
+
+  @Field(() => DateTimeISOResolver, { nullable: true, description: 'When the key stops working; null when it does not expire' })
+  expiresAt!: Date | null;
 
   @Field(() => DateTimeISOResolver, { nullable: true })
   revokedAt!: Date | null;
