@@ -36,7 +36,7 @@ function waitBound(durationSeconds: number): number {
 
 /** The settings this run was started with, as a command that repeats it. */
 function runCommand(): string {
-  const names = ['BENCH_DURATION', 'BENCH_NOISY_BOUND', 'BENCH_WORKERS', 'GRAPHQL_DEDUP'];
+  const names = ['BENCH_DURATION', 'BENCH_NOISY_BOUND', 'BENCH_WORKERS', 'SPEED_PLUMBING'];
   const set = names.filter((name) => process.env[name]).map((name) => `${name}=${process.env[name]}`);
   return `\`${[...set, 'BENCH_ONLY=noisy-neighbour', 'npm run bench'].join(' ')}\``;
 }

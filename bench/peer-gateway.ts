@@ -36,7 +36,7 @@ export async function benchPeerGateway(ctx: BenchContext): Promise<PeerReport> {
     startHiveGateway(distributed.subgraphUrls, distributed.secret, workers, ctx.teardown),
     ctx.app.dedup
       ? ctx.app
-      : startApp(ctx.databaseUrl, workers, { GRAPHQL_DEDUP: '1', WEBHOOK_DISPATCHER: 'off' }).then((app) => {
+      : startApp(ctx.databaseUrl, workers, { SPEED_PLUMBING: 'on', WEBHOOK_DISPATCHER: 'off' }).then((app) => {
           ctx.teardown.add('all-in-one app with deduplication', () => app.child.stop());
           return app;
         }),

@@ -64,7 +64,7 @@ export function buildPlumbingReport(results: PieceResult[], conditions: Plumbing
     '',
     `- Date: ${new Date().toISOString()}`,
     `- Machine: ${formatMachine(describeMachine())}; database: ${conditions.database}`,
-    `- Mode: for each piece two apps alike but for \`SPEED_PLUMBING\` (\`on\`, and \`-<piece>\`; \`off\` for all at once), ${describeProcesses(conditions.workers)} each, NODE_ENV=production, LOG_LEVEL=warn, GRAPHQL_DEDUP=1; distributed: two gateways in front of the same four subgraph services, whose CPU is counted too`,
+    `- Mode: for each piece two apps alike but for \`SPEED_PLUMBING\` (\`on\`, and \`-<piece>\`; \`off\` for all at once), ${describeProcesses(conditions.workers)} each, NODE_ENV=production, LOG_LEVEL=warn; distributed: two gateways in front of the same four subgraph services, whose CPU is counted too`,
     `- Load: autocannon, ${conditions.connections} connections, one tenant, \`GET /tenant/public\` (REST) or \`POST /graphql\` \`publicTenant\`; ${conditions.warmupSeconds} s warm-up of each app, then ${conditions.rounds} rounds of ${conditions.roundSeconds} s per app, alternating (with, without, without, with, ...)`,
     `- Bar (issue 32): a piece stays when going without it costs at least ${Math.round((CPU_BAR - 1) * 100)}% more server CPU per request, or ${Math.round((RSS_BAR - 1) * 100)}% more resident memory in the worst worker`,
     '',

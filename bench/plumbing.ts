@@ -48,7 +48,7 @@ export async function benchPlumbing(ctx: BenchContext): Promise<{ valid: boolean
     if (c.mode === 'distributed') services ??= await startServices(ctx);
     const plumbing = { on: 'on', off: c.piece === 'all' ? 'off' : `-${c.piece}` };
     say(`plumbing ${c.piece}: starting two apps (SPEED_PLUMBING=${plumbing.on} and ${plumbing.off})`);
-    const start = (value: string) => (c.mode === 'distributed' ? startGateway(ctx, services!, value) : startApp(ctx.databaseUrl, ctx.app.workers, { SPEED_PLUMBING: value, GRAPHQL_DEDUP: '1', WEBHOOK_DISPATCHER: 'off', DB_POOL_MAX: '2' }));
+    const start = (value: string) => (c.mode === 'distributed' ? startGateway(ctx, services!, value) : startApp(ctx.databaseUrl, ctx.app.workers, { SPEED_PLUMBING: value, WEBHOOK_DISPATCHER: 'off', DB_POOL_MAX: '2' }));
     const apps = { on: await start(plumbing.on), off: await start(plumbing.off) };
     for (const side of ['on', 'off'] as const) ctx.teardown.add(`app (${c.piece} ${side})`, () => apps[side].child.stop());
     try {
@@ -128,5 +128,5 @@ async function startServices(ctx: BenchContext): Promise<Services> {
 }
 
 function startGateway(ctx: BenchContext, services: Services, plumbing: string): Promise<AppUnderTest> {
-  return startApp(ctx.databaseUrl, ctx.app.workers, { MODE: 'distributed', INTERNAL_SECRET: services.secret, DB_POOL_MAX: '2', WEBHOOK_DISPATCHER: 'off', GRAPHQL_DEDUP: '1', SPEED_PLUMBING: plumbing, ...services.urls });
+  return startApp(ctx.databaseUrl, ctx.app.workers, { MODE: 'distributed', INTERNAL_SECRET: services.secret, DB_POOL_MAX: '2', WEBHOOK_DISPATCHER: 'off', SPEED_PLUMBING: plumbing, ...services.urls });
 }

@@ -76,11 +76,11 @@ async function main(): Promise<number> {
     // The smoke run starts single processes: a third of the start-up time, and of the database connections.
     const workers = positiveInt('BENCH_WORKERS', smoke ? 1 : os.availableParallelism());
     say(`starting the app (all-in-one, ${workers} worker process${workers > 1 ? 'es' : ''})`);
-    // http receivers on 127.0.0.1 are the webhook benchmark's endpoints. In-flight deduplication
-    // off unless GRAPHQL_DEDUP says otherwise: the floors this app is judged against share no work,
-    // and concurrent identical requests (tenant-public's, revenue's four loops) would otherwise
-    // share one fetch; peer-gateway, which judges deduplication, starts servers of its own.
-    const app = await startApp(database.url, workers, { ALLOW_HTTP_WEBHOOKS: '1', GRAPHQL_DEDUP: process.env.GRAPHQL_DEDUP ?? '0' });
+    // http receivers on 127.0.0.1 are the webhook benchmark's endpoints. SPEED_PLUMBING is
+    // -inflight-dedup unless set: the floors this app is judged against share no work, and
+    // concurrent identical requests (tenant-public's, revenue's four loops) would otherwise share
+    // one fetch; peer-gateway, which judges deduplication, starts servers of its own.
+    const app = await startApp(database.url, workers, { ALLOW_HTTP_WEBHOOKS: '1', SPEED_PLUMBING: process.env.SPEED_PLUMBING || '-inflight-dedup' });
     teardown.add('app', () => app.child.stop());
     say(`app ready at ${app.url}`);
 

@@ -77,7 +77,7 @@ export async function benchTenantPublic(ctx: BenchContext): Promise<TenantPublic
   const report = buildReport(runs, cpu, { atStart: rssAtStart, afterRuns: rssAfterRuns }, floorOverRestByRound, {
     date: new Date(),
     machine: describeMachine(),
-    mode: `all-in-one (${describeProcesses(ctx.app.workers)}; gateway and subgraphs in-process), NODE_ENV=production, LOG_LEVEL=warn, GRAPHQL_DEDUP=${ctx.app.dedup ? '1' : '0'}`,
+    mode: `all-in-one (${describeProcesses(ctx.app.workers)}; gateway and subgraphs in-process), NODE_ENV=production, LOG_LEVEL=warn, \`inflight-dedup\` ${ctx.app.dedup ? 'on' : 'off'}`,
     database: ctx.databaseLabel,
     shape: ctx.shape,
     warmupSeconds: ctx.warmupSeconds,

@@ -79,7 +79,7 @@ export function buildTracingReport(measured: TracingMeasured, conditions: Tracin
     '',
     `- Date: ${new Date().toISOString()}`,
     `- Machine: ${formatMachine(describeMachine())}`,
-    `- Mode: four all-in-one apps alike but for OTEL_* (${describeProcesses(conditions.workers)} each), NODE_ENV=production, LOG_LEVEL=warn, GRAPHQL_DEDUP=${conditions.dedup ? '1' : '0'}, DB_POOL_MAX=${conditions.poolMax} (beside the shared app, within PostgreSQL's 100 connections); database: ${conditions.database}`,
+    `- Mode: four all-in-one apps alike but for OTEL_* (${describeProcesses(conditions.workers)} each), NODE_ENV=production, LOG_LEVEL=warn, \`inflight-dedup\` ${conditions.dedup ? 'on' : 'off'}, DB_POOL_MAX=${conditions.poolMax} (beside the shared app, within PostgreSQL's 100 connections); database: ${conditions.database}`,
     `- Load: autocannon, ${conditions.shape.connections} connections; ${conditions.rounds} round(s) of ${[...VARIANTS, ...[...VARIANTS].reverse()].join(', ')} at ${conditions.shape.durationSeconds} s each, after a ${conditions.warmupSeconds} s warm-up of each app; load generator and OTLP receivers (one per exporting app) in the benchmark process on the same machine`,
     `- Spans per recorded request: ${measured.spansPerRequest} (sequential requests); received under load: ${measured.exported.export.toFixed(2)} per request exporting every request (fewer means the exporter's queue dropped some), ${measured.exported.sampled.toFixed(2)} per request sampled (${ratioLabel(measured.exported.sampled / Math.max(measured.spansPerRequest, Number.EPSILON))} of requests recorded)`,
     '',

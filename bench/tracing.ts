@@ -36,10 +36,10 @@ export async function benchTracing(ctx: BenchContext): Promise<{ markdown: strin
   // A receiver per exporting app, so each one's spans are counted apart.
   const sinks = { export: await startOtlpSink(), sampled: await startOtlpSink() };
   ctx.teardown.add('OTLP receivers', async () => void (await Promise.all([sinks.export.close(), sinks.sampled.close()])));
-  // Deduplication as the shared app has it (off unless GRAPHQL_DEDUP, run.ts): shared fetches would leave most requests without subgraph spans.
+  // Speed plumbing as the shared app has it (deduplication off unless SPEED_PLUMBING says otherwise, run.ts): shared fetches would leave most requests without subgraph spans.
   // DB_POOL_MAX=2 per worker: four apps at the default (~26 connections each under this load) and
   // the shared one passed PostgreSQL's default max_connections (100) and were refused (53300).
-  const quiet = { DB_POOL_MAX: String(POOL_MAX), OTEL_EXPORTER_OTLP_ENDPOINT: '', OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: '', OTEL_SDK_DISABLED: 'false', OTEL_TRACES_SAMPLER: '', OTEL_TRACES_SAMPLER_ARG: '', OTEL_BSP_SCHEDULE_DELAY: String(exportDelayMs), WEBHOOK_DISPATCHER: 'off', GRAPHQL_DEDUP: ctx.app.dedup ? '1' : '0' };
+  const quiet = { DB_POOL_MAX: String(POOL_MAX), OTEL_EXPORTER_OTLP_ENDPOINT: '', OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: '', OTEL_SDK_DISABLED: 'false', OTEL_TRACES_SAMPLER: '', OTEL_TRACES_SAMPLER_ARG: '', OTEL_BSP_SCHEDULE_DELAY: String(exportDelayMs), WEBHOOK_DISPATCHER: 'off', SPEED_PLUMBING: ctx.app.plumbing };
   const env: Record<Variant, Record<string, string>> = {
     off: { ...quiet, OTEL_SDK_DISABLED: '' },
     on: quiet,

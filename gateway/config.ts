@@ -5,7 +5,7 @@ import { readShutdownGraceMs } from '../platform/http-drain';
 import { DEFAULT_SUPERVISE_SECONDS, readJobSettings, type JobSettings } from '../platform/jobs/job-settings';
 import { SUBGRAPH_NAMES, type SubgraphName } from '../platform/subgraph-definition';
 import { readTracingSettings } from '../platform/tracing/settings';
-import { readSpeedPlumbing, type SpeedPlumbing } from '../platform/speed/speed-plumbing';
+import { readSpeedPlumbing, type PlumbingPiece, type SpeedPlumbing } from '../platform/speed/speed-plumbing';
 
 /** How the process runs: everything in one process, or the gateway alone in front of subgraph services. */
 export type RunMode = 'all-in-one' | 'distributed';
@@ -53,13 +53,13 @@ export interface Config {
   metricsPort: number | null;
   /** Interface the metrics server binds (METRICS_HOST, HOST by default). */
   metricsHost: string;
-  /** Whether identical query fetches to a subgraph in flight at once share one answer (GRAPHQL_DEDUP; on by default; platform/speed/inflight-dedup.ts). */
+  /** Whether identical query fetches to a subgraph in flight at once share one answer (SPEED_PLUMBING `inflight-dedup`; platform/speed/inflight-dedup.ts). */
   graphqlDedup: boolean;
   /** Which pieces of speed plumbing run (SPEED_PLUMBING; platform/speed/speed-plumbing.ts). */
   plumbing: SpeedPlumbing;
-  /** Whether a REST route whose query the gateway answers with one subgraph fetch sends that fetch itself (REST_DIRECT; on by default; platform/speed/single-fetch-plan.ts). */
+  /** Whether a REST route whose query the gateway answers with one subgraph fetch sends that fetch itself (SPEED_PLUMBING `rest-direct`; platform/speed/single-fetch-plan.ts). */
   restDirect: boolean;
-  /** Whether those fetches run compiled by graphql-jit in an all-in-one process (REST_COMPILED; on by default; gateway/graphql/local-data-source.ts). */
+  /** Whether those fetches run compiled by graphql-jit in an all-in-one process (SPEED_PLUMBING `rest-compiled`; gateway/graphql/local-data-source.ts). */
   restCompiled: boolean;
   /** Operation limits of `/graphql` and `/graphql/stream` (GRAPHQL_*; gateway/graphql/graphql-limits.ts applies them). */
   graphql: GraphQLLimits;
@@ -139,6 +139,20 @@ export function boolSetting(env: NodeJS.ProcessEnv, problems: string[]) {
   };
 }
 
+/**
+ * Switches that were once settings of their own and are now pieces of SPEED_PLUMBING. Set, they
+ * stop the start: ignored, an operator's `REST_DIRECT=0` would silently leave the piece on.
+ */
+const RETIRED_SWITCHES: Record<string, PlumbingPiece> = { GRAPHQL_DEDUP: 'inflight-dedup', REST_DIRECT: 'rest-direct', REST_COMPILED: 'rest-compiled' };
+
+/** Adds a problem for each retired switch set in `env`, naming the SPEED_PLUMBING piece that replaced it. */
+function reportRetiredSwitches(env: NodeJS.ProcessEnv, problems: string[]): void {
+  for (const [name, piece] of Object.entries(RETIRED_SWITCHES)) {
+    if (env[name] === undefined || env[name]!.trim() === '') continue;
+    problems.push(`${name} is gone: use SPEED_PLUMBING=-${piece} to turn ${piece} off (it is on by default), and unset ${name}`);
+  }
+}
+
 /** The edge's block of settings (issue 31: nothing is read before it is allowed, anonymous traffic has a budget). */
 function readEdgeSettings(int: ReturnType<typeof intSetting>): EdgeSettings {
   const headersSeconds = int('HTTP_HEADERS_TIMEOUT_SECONDS', 10, 1, 300);
@@ -200,6 +214,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   problems.push(...jobs.problems);
 
   const plumbing = readSpeedPlumbing(env, problems);
+  reportRetiredSwitches(env, problems);
   const nodeEnv = text('NODE_ENV') ?? 'development';
   // Production hides the schema's shape from strangers; development keeps tools (and typos' hints) working.
   const development = nodeEnv !== 'production';
@@ -236,9 +251,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     shutdownGraceMs: readShutdownGraceMs(env, problems),
     metricsPort,
     metricsHost: text('METRICS_HOST') ?? host,
-    graphqlDedup: bool('GRAPHQL_DEDUP', true) && plumbing.has('inflight-dedup'),
-    restDirect: bool('REST_DIRECT', true) && plumbing.has('rest-direct'),
-    restCompiled: bool('REST_COMPILED', true) && plumbing.has('rest-compiled'),
+    graphqlDedup: plumbing.has('inflight-dedup'),
+    restDirect: plumbing.has('rest-direct'),
+    restCompiled: plumbing.has('rest-compiled'),
     plumbing,
     graphql: {
       maxDepth: int('GRAPHQL_MAX_DEPTH', 10, 2, 100),

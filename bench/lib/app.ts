@@ -1,8 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import { startChild, type Child } from './child';
-import { boolSetting } from '../../gateway/config';
 import { freePort } from '../../gateway/database/free-port';
+import { readSpeedPlumbing } from '../../platform/speed/speed-plumbing';
 import { waitForUrl } from './readiness';
 import { SERVER_NODE_FLAGS } from './server-flags';
 import { waitForIdleWorkers } from './process-tree';
@@ -14,7 +14,9 @@ export interface AppUnderTest {
   operatorToken: string;
   /** HTTP worker processes (WEB_CONCURRENCY); 1 is a single process. */
   workers: number;
-  /** Whether identical fetches in flight share one answer (GRAPHQL_DEDUP). */
+  /** The SPEED_PLUMBING it was started with (empty: every piece), for apps meant to run alike. */
+  plumbing: string;
+  /** Whether identical fetches in flight share one answer (SPEED_PLUMBING `inflight-dedup`). */
   dedup: boolean;
 }
 
@@ -55,7 +57,8 @@ export async function startApp(databaseUrl: string, workers: number, extraEnv: R
     throw error;
   }
   child.echo();
-  // Read as the app reads it (gateway/config.ts), from the environment the child got.
-  const dedup = boolSetting({ ...process.env, ...extraEnv }, [])('GRAPHQL_DEDUP', true);
-  return { child, url, operatorToken, workers, dedup };
+  // Read as the app reads it (platform/speed/speed-plumbing.ts), from the environment the child got.
+  const plumbing = extraEnv.SPEED_PLUMBING ?? process.env.SPEED_PLUMBING ?? '';
+  const dedup = readSpeedPlumbing({ SPEED_PLUMBING: plumbing }, []).has('inflight-dedup');
+  return { child, url, operatorToken, workers, plumbing, dedup };
 }

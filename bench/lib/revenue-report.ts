@@ -38,7 +38,7 @@ export interface RevenueRunInfo {
   timezone: string;
   shapes: { app: Shape; floor: Shape; lines: Shape };
   statementTimeoutMs: number;
-  /** Whether the app shared identical fetches in flight (GRAPHQL_DEDUP): concurrent identical requests would then cost one query. */
+  /** Whether the app shared identical fetches in flight (SPEED_PLUMBING `inflight-dedup`): concurrent identical requests would then cost one query. */
   dedup: boolean;
   seed: SeedTimings;
   rollups: { name: string; rows: number; measured: number }[];
@@ -119,7 +119,7 @@ export function buildRevenueReport(runs: RevenueRun[], writes: WriteRun, info: R
     `- Data: ${thousands(info.lines)} revenue lines for the measured tenant (95% charge items, 5% sold packages, two years), ${thousands(info.otherLines)} for each of nine other tenants (bench/lib/revenue-seed.ts): loaded in ${s.load.toFixed(0)} s with the secondary indexes and the rollup trigger set aside${s.rollupsSummed ? ' (the seed summing the rollups as it drew the lines)' : ''}, indexes rebuilt in ${s.index.toFixed(0)} s, \`VACUUM ANALYZE\` ${s.vacuum.toFixed(0)} s, rollups ${s.rollupsSummed ? 'written (key indexes rebuilt, `VACUUM ANALYZE`)' : 'rebuilt by `billing.rebuild_revenue_rollups`'} in ${s.rollups.toFixed(0)} s (${s.total.toFixed(0)} s in all)`,
     `- Range: ${info.year.start} to ${info.year.end} in ${info.timezone} (one year, about half the tenant's lines); the targets only lines answer read the last 90 days of it`,
     `- Requests: each side warmed up 3 times; app: ${app.sequential} sequential, then ${app.workers} concurrent loops of ${app.each}; floor: ${floor.sequential} sequential, then ${floor.workers} concurrent loops of ${floor.each}; targets only lines answer: ${lines.sequential} sequential each side, app and floor in turn. Times in ms, measured by the benchmark process on the same machine`,
-    `- \`app\` = the REST route over HTTP (API key auth, rate limit, REST bridge, Apollo Gateway, analytics subgraph, one read-only transaction with \`statement_timeout\` ${info.statementTimeoutMs} ms, GRAPHQL_DEDUP=${info.dedup ? '1: concurrent identical requests may share one query' : '0: each request runs its own queries'}), reading the rollup named under "app reads" where one answers; \`floor\` = the same figures computed from the lines (\`billing.revenue_line\`, the statements of the path without rollups) sent by \`pg\` from a pool in the benchmark process (no HTTP, no transaction). A 422 is timed and counted, not retried`,
+    `- \`app\` = the REST route over HTTP (API key auth, rate limit, REST bridge, Apollo Gateway, analytics subgraph, one read-only transaction with \`statement_timeout\` ${info.statementTimeoutMs} ms, \`inflight-dedup\` ${info.dedup ? 'on: concurrent identical requests may share one query' : 'off: each request runs its own queries'}), reading the rollup named under "app reads" where one answers; \`floor\` = the same figures computed from the lines (\`billing.revenue_line\`, the statements of the path without rollups) sent by \`pg\` from a pool in the benchmark process (no HTTP, no transaction). A 422 is timed and counted, not retried`,
     `- Targets: ${runs.map((r) => `\`${r.target.name}\` = ${r.target.request}`).join('; ')}`,
     '',
     timing,

@@ -41,7 +41,7 @@ export interface GraphQLLayer {
 /**
  * Starts the gateway: local data sources in all-in-one mode, HTTP to each subgraph in distributed
  * mode. `runnerDocuments` are the fixed operations `runOperation` will get (the REST routes'): with
- * REST_DIRECT, those the gateway answers with one subgraph fetch are planned once here and sent as that fetch.
+ * SPEED_PLUMBING's `rest-direct`, those the gateway answers with one subgraph fetch are planned once here and sent as that fetch.
  */
 export async function startGraphQL(config: Config, local: RunningSubgraph[] | null, log: Logger, runnerDocuments: readonly string[] = []): Promise<GraphQLLayer> {
   const report = (error: unknown, requestId: string | undefined) => log.error({ err: error, requestId }, 'subgraph resolver failed');
@@ -61,7 +61,7 @@ export async function startGraphQL(config: Config, local: RunningSubgraph[] | nu
       } else {
         source = new IdentityForwardingDataSource(config.subgraphUrls[name as SubgraphName]!, config.internalSecret!, config.plumbing.has('subgraph-fetcher'));
       }
-      // Identical query fetches in flight reach the subgraph once (inflight-dedup.ts; GRAPHQL_DEDUP).
+      // Identical query fetches in flight reach the subgraph once (inflight-dedup.ts; SPEED_PLUMBING `inflight-dedup`).
       if (config.graphqlDedup) source = new DeduplicatingDataSource(source, name, log, config.plumbing.has('slot-list'));
       sources.set(name, source);
       return source;
@@ -104,7 +104,7 @@ export async function startGraphQL(config: Config, local: RunningSubgraph[] | nu
   if (!apiSchema) throw new Error('gateway started without a schema');
   scopes.verifyAgainst(apiSchema);
   // REST routes that are one subgraph fetch skip the gateway's planning and result shaping
-  // (REST_DIRECT), and in-process run compiled (REST_COMPILED).
+  // (SPEED_PLUMBING `rest-direct`), and in-process run compiled (`rest-compiled`).
   const fetches = config.restDirect ? planSingleFetches(supergraphSdl, runnerDocuments) : new Map();
   const compiled: string[] = [];
   for (const fetch of config.restCompiled ? fetches.values() : []) {

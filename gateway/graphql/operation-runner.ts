@@ -26,7 +26,7 @@ export interface ResponseCap {
   onRefused(bytes: number): void;
 }
 
-/** What lets the runner skip the gateway for single-fetch queries (REST_DIRECT): their fetches, planned at start-up, and the gateway's own data sources. */
+/** What lets the runner skip the gateway for single-fetch queries (SPEED_PLUMBING `rest-direct`): their fetches, planned at start-up, and the gateway's own data sources. */
 export interface DirectFetches {
   /** By the client document's text (planSingleFetches). */
   fetches: ReadonlyMap<string, SingleFetch>;

@@ -54,9 +54,9 @@ const recordingProvider: TracerProvider = {
 };
 
 /**
- * REST_DIRECT (platform/speed/single-fetch-plan.ts, operation-runner.ts): a REST route whose
- * query plan is one fetch from one subgraph sends that fetch itself instead of running Apollo
- * Gateway's executor. Allowed only while, for every such route, the answer is the gateway's: this
+ * SPEED_PLUMBING's `rest-direct` (platform/speed/single-fetch-plan.ts, operation-runner.ts): a
+ * REST route whose query plan is one fetch from one subgraph sends that fetch itself instead of
+ * running Apollo Gateway's executor. Allowed only while, for every such route, the answer is the gateway's: this
  * runs each eligible route's samples (answers with rows, not found, another tenant's ids, domain
  * errors, paging and filters) on demo tenants through both paths, on the real subgraphs of the run
  * mode (in-process, or over HTTP in distributed mode), and compares data and errors as a client
@@ -79,8 +79,8 @@ describe(`direct execution of single-fetch REST routes (${MODE} mode)`, () => {
     if (MODE === 'distributed') {
       const urls = Object.fromEntries(SUBGRAPHS.map((name) => [`SUBGRAPH_${name.toUpperCase()}_URL`, process.env[`E2E_SUBGRAPH_${name.toUpperCase()}_URL`]!]));
       const env = { MODE: 'distributed', DATABASE_URL: process.env.DATABASE_URL, INTERNAL_SECRET: process.env.E2E_INTERNAL_SECRET, PORT: '0', ...urls };
-      direct = await startGraphQL(loadConfig({ ...env, REST_DIRECT: '1' }), null, silent, DOCUMENTS);
-      gateway = await startGraphQL(loadConfig({ ...env, REST_DIRECT: '0' }), null, silent, DOCUMENTS);
+      direct = await startGraphQL(loadConfig({ ...env, SPEED_PLUMBING: 'on' }), null, silent, DOCUMENTS);
+      gateway = await startGraphQL(loadConfig({ ...env, SPEED_PLUMBING: '-rest-direct' }), null, silent, DOCUMENTS);
     } else {
       // One request at a time here: small pools leave PostgreSQL's connections to the end-to-end servers beside.
       const env = { DATABASE_URL: process.env.DATABASE_URL, PORT: '0', DEMO_TENANT: '0', WEBHOOK_DISPATCHER: 'off', DB_POOL_MAX: '3' };
@@ -90,8 +90,8 @@ describe(`direct execution of single-fetch REST routes (${MODE} mode)`, () => {
         copy.context = (identity) => (executions.push(subgraph.name), subgraph.context(identity));
         return copy;
       });
-      direct = await startGraphQL(loadConfig({ ...env, REST_DIRECT: '1' }), counted, silent, DOCUMENTS);
-      gateway = await startGraphQL(loadConfig({ ...env, REST_DIRECT: '0' }), counted, silent, DOCUMENTS);
+      direct = await startGraphQL(loadConfig({ ...env, SPEED_PLUMBING: 'on' }), counted, silent, DOCUMENTS);
+      gateway = await startGraphQL(loadConfig({ ...env, SPEED_PLUMBING: '-rest-direct' }), counted, silent, DOCUMENTS);
     }
     [demo, other] = await Promise.all([createDemoTenant('Direct Demo Clinic'), createDemoTenant('Direct Other Clinic')]);
     fixtures = await readFixtures();
@@ -190,7 +190,7 @@ describe(`direct execution of single-fetch REST routes (${MODE} mode)`, () => {
   async function failingFetches(urlOf: (name: string) => string, secret: string) {
     const urls = Object.fromEntries(SUBGRAPHS.map((name) => [`SUBGRAPH_${name.toUpperCase()}_URL`, urlOf(name)]));
     const env = { MODE: 'distributed', DATABASE_URL: process.env.DATABASE_URL, INTERNAL_SECRET: secret, PORT: '0', ...urls };
-    const failing = { direct: await startGraphQL(loadConfig({ ...env, REST_DIRECT: '1' }), null, silent, DOCUMENTS), gateway: await startGraphQL(loadConfig({ ...env, REST_DIRECT: '0' }), null, silent, DOCUMENTS) };
+    const failing = { direct: await startGraphQL(loadConfig({ ...env, SPEED_PLUMBING: 'on' }), null, silent, DOCUMENTS), gateway: await startGraphQL(loadConfig({ ...env, SPEED_PLUMBING: '-rest-direct' }), null, silent, DOCUMENTS) };
     try {
       const answers = [];
       for (const operationId of ELIGIBLE) {

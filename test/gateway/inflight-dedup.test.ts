@@ -49,7 +49,7 @@ describe(`in-flight deduplication of subgraph fetches (${MODE} mode)`, () => {
       reach = { count: (subgraph, tenantId) => byName.get(subgraph)!.seen.filter((r) => r.tenantId === tenantId).length };
       const env = { MODE: 'distributed', DATABASE_URL: process.env.DATABASE_URL, INTERNAL_SECRET: process.env.E2E_INTERNAL_SECRET, PORT: '0', ...urls };
       graph = await startGraphQL(loadConfig(env), null, silent);
-      undeduplicated = await startGraphQL(loadConfig({ ...env, GRAPHQL_DEDUP: '0' }), null, silent);
+      undeduplicated = await startGraphQL(loadConfig({ ...env, SPEED_PLUMBING: '-inflight-dedup' }), null, silent);
     } else {
       const config = loadConfig({ DATABASE_URL: process.env.DATABASE_URL, PORT: '0', DEMO_TENANT: '0', WEBHOOK_DISPATCHER: 'off' });
       platform = await bootPlatform(config, silent, { migrate: false, background: false });
@@ -65,7 +65,7 @@ describe(`in-flight deduplication of subgraph fetches (${MODE} mode)`, () => {
       });
       reach = { count: (subgraph, tenantId) => executions.filter((e) => e.subgraph === subgraph && e.tenantId === tenantId).length };
       graph = await startGraphQL(config, counted, silent);
-      undeduplicated = await startGraphQL(loadConfig({ DATABASE_URL: process.env.DATABASE_URL, PORT: '0', GRAPHQL_DEDUP: '0' }), counted, silent);
+      undeduplicated = await startGraphQL(loadConfig({ DATABASE_URL: process.env.DATABASE_URL, PORT: '0', SPEED_PLUMBING: '-inflight-dedup' }), counted, silent);
     }
     [a, b] = await Promise.all([createTestTenant('Dedup Clinic A'), createTestTenant('Dedup Clinic B')]);
     aLocation = await createLocation(a, { name: 'Harbor', city: 'Portland' });
@@ -118,7 +118,7 @@ describe(`in-flight deduplication of subgraph fetches (${MODE} mode)`, () => {
     for (const result of two.result) expect(result).toEqual({ data: { merchantAccounts: [{ id: expect.any(String), name: 'Clinic A', locations: [{ id: aLocation, name: 'Harbor' }] }] } });
   });
 
-  it('with GRAPHQL_DEDUP=0 every request reaches the subgraph', async () => {
+  it('with SPEED_PLUMBING=-inflight-dedup every request reaches the subgraph', async () => {
     const off = await reached(a, () => together(6, a, ACCOUNTS, {}, undeduplicated));
     expect(off.counts).toEqual({ billing: 6, tenant: 6 });
   });

@@ -13,6 +13,30 @@ describe('configuration', () => {
     }
   });
 
+  it('derives the speed plumbing switches from SPEED_PLUMBING alone', () => {
+    expect(loadConfig({})).toMatchObject({ graphqlDedup: true, restDirect: true, restCompiled: true });
+    expect(loadConfig({ SPEED_PLUMBING: '-rest-direct' })).toMatchObject({ graphqlDedup: true, restDirect: false, restCompiled: true });
+    expect(loadConfig({ SPEED_PLUMBING: '-rest-compiled,-inflight-dedup' })).toMatchObject({ graphqlDedup: false, restDirect: true, restCompiled: false });
+    expect(loadConfig({ SPEED_PLUMBING: 'rest-direct' })).toMatchObject({ graphqlDedup: false, restDirect: true, restCompiled: false });
+    expect(loadConfig({ SPEED_PLUMBING: 'off' })).toMatchObject({ graphqlDedup: false, restDirect: false, restCompiled: false });
+  });
+
+  it('refuses the switches SPEED_PLUMBING replaced, naming the piece, whatever their value', () => {
+    try {
+      loadConfig({ REST_DIRECT: '0', REST_COMPILED: '1', GRAPHQL_DEDUP: 'off' });
+      throw new Error('expected a ConfigError');
+    } catch (error) {
+      expect(error).toBeInstanceOf(ConfigError);
+      expect((error as ConfigError).problems).toEqual([
+        'GRAPHQL_DEDUP is gone: use SPEED_PLUMBING=-inflight-dedup to turn inflight-dedup off (it is on by default), and unset GRAPHQL_DEDUP',
+        'REST_DIRECT is gone: use SPEED_PLUMBING=-rest-direct to turn rest-direct off (it is on by default), and unset REST_DIRECT',
+        'REST_COMPILED is gone: use SPEED_PLUMBING=-rest-compiled to turn rest-compiled off (it is on by default), and unset REST_COMPILED',
+      ]);
+    }
+    // Empty is unset, as for every other setting.
+    expect(loadConfig({ REST_DIRECT: '' }).restDirect).toBe(true);
+  });
+
   it('reports every problem at once', () => {
     try {
       loadConfig({ MODE: 'distributed', PORT: 'eighty', RATE_LIMIT_PER_WINDOW: '-1' });

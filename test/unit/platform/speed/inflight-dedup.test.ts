@@ -188,9 +188,9 @@ describe('in-flight deduplication of subgraph fetches', () => {
     expect((await second).data).toEqual({ n: 2 });
   });
 
-  it('is on by default and GRAPHQL_DEDUP=0 turns it off', () => {
+  it('is on by default and SPEED_PLUMBING=-inflight-dedup turns it off; the old GRAPHQL_DEDUP stops the start', () => {
     expect(loadConfig({}).graphqlDedup).toBe(true);
-    expect(loadConfig({ GRAPHQL_DEDUP: '0' }).graphqlDedup).toBe(false);
-    expect(() => loadConfig({ GRAPHQL_DEDUP: 'maybe' })).toThrow(/GRAPHQL_DEDUP must be 1 or 0/);
+    expect(loadConfig({ SPEED_PLUMBING: '-inflight-dedup' }).graphqlDedup).toBe(false);
+    expect(() => loadConfig({ GRAPHQL_DEDUP: '0' })).toThrow(/GRAPHQL_DEDUP is gone: use SPEED_PLUMBING=-inflight-dedup/);
   });
 });
