@@ -49,7 +49,7 @@ export const rateLimitRefusals = new Counter({
 /** Failed tenant authentications, by reason. */
 export const authFailures = new Counter({
   name: 'hpp_auth_failures_total',
-  help: 'Tenant-scoped requests refused by authentication, by reason (missing_headers, invalid_key, wrong_tenant)',
+  help: 'Tenant-scoped requests refused by authentication, by reason (missing_headers, invalid_key, expired_key, wrong_tenant)',
   labelNames: ['reason'] as const,
 });
 
