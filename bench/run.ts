@@ -3,6 +3,7 @@
 import 'reflect-metadata';
 import os from 'node:os';
 import path from 'node:path';
+import { benchAccess } from './access';
 import { startApp } from './lib/app';
 import type { BenchContext } from './lib/context';
 import { openDatabase } from './lib/database';
@@ -31,6 +32,8 @@ type Benchmark = (context: BenchContext) => Promise<{ markdown: string; valid: b
 
 const BENCHMARKS: Record<string, Benchmark> = {
   'tenant-public': benchTenantPublic,
+  // Early: it counts all of the shared app's CPU, best read before later benchmarks (webhook deliveries, revenue's rollups) can leave it background work.
+  access: benchAccess,
   'notes-migrate': benchNotesMigrate,
   webhooks: benchWebhooks,
   revenue: benchRevenue,
