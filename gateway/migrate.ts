@@ -1,7 +1,8 @@
 import 'reflect-metadata';
 import { SUBGRAPHS } from '../subgraphs/registry';
 import { installJobQueues, JOB_SCHEMA } from '../platform/jobs/job-queue';
-import { closeOrm, openOrm, runMigrations } from '../platform/orm';
+import { migrateAlone } from '../platform/orm';
+import { AUDIT_SCHEMA } from '../platform/audit/audit-schema';
 import { ConfigError, loadConfig } from './config';
 import { startEmbeddedPostgres } from './database/embedded-postgres';
 import { GATEWAY_SCHEMA } from './database/gateway-schema';
@@ -11,14 +12,9 @@ export async function migrateAll(databaseUrl: string, report: (line: string) => 
   const queues = SUBGRAPHS.flatMap((s) => s.jobQueues ?? []);
   await installJobQueues(databaseUrl, queues);
   report(`${JOB_SCHEMA}: pg-boss installed; queues ${queues.map((q) => q.name).join(', ')}`);
-  for (const definition of [GATEWAY_SCHEMA, ...SUBGRAPHS]) {
-    const orm = await openOrm(definition, databaseUrl);
-    try {
-      const applied = await runMigrations(orm, databaseUrl, definition.schema);
-      report(`${definition.schema}: ${applied.length ? applied.join(', ') : 'up to date'}`);
-    } finally {
-      await closeOrm(orm);
-    }
+  for (const definition of [GATEWAY_SCHEMA, AUDIT_SCHEMA, ...SUBGRAPHS]) {
+    const applied = await migrateAlone(definition, databaseUrl);
+    report(`${definition.schema}: ${applied.length ? applied.join(', ') : 'up to date'}`);
   }
 }
 

@@ -1,4 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
+import type { Actor } from '../schema/actor';
+import { RequestAudit } from './audit/request-audit';
+import type { AuditReadLog } from './audit/read-log';
 import { TenantScope } from './tenant-scope';
 
 /** What the gateway tells a subgraph about the request: created once at the edge (docs/architecture.md, Rules of the house). */
@@ -8,6 +11,10 @@ export interface RequestIdentity {
   requestId: string;
   /** Aborted when the client went away before its answer (request-signal.ts); absent for calls no client waits on. Expensive work hands it to its FairShare. */
   signal?: AbortSignal;
+  /** Who is calling, for audit records; absent for calls no one made (the platform's own), recorded as `system`. */
+  actor?: Actor | null;
+  /** The client's address at the edge, for audit records. */
+  clientAddress?: string | null;
 }
 
 /** Context every resolver receives. `em` is forked for this request under the tenant guard (`TenantScope.guard`; repositories also scope every query themselves). */
@@ -25,12 +32,16 @@ export interface SubgraphContext<Deps = unknown> extends RequestIdentity {
   readonly publicUrl: string;
   /** The subgraph's collaborators, built once by its definition's `configure` (SubgraphDefinition). */
   readonly deps: Deps;
+  /** The request's side of the audit trail (platform/audit/request-audit.ts): PHI reads and changes are recorded through it. */
+  readonly audit: RequestAudit;
 }
 
 /** Header names that carry the identity from the gateway to a subgraph over HTTP. */
 export const IDENTITY_HEADERS = {
   tenant: 'x-tenant-id',
   requestId: 'x-request-id',
+  actor: 'x-actor',
+  clientAddress: 'x-client-address',
   secret: 'x-internal-secret',
 } as const;
 
@@ -38,8 +49,8 @@ export const IDENTITY_HEADERS = {
  * Builds a resolver context whose entity manager is forked lazily: a request that never touches
  * this subgraph's database pays nothing, and one that does gets its own identity map.
  */
-export function createSubgraphContext<Deps>(rootEm: EntityManager, identity: RequestIdentity, publicUrl: string, deps: Deps): SubgraphContext<Deps> {
-  return new LazyForkContext(rootEm, identity, publicUrl, deps);
+export function createSubgraphContext<Deps>(rootEm: EntityManager, identity: RequestIdentity, publicUrl: string, deps: Deps, reads: AuditReadLog | null = null): SubgraphContext<Deps> {
+  return new LazyForkContext(rootEm, identity, publicUrl, deps, reads);
 }
 
 /**
@@ -58,9 +69,14 @@ class LazyForkContext<Deps> implements SubgraphContext<Deps> {
   // own properties), which a private field would not follow.
   private readonly rootEm: EntityManager;
   private forked: EntityManager | undefined;
+  private readonly identity: RequestIdentity;
+  private readonly readLog: AuditReadLog | null;
+  private audited: RequestAudit | undefined;
 
-  constructor(rootEm: EntityManager, identity: RequestIdentity, readonly publicUrl: string, readonly deps: Deps) {
+  constructor(rootEm: EntityManager, identity: RequestIdentity, readonly publicUrl: string, readonly deps: Deps, reads: AuditReadLog | null) {
     this.rootEm = rootEm;
+    this.identity = identity;
+    this.readLog = reads;
     this.tenantId = identity.tenantId;
     this.requestId = identity.requestId;
     this.signal = identity.signal;
@@ -80,5 +96,14 @@ class LazyForkContext<Deps> implements SubgraphContext<Deps> {
 
   get reads(): EntityManager {
     return this.forked ?? this.rootEm;
+  }
+
+  get audit(): RequestAudit {
+    if (!this.audited) {
+      const { tenantId, requestId, actor, clientAddress } = this.identity;
+      const origin = tenantId ? { tenantId, requestId, actor: actor ?? { kind: 'system' as const, id: null }, clientAddress: clientAddress ?? null } : null;
+      this.audited = new RequestAudit(origin, this.readLog);
+    }
+    return this.audited;
   }
 }

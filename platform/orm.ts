@@ -107,3 +107,13 @@ export async function runMigrations(orm: MikroORM, clientUrl: string, schema: st
     await lock.end();
   }
 }
+
+/** Opens an ORM for a schema only to apply its pending migrations, then closes it (schemas no process keeps open, such as the audit trail's). */
+export async function migrateAlone(definition: OrmDefinition, clientUrl: string): Promise<string[]> {
+  const orm = await openOrm(definition, clientUrl, 1, false);
+  try {
+    return await runMigrations(orm, clientUrl, definition.schema);
+  } finally {
+    await closeOrm(orm);
+  }
+}

@@ -1,3 +1,4 @@
+import { isIP } from 'node:net';
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { createServer, type Server, type ServerResponse } from 'node:http';
 import { ApolloServer } from '@apollo/server';
@@ -8,6 +9,7 @@ import type { ExecutionResult } from 'graphql';
 import { createHandler } from 'graphql-sse/lib/use/express';
 import pino, { type Logger } from 'pino';
 import { IDENTITY_HEADERS, type RequestIdentity, type SubgraphContext } from './context';
+import { parseActor } from '../schema/actor';
 import { formatResult, formatSubgraphError, reportCauses } from './format-error';
 import { DEFAULT_SHUTDOWN_GRACE_MS, drainOnShutdown } from './http-drain';
 import { isUuid } from './ids';
@@ -29,9 +31,12 @@ const digest = (text: string) => createHash('sha256').update(text).digest();
 function identityOf(req: { headers: Record<string, string | string[] | undefined> }, res?: ServerResponse): RequestIdentity {
   const tenant = req.headers[IDENTITY_HEADERS.tenant];
   const requestId = req.headers[IDENTITY_HEADERS.requestId];
+  const address = req.headers[IDENTITY_HEADERS.clientAddress];
   return {
     tenantId: typeof tenant === 'string' && isUuid(tenant) ? tenant : null,
     requestId: typeof requestId === 'string' ? requestId.slice(0, 128) : 'internal',
+    actor: parseActor(req.headers[IDENTITY_HEADERS.actor]),
+    clientAddress: typeof address === 'string' && isIP(address) ? address : null,
     signal: res ? requestSignal(res) : undefined,
   };
 }

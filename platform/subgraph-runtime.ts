@@ -10,6 +10,7 @@ import { DEFAULT_SUPERVISE_SECONDS, type JobSettings } from './jobs/job-settings
 import { closeOrm, closeWhenIdle, openOrm, runMigrations } from './orm';
 import { drainLegacyOutbox } from './jobs/drain-legacy-outbox';
 import { TenantScope } from './tenant-scope';
+import { AuditReadLog } from './audit/read-log';
 import type { SubgraphDefinition, SubgraphName } from './subgraph-definition';
 
 /** A subgraph with its schema built and its database open, ready to serve in-process or over HTTP. */
@@ -23,6 +24,8 @@ export interface RunningSubgraph {
   readonly deps: unknown;
   /** The fair queues its expensive work waits in (its definition's `fairQueues`), which the process's metrics watch. */
   readonly fairQueues: readonly FairShare[];
+  /** Where its PHI reads' audit records wait to be written (tests flush it). */
+  readonly auditReads: AuditReadLog;
   /** Runs the subgraph's demo seeder for one tenant, in one transaction. */
   seedDemo(tenantId: string): Promise<void>;
   /** Stops the background work, then closes the ORM once no query runs (or after `graceMs`). */
@@ -78,13 +81,16 @@ export async function startSubgraph(
       if (moved > 0) log.info({ moved }, 'legacy outbox events moved to the job queue');
     }
     const background = runsBackground ? await definition.startBackground?.(orm, jobs, settings, log) : undefined;
+    // PHI reads are recorded on the side, on the subgraph's own pool (docs/audit.md).
+    const auditReads = new AuditReadLog((sql, params) => orm.em.getConnection().execute(sql, params), log);
     return {
       name: definition.name,
       schema,
       orm,
       deps,
       fairQueues: definition.fairQueues?.(deps) ?? [],
-      context: (identity) => createSubgraphContext(orm.em as never, identity, publicUrl, deps),
+      auditReads,
+      context: (identity) => createSubgraphContext(orm.em as never, identity, publicUrl, deps, auditReads),
       async seedDemo(tenantId) {
         if (!definition.seedDemo) return;
         const scope = TenantScope.ofStoredRow(tenantId);
@@ -93,6 +99,7 @@ export async function startSubgraph(
       async close(graceMs = DEFAULT_SHUTDOWN_GRACE_MS) {
         await background?.stop();
         await ownQueue?.stop(graceMs);
+        await auditReads.close(graceMs);
         await closeWhenIdle(orm, graceMs);
       },
     };

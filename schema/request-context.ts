@@ -1,5 +1,6 @@
 import type { GraphQLFormattedError } from 'graphql';
 import type { Logger } from 'pino';
+import type { Actor } from './actor';
 import type { Grants } from './scopes';
 import type { PreparedOperation } from './single-operation';
 
@@ -15,6 +16,10 @@ export interface RequestContext {
   keyId: string | null;
   /** What the caller was granted (docs/access.md), set by authentication; absent on public routes and internal calls, which are granted nothing. */
   scopes?: Grants;
+  /** Who is calling (an API key, a person), set by authentication; what audit records name (docs/audit.md). */
+  actor?: Actor;
+  /** The client's address as the edge saw it (behind a trusted proxy, the address it forwarded). */
+  clientAddress?: string;
   log: Logger;
   /**
    * Aborted when the client's connection closes before its answer is sent; work the request still

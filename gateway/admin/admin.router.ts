@@ -5,7 +5,8 @@ import { RateLimitedError, UnauthenticatedError, ValidationError, type Validatio
 import { methodNotAllowed } from '../http/method-guard';
 import { setRateLimitHeaders, type RateLimits } from '../http/rate-limit';
 import type { AdminService } from './admin.service';
-import type { KeyLimits } from '../../subgraphs/tenant';
+import type { KeyChangeOrigin, KeyLimits } from '../../subgraphs/tenant';
+import { contextOf } from '../http/request-context';
 
 const digest = (text: string) => createHash('sha256').update(text).digest();
 
@@ -27,6 +28,12 @@ function parseCreateTenant(body: unknown): { name: string; demoData: boolean } {
   if (demoData !== undefined && typeof demoData !== 'boolean') issues.push({ type: 'bool_type', loc: ['body', 'demoData'], msg: 'Input should be a valid boolean', input: demoData });
   if (issues.length) throw new ValidationError(issues);
   return { name: (name as string).trim(), demoData: demoData === true };
+}
+
+/** The operator's request, for the audit records of what it changes. */
+function operatorOrigin(res: Response): KeyChangeOrigin {
+  const ctx = contextOf(res);
+  return { actor: { kind: 'operator', id: null }, requestId: ctx.requestId, clientAddress: ctx.clientAddress ?? null };
 }
 
 /** Reads a new key's optional `scopes` (strings) and `expiresAt` (an ISO 8601 date-time); their values are the service's to check. */
@@ -66,7 +73,7 @@ export function adminRouter(service: AdminService, operatorToken: string, limits
   router.post('/tenants', async (req, res) => {
     res.locals.route = '/admin/tenants';
     const { name, demoData } = parseCreateTenant(req.body);
-    res.status(201).json(await service.createTenant(name, demoData));
+    res.status(201).json(await service.createTenant(name, demoData, operatorOrigin(res)));
   });
   router.get('/tenants/:tenantId/api-keys', async (req, res) => {
     res.locals.route = '/admin/tenants/{tenant_id}/api-keys';
@@ -76,18 +83,22 @@ export function adminRouter(service: AdminService, operatorToken: string, limits
     res.locals.route = '/admin/tenants/{tenant_id}/api-keys';
     const name = typeof req.body?.name === 'string' ? req.body.name : null;
     const limits = parseKeyLimits(req.body);
-    const key = await service.issueKey(req.params.tenantId, name, limits).catch((error: unknown) => {
+    const key = await service.issueKey(req.params.tenantId, name, limits, operatorOrigin(res)).catch((error: unknown) => {
       // The service locates its issues by field; here the fields are the body's.
       throw error instanceof ValidationError ? new ValidationError(error.issues.map((issue) => ({ ...issue, loc: ['body', ...issue.loc] }))) : error;
     });
     res.status(201).json({ id: key.id, apiKey: key.apiKey });
   });
+  router.get('/tenants/:tenantId/audit-verification', async (req, res) => {
+    res.locals.route = '/admin/tenants/{tenant_id}/audit-verification';
+    res.json(await service.verifyAudit(req.params.tenantId));
+  });
   router.delete('/api-keys/:keyId', async (req, res) => {
     res.locals.route = '/admin/api-keys/{key_id}';
-    await service.revokeKey(req.params.keyId);
+    await service.revokeKey(req.params.keyId, operatorOrigin(res));
     res.status(204).end();
   });
-  const served: [string, string[]][] = [['/tenants', ['POST']], ['/tenants/:tenantId/api-keys', ['GET', 'HEAD', 'POST']], ['/api-keys/:keyId', ['DELETE']]];
+  const served: [string, string[]][] = [['/tenants', ['POST']], ['/tenants/:tenantId/api-keys', ['GET', 'HEAD', 'POST']], ['/tenants/:tenantId/audit-verification', ['GET', 'HEAD']], ['/api-keys/:keyId', ['DELETE']]];
   for (const [path, methods] of served) router.all(path, (_req, res, next) => next(methodNotAllowed(res, methods)));
   return router;
 }

@@ -1,4 +1,5 @@
-import type { ApiKeySummary, IssuedKey, KeyLimits, TenantAccess, TenantSummary } from '../../subgraphs/tenant';
+import type { ChainVerdict } from '../../platform/audit/audit-chain';
+import { OPERATOR_CLI, type ApiKeySummary, type IssuedKey, type KeyChangeOrigin, type KeyLimits, type TenantAccess, type TenantSummary } from '../../subgraphs/tenant';
 import type { DemoSeeder } from '../database/platform';
 
 /** The operator's control plane: tenants and their keys (docs/decisions.md, Tenancy), shared by `/admin` and the CLI. */
@@ -11,26 +12,31 @@ export class AdminService {
   ) {}
 
   /** Creates a tenant and its first key in one transaction, then fills it with demo data when asked. */
-  async createTenant(name: string, demoData: boolean): Promise<{ tenant: TenantSummary; apiKey: string }> {
-    const created = await this.tenants.createTenantWithKey(name);
+  async createTenant(name: string, demoData: boolean, by: KeyChangeOrigin = OPERATOR_CLI): Promise<{ tenant: TenantSummary; apiKey: string }> {
+    const created = await this.tenants.createTenantWithKey(name, by);
     if (demoData) for (const seed of this.seeders) await seed(created.tenant.id);
     return created;
   }
 
   /** Issues another key for a tenant, full or restricted by `limits` (docs/access.md); unknown tenant -> NotFoundError. */
-  issueKey(tenantId: string, name: string | null = null, limits: KeyLimits = {}): Promise<IssuedKey> {
-    return this.tenants.issueKey(tenantId, name, limits);
+  issueKey(tenantId: string, name: string | null = null, limits: KeyLimits = {}, by: KeyChangeOrigin = OPERATOR_CLI): Promise<IssuedKey> {
+    return this.tenants.issueKey(tenantId, name, limits, by);
   }
 
   /** Revokes a key; unknown key -> NotFoundError. */
-  async revokeKey(keyId: string): Promise<void> {
-    await this.tenants.revokeKey(keyId);
+  async revokeKey(keyId: string, by: KeyChangeOrigin = OPERATOR_CLI): Promise<void> {
+    await this.tenants.revokeKey(keyId, by);
     await this.onRevoke();
   }
 
   /** The tenant's keys without secrets. */
   listKeys(tenantId: string): Promise<ApiKeySummary[]> {
     return this.tenants.listKeys(tenantId);
+  }
+
+  /** Verifies a tenant's audit chain (docs/audit.md); an unknown tenant is 404. */
+  verifyAudit(tenantId: string): Promise<ChainVerdict> {
+    return this.tenants.verifyAudit(tenantId);
   }
 
   /** How many tenants exist (the first start creates a demo tenant only on an empty database). */

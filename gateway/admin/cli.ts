@@ -15,6 +15,8 @@ const USAGE = `Usage: npm run admin -- <command>
                                   restricted to scopes (docs/access.md), expiring
   list-keys <tenant-id>           list a tenant's keys (no secrets)
   revoke-key <key-id>             revoke an API key
+  verify-audit <tenant-id>        check the tenant's audit trail: numbering, links, hashes
+                                  (exit 3 when broken; keep the printed head elsewhere)
 
 Reaches DATABASE_URL, or the embedded database under DATA_DIR (a running server's, if there is one).
 Keys are printed once; store them in a secret manager.`;
@@ -31,7 +33,7 @@ function keyLimits(scopes: string | undefined, expires: string | undefined): Key
 async function main(argv: string[]): Promise<number> {
   const { positionals, values } = parseArgs({ args: argv, allowPositionals: true, options: { demo: { type: 'boolean' }, name: { type: 'string' }, scopes: { type: 'string' }, expires: { type: 'string' }, help: { type: 'boolean', short: 'h' } } });
   const [command, arg] = positionals;
-  const commands = ['create-tenant', 'issue-key', 'list-keys', 'revoke-key'];
+  const commands = ['create-tenant', 'issue-key', 'list-keys', 'revoke-key', 'verify-audit'];
   if (values.help || !command || !commands.includes(command) || !arg) {
     console.error(USAGE);
     return values.help ? 0 : 2;
@@ -46,6 +48,11 @@ async function main(argv: string[]): Promise<number> {
     if (command === 'create-tenant') output = await admin.createTenant(arg, values.demo === true);
     else if (command === 'issue-key') output = await admin.issueKey(arg, values.name ?? null, keyLimits(values.scopes, values.expires));
     else if (command === 'list-keys') output = await admin.listKeys(arg);
+    else if (command === 'verify-audit') {
+      const verdict = await admin.verifyAudit(arg);
+      console.log(JSON.stringify(verdict, null, 2));
+      return verdict.problems.length ? 3 : 0;
+    }
     else {
       await admin.revokeKey(arg);
       output = { revoked: arg, note: 'running servers are told at once (PostgreSQL NOTIFY) and refuse it from now on' };

@@ -3,7 +3,8 @@ import type { Logger } from 'pino';
 import { SUBGRAPHS } from '../../subgraphs/registry';
 import { IDENTITY_HEADERS } from '../../platform/context';
 import { installJobQueues, openJobQueue, type JobQueue } from '../../platform/jobs/job-queue';
-import { closeWhenIdle, openOrm, runMigrations } from '../../platform/orm';
+import { closeWhenIdle, openOrm, migrateAlone, runMigrations } from '../../platform/orm';
+import { AUDIT_SCHEMA } from '../../platform/audit/audit-schema';
 import { startSubgraph, type RunningSubgraph } from '../../platform/subgraph-runtime';
 import { TenantAccess, tenantSubgraph } from '../../subgraphs/tenant';
 import type { Config } from '../config';
@@ -54,6 +55,7 @@ export async function bootPlatform(config: Config, log: Logger, options: BootOpt
     const gatewayOrm = await openOrm(GATEWAY_SCHEMA, databaseUrl, config.dbPoolMax ?? undefined, config.plumbing.has('read-pool'));
     stops.push(() => closeWhenIdle(gatewayOrm, config.shutdownGraceMs));
     if (options.migrate) await runMigrations(gatewayOrm, databaseUrl, GATEWAY_SCHEMA.schema);
+    if (options.migrate) await migrateAlone(AUDIT_SCHEMA, databaseUrl);
     if (config.mode === 'distributed') {
       const tenantOrm = await openOrm(tenantSubgraph, databaseUrl, config.dbPoolMax ?? undefined, config.plumbing.has('read-pool'));
       stops.push(() => closeWhenIdle(tenantOrm, config.shutdownGraceMs));

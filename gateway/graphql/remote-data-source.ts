@@ -4,6 +4,7 @@ import { RemoteGraphQLDataSource, type GraphQLDataSourceProcessOptions } from '@
 import type { GatewayGraphQLResponse } from '@apollo/server-gateway-interface';
 import type { Fetcher } from '@apollo/utils.fetcher';
 import { IDENTITY_HEADERS } from '../../platform/context';
+import { actorText } from '../../schema/actor';
 import type { RequestContext } from '../../schema/request-context';
 import { createSubgraphFetcher } from '../../platform/speed/subgraph-fetcher';
 
@@ -44,5 +45,7 @@ export class IdentityForwardingDataSource extends RemoteGraphQLDataSource<Reques
     const ctx = options.context as Partial<RequestContext>;
     if (ctx.tenantId) headers.set(IDENTITY_HEADERS.tenant, ctx.tenantId);
     if (ctx.requestId) headers.set(IDENTITY_HEADERS.requestId, ctx.requestId);
+    if (ctx.actor) headers.set(IDENTITY_HEADERS.actor, actorText(ctx.actor));
+    if (ctx.clientAddress) headers.set(IDENTITY_HEADERS.clientAddress, ctx.clientAddress);
   }
 }

@@ -4,6 +4,7 @@ import { ServiceUnavailableError } from '../../schema/errors';
 import type { OperationResult, RequestContext } from '../../schema/request-context';
 import { cancellableEvents } from '../../platform/cancellable-events';
 import { IDENTITY_HEADERS } from '../../platform/context';
+import { actorText } from '../../schema/actor';
 import { formatResult } from '../../platform/format-error';
 import type { SubgraphName } from '../../platform/subgraph-definition';
 import type { RunningSubgraph } from '../../platform/subgraph-runtime';
@@ -47,7 +48,7 @@ export function inProcessTransport(subgraphs: readonly RunningSubgraph[]): Subsc
         document: request.document,
         operationName: request.operationName,
         variableValues: request.variables,
-        contextValue: subgraph.context({ tenantId: ctx.tenantId, requestId: ctx.requestId }),
+        contextValue: subgraph.context({ tenantId: ctx.tenantId, requestId: ctx.requestId, actor: ctx.actor, clientAddress: ctx.clientAddress }),
       });
       if (!(Symbol.asyncIterator in result)) return single(format(result));
       const source = result[Symbol.asyncIterator]();
@@ -89,6 +90,8 @@ export function httpTransport(urls: Readonly<Partial<Record<SubgraphName, string
           [IDENTITY_HEADERS.secret]: secret,
           [IDENTITY_HEADERS.tenant]: ctx.tenantId ?? '',
           [IDENTITY_HEADERS.requestId]: ctx.requestId,
+          ...(ctx.actor ? { [IDENTITY_HEADERS.actor]: actorText(ctx.actor) } : {}),
+          ...(ctx.clientAddress ? { [IDENTITY_HEADERS.clientAddress]: ctx.clientAddress } : {}),
         },
         retryAttempts: 0,
         fetchFn: (input: string | URL, init?: RequestInit) =>

@@ -49,6 +49,7 @@ function admit(req: Request, res: Response, next: NextFunction, limits: RateLimi
   ctx.tenantId = principal.tenantId;
   ctx.keyId = principal.keyId;
   ctx.scopes = principal.scopes;
+  ctx.actor = { kind: 'key', id: principal.keyId };
   tagTenant(principal.tenantId);
   charge(req, res, next, limits, null, principal.tenantId);
 }

@@ -3,6 +3,7 @@ import type { NextFunction, Request, Response } from 'express';
 import type { Logger } from 'pino';
 import type { RequestContext } from '../../schema/request-context';
 import type { Grants } from '../../schema/scopes';
+import type { Actor } from '../../schema/actor';
 import { requestSignal } from '../../platform/request-signal';
 
 /** An incoming X-Request-Id is echoed only when it is short and plain, so logs cannot be forged through it. */
@@ -14,7 +15,7 @@ export function requestContextMiddleware(log: Logger) {
     const incoming = req.get('x-request-id');
     const requestId = incoming && VALID_REQUEST_ID.test(incoming) ? incoming : randomUUID();
     res.setHeader('X-Request-Id', requestId);
-    res.locals.ctx = new EdgeContext(requestId, log, requestSignal(res));
+    res.locals.ctx = new EdgeContext(requestId, log, requestSignal(res), req.ip);
     next();
   };
 }
@@ -28,12 +29,14 @@ class EdgeContext implements RequestContext {
   tenantId: string | null = null;
   keyId: string | null = null;
   scopes: Grants | undefined = undefined;
+  actor: Actor | undefined = undefined;
   private child: Logger | undefined;
 
   constructor(
     readonly requestId: string,
     private readonly parent: Logger,
     readonly signal: AbortSignal,
+    readonly clientAddress: string | undefined,
   ) {}
 
   get log(): Logger {

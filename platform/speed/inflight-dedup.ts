@@ -75,6 +75,18 @@ class SharedFetchContext implements RequestContext {
     return this.leader.keyId;
   }
 
+  get scopes(): RequestContext['scopes'] {
+    return this.leader.scopes;
+  }
+
+  get actor(): RequestContext['actor'] {
+    return this.leader.actor;
+  }
+
+  get clientAddress(): string | undefined {
+    return this.leader.clientAddress;
+  }
+
   get log(): RequestContext['log'] {
     return this.leader.log;
   }

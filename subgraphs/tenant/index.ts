@@ -77,7 +77,7 @@ export const tenantSubgraph: SubgraphDefinition<WebhookSettings | null, TenantDe
 
 // The tenant subgraph's public face beyond its definition: what the edge and the operator's tools use.
 export { TenantAccess, type TenantSummary } from './tenant-access';
-export { API_KEY_REVOKED_CHANNEL, type ApiKeySummary, type IssuedKey, type KeyLimits, type KeyPrincipal } from './services/api-key.service';
+export { API_KEY_REVOKED_CHANNEL, OPERATOR_CLI, type ApiKeySummary, type IssuedKey, type KeyChangeOrigin, type KeyLimits, type KeyPrincipal } from './services/api-key.service';
 export type { AssetContent } from './repositories/asset.repository';
 export { startWebhookWorkers } from './webhooks/start';
 export { readWebhookQueue } from './webhooks/queue-stats';

@@ -2,7 +2,10 @@ import type { EntityManager, MikroORM } from '@mikro-orm/postgresql';
 import type { Tenant } from './entities/tenant.entity';
 import { AssetRepository, type AssetContent } from './repositories/asset.repository';
 import { TenantRepository } from './repositories/tenant.repository';
-import { ApiKeyService, type ApiKeySummary, type IssuedKey, type KeyLimits, type KeyPrincipal } from './services/api-key.service';
+import { ApiKeyService, OPERATOR_CLI, type ApiKeySummary, type IssuedKey, type KeyChangeOrigin, type KeyLimits, type KeyPrincipal } from './services/api-key.service';
+import { recordChange } from '../../platform/audit/request-audit';
+import { verifyChain, type ChainVerdict } from '../../platform/audit/audit-chain';
+import { NotFoundError } from '../../schema/errors';
 import { TenantService } from './services/tenant.service';
 
 /** A tenant as the operator sees it on creation. */
@@ -28,27 +31,35 @@ export class TenantAccess {
   }
 
   /** Creates a tenant and its first key in one transaction. */
-  createTenantWithKey(name: string): Promise<{ tenant: TenantSummary; apiKey: string }> {
+  createTenantWithKey(name: string, by: KeyChangeOrigin = OPERATOR_CLI): Promise<{ tenant: TenantSummary; apiKey: string }> {
     return this.em().transactional(async (em) => {
       const tenant = await new TenantService(em).create(name);
-      const key = await new ApiKeyService(em).issue(tenant.id, 'initial');
+      await recordChange(em, { tenantId: tenant.id, ...by }, 'tenant.create', 'tenant', [tenant.id]);
+      const key = await new ApiKeyService(em).issue(tenant.id, 'initial', {}, by);
       return { tenant: summarize(tenant), apiKey: key.apiKey };
     });
   }
 
   /** Issues another key for a tenant, full or restricted by `limits`; unknown tenant -> NotFoundError, bad limits -> ValidationError. */
-  issueKey(tenantId: string, name: string | null = null, limits: KeyLimits = {}): Promise<IssuedKey> {
-    return new ApiKeyService(this.em()).issue(tenantId, name, limits);
+  issueKey(tenantId: string, name: string | null = null, limits: KeyLimits = {}, by: KeyChangeOrigin = OPERATOR_CLI): Promise<IssuedKey> {
+    return new ApiKeyService(this.em()).issue(tenantId, name, limits, by);
   }
 
   /** Revokes a key and announces it on API_KEY_REVOKED_CHANNEL; unknown key -> NotFoundError. */
-  revokeKey(keyId: string): Promise<void> {
-    return new ApiKeyService(this.em()).revoke(keyId);
+  revokeKey(keyId: string, by: KeyChangeOrigin = OPERATOR_CLI): Promise<void> {
+    return new ApiKeyService(this.em()).revoke(keyId, by);
   }
 
   /** The tenant's keys without secrets. */
   listKeys(tenantId: string): Promise<ApiKeySummary[]> {
     return new ApiKeyService(this.em()).list(tenantId);
+  }
+
+  /** Walks the tenant's audit chain and reports every break (platform/audit/audit-chain.ts); an unknown tenant is 404. */
+  async verifyAudit(tenantId: string): Promise<ChainVerdict> {
+    const em = this.em();
+    if (!(await TenantRepository.existsUnscoped(em, tenantId))) throw new NotFoundError('Tenant not found');
+    return verifyChain((sql, params) => em.getConnection().execute(sql, params), tenantId);
   }
 
   /** How many tenants exist (the first start creates a demo tenant only on an empty database). */

@@ -28,9 +28,13 @@ export async function resolveProviderReference(reference: { id: string }, ctx: S
   return provider ? toProviderView(provider) : null;
 }
 
-/** Resolves `Patient` references, tenant-scoped. */
+/** Resolves `Patient` references, tenant-scoped; the patients found are one audited read per batch (docs/audit.md). */
 export async function resolvePatientReference(reference: { id: string }, ctx: SubgraphContext): Promise<PatientType | null> {
   if (!ctx.tenantId) return null;
-  const patient = await requestLoader(ctx, 'patientReference', async (ids) => byId(await new PatientRepository(ctx.em, requireScope(ctx)).findByIds(ids))).load(reference.id.toLowerCase());
+  const patient = await requestLoader(ctx, 'patientReference', async (ids) => {
+    const found = await new PatientRepository(ctx.em, requireScope(ctx)).findByIds(ids);
+    ctx.audit.read('patient', found.map((row) => row.id));
+    return byId(found);
+  }).load(reference.id.toLowerCase());
   return patient ? toPatientView(patient) : null;
 }

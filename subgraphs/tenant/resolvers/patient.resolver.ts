@@ -11,16 +11,16 @@ import { PatientListArgs, PatientPage, PatientType } from '../types/patient.type
 export class PatientResolver {
   @Query(() => PatientPage, { description: "The tenant's patients by last, then first name" })
   patients(@Args() args: PatientListArgs, @Ctx() ctx: SubgraphContext): Promise<Page<PatientType>> {
-    return new PatientService(ctx.em, requireScope(ctx)).list(args);
+    return new PatientService(ctx.em, requireScope(ctx), ctx.audit).list(args);
   }
 
   @Query(() => PatientType, { description: 'One patient; unknown ids are NOT_FOUND' })
   patient(@Arg('id', () => ID) id: string, @Ctx() ctx: SubgraphContext): Promise<PatientType> {
-    return new PatientService(ctx.em, requireScope(ctx)).get(id);
+    return new PatientService(ctx.em, requireScope(ctx), ctx.audit).get(id);
   }
 
   @Mutation(() => PatientType, { description: 'Adds a patient' })
   createPatient(@Arg('input', () => CreatePatientInput) input: CreatePatientInput, @Ctx() ctx: SubgraphContext): Promise<PatientType> {
-    return new PatientService(ctx.em, requireScope(ctx)).create(input);
+    return new PatientService(ctx.em, requireScope(ctx), ctx.audit).create(input);
   }
 }

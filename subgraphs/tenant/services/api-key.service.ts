@@ -2,6 +2,8 @@ import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { NotFoundError, valueError } from '../../../schema/errors';
 import { FULL_ACCESS, isScope, type Grants, type Scope } from '../../../schema/scopes';
+import type { Actor } from '../../../schema/actor';
+import { recordChange } from '../../../platform/audit/request-audit';
 import { ApiKeyRepository } from '../repositories/api-key.repository';
 import { TenantRepository } from '../repositories/tenant.repository';
 
@@ -34,6 +36,16 @@ export interface KeyLimits {
   /** When the key stops working; must be in the future. */
   expiresAt?: Date | null;
 }
+
+/** Who asks for a key to be issued or revoked, for its audit record: the operator, through `/admin` (with the request) or the CLI. */
+export interface KeyChangeOrigin {
+  actor: Actor;
+  requestId: string | null;
+  clientAddress: string | null;
+}
+
+/** The operator at the CLI, when no request is known. */
+export const OPERATOR_CLI: KeyChangeOrigin = { actor: { kind: 'operator', id: 'cli' }, requestId: null, clientAddress: null };
 
 /** A newly issued key; `apiKey` is shown once and never stored. */
 export interface IssuedKey {
@@ -96,12 +108,17 @@ export class ApiKeyService {
   constructor(private readonly em: EntityManager) {}
 
   /** Creates a key for an existing tenant: a full one, or one restricted to `limits.scopes`; `limits` are checked (checkKeyLimits). */
-  async issue(tenantId: string, name: string | null = null, limits: KeyLimits = {}): Promise<IssuedKey> {
+  async issue(tenantId: string, name: string | null = null, limits: KeyLimits = {}, by: KeyChangeOrigin = OPERATOR_CLI): Promise<IssuedKey> {
     const { scopes, expiresAt } = checkKeyLimits(limits);
     if (!(await TenantRepository.existsUnscoped(this.em, tenantId))) throw new NotFoundError('Tenant not found');
     const lookupId = randomBytes(12).toString('base64url').replace(/[-_]/g, '').padEnd(16, '0').slice(0, 16);
     const secret = randomBytes(32).toString('base64url');
-    const key = await ApiKeyRepository.createUnscoped(this.em, { tenantId, lookupId, secretHash: sha256(secret), name, scopes, expiresAt });
+    // The key and its audit record commit together (docs/audit.md).
+    const key = await this.em.transactional(async (em) => {
+      const created = await ApiKeyRepository.createUnscoped(em, { tenantId, lookupId, secretHash: sha256(secret), name, scopes, expiresAt });
+      await recordChange(em, { tenantId, ...by }, 'api_key.issue', 'api_key', [created.id]);
+      return created;
+    });
     return { id: key.id, tenantId, apiKey: `${keyPrefix({ scopes, lookupId })}_${secret}` };
   }
 
@@ -123,12 +140,13 @@ export class ApiKeyService {
    * every server (another replica, or one running while the CLI revokes) hears of it on commit.
    * Unknown ids are 404; revoking twice announces again, which does no harm.
    */
-  async revoke(keyId: string): Promise<void> {
+  async revoke(keyId: string, by: KeyChangeOrigin = OPERATOR_CLI): Promise<void> {
     await this.em.transactional(async (em) => {
       const key = await ApiKeyRepository.findByIdUnscoped(em, keyId);
       if (!key) throw new NotFoundError('API key not found');
       key.revokedAt ??= new Date();
       await ApiKeyRepository.saveRevocationUnscoped(em, key, API_KEY_REVOKED_CHANNEL);
+      await recordChange(em, { tenantId: key.tenantId, ...by }, 'api_key.revoke', 'api_key', [key.id]);
     });
   }
 

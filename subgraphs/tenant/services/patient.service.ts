@@ -1,5 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { TenantScope } from '../../../platform/tenant-scope';
+import type { RequestAudit } from '../../../platform/audit/request-audit';
 import { NotFoundError } from '../../../schema/errors';
 import { toPage, type Page } from '../../common/pagination';
 import { validatePage } from '../../common/validate-page';
@@ -9,13 +10,18 @@ import { PatientRepository } from '../repositories/patient.repository';
 import type { PatientListArgs, PatientType } from '../types/patient.type';
 import { validatePatient } from './directory-rules';
 
-/** The tenant's patients (PHI: nothing here logs a field). */
+/** The tenant's patients (PHI: nothing here logs a field; every read and change leaves an audit record, docs/audit.md). */
 export class PatientService {
-  constructor(private readonly em: EntityManager, private readonly scope: TenantScope) {}
+  constructor(private readonly em: EntityManager, private readonly scope: TenantScope, private readonly audit: RequestAudit) {}
 
-  /** Validates and stores a new patient. */
+  /** Validates and stores a new patient, with its audit record in the same transaction. */
   async create(input: CreatePatientInput): Promise<PatientType> {
-    const patient = await new PatientRepository(this.em, this.scope).create({ ...validatePatient(input) });
+    const fields = validatePatient(input);
+    const patient = await this.em.transactional(async (tx) => {
+      const created = await new PatientRepository(tx, this.scope).create({ ...fields });
+      await this.audit.change(tx, 'patient.create', 'patient', [created.id]);
+      return created;
+    });
     return toPatientView(patient);
   }
 
@@ -23,6 +29,7 @@ export class PatientService {
   async get(id: string): Promise<PatientType> {
     const patient = await new PatientRepository(this.em, this.scope).findById(id);
     if (!patient) throw new NotFoundError('Patient not found');
+    this.audit.read('patient', [patient.id]);
     return toPatientView(patient);
   }
 
@@ -30,6 +37,7 @@ export class PatientService {
   async list(args: PatientListArgs): Promise<Page<PatientType>> {
     validatePage(args);
     const [items, total] = await new PatientRepository(this.em, this.scope).list(args);
+    this.audit.read('patient', items.map((patient) => patient.id));
     return toPage(items.map(toPatientView), total, args);
   }
 }

@@ -1,0 +1,76 @@
+import { createHash } from 'node:crypto';
+import type { Execute } from './audit-store';
+
+/** What verifying a tenant's chain found. */
+export interface ChainVerdict {
+  tenantId: string;
+  /** Records checked. */
+  records: number;
+  /** The last record's hash (hex): kept elsewhere, it also exposes a chain rewritten from some record on, or cut at its end. */
+  head: string | null;
+  /** Each break found, in order (at most 100): the record's sequence number and what is wrong. */
+  problems: { seq: string; problem: string }[];
+}
+
+interface ChainRow {
+  id: string;
+  tenant_id: string;
+  seq: string;
+  occurred: string;
+  actor_kind: string;
+  actor_id: string | null;
+  action: string;
+  resource_type: string;
+  resource_ids: string[];
+  outcome: string;
+  request_id: string | null;
+  client_address: string | null;
+  prev_hash: Buffer;
+  hash: Buffer;
+}
+
+const PAGE = 1_000;
+const MAX_PROBLEMS = 100;
+const GENESIS = Buffer.alloc(32);
+
+/**
+ * The text a record's hash covers, as the migration's `audit.canonical` makes it: computed here
+ * again, not asked of the database, so that an altered function cannot vouch for altered records.
+ */
+export function canonicalText(row: Omit<ChainRow, 'prev_hash' | 'hash'>): string {
+  return [row.id, row.tenant_id, row.seq, row.occurred, row.actor_kind, row.actor_id ?? '', row.action, row.resource_type, row.resource_ids.join('\x1e'), row.outcome, row.request_id ?? '', row.client_address ?? ''].join('\x1f');
+}
+
+/**
+ * Walks a tenant's records in order, a page at a time, and checks that they are numbered without
+ * a gap from 1, that each names its predecessor's hash, and that each hash is the hash of its own
+ * fields: an altered record fails its own hash, a removed one the numbering and the link.
+ */
+export async function verifyChain(execute: Execute, tenantId: string): Promise<ChainVerdict> {
+  const problems: ChainVerdict['problems'] = [];
+  let previous = GENESIS;
+  let expectedSeq = 1n;
+  let records = 0;
+  let after = '0';
+  for (;;) {
+    const rows = (await execute(
+      `select id::text, tenant_id::text, seq::text, to_char(occurred_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') as occurred,
+        actor_kind, actor_id, action, resource_type, resource_ids, outcome, request_id, client_address, prev_hash, hash
+       from "audit"."events" where tenant_id = ? and seq > ? order by seq limit ${PAGE}`,
+      [tenantId, after],
+    )) as ChainRow[];
+    for (const row of rows) {
+      records++;
+      const report = (problem: string) => problems.length < MAX_PROBLEMS && problems.push({ seq: row.seq, problem });
+      if (BigInt(row.seq) !== expectedSeq) report(`expected record ${expectedSeq}: ${BigInt(row.seq) - expectedSeq} missing before it`);
+      if (!Buffer.from(row.prev_hash).equals(previous)) report("does not name its predecessor's hash");
+      const own = createHash('sha256').update(Buffer.from(row.prev_hash)).update(canonicalText(row), 'utf8').digest();
+      if (!own.equals(Buffer.from(row.hash))) report('its fields do not match its hash: altered');
+      previous = Buffer.from(row.hash);
+      expectedSeq = BigInt(row.seq) + 1n;
+    }
+    if (rows.length < PAGE) break;
+    after = rows[rows.length - 1].seq;
+  }
+  return { tenantId, records, head: records ? previous.toString('hex') : null, problems };
+}

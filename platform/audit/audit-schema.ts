@@ -1,0 +1,9 @@
+import { migration, type OrmDefinition } from '../orm';
+import { Migration20261227010000_audit_events } from './migrations/Migration20261227010000_audit_events';
+
+/** The audit trail's PostgreSQL schema (docs/audit.md): shared by every subgraph, written in SQL (no entities). */
+export const AUDIT_SCHEMA: OrmDefinition = {
+  schema: 'audit',
+  entities: [],
+  migrations: [migration('Migration20261227010000_audit_events', Migration20261227010000_audit_events)],
+};
