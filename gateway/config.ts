@@ -1,3 +1,4 @@
+import { DEFAULT_RETENTION_DAYS, MIN_RETENTION_DAYS } from '../platform/audit/retention';
 import { resolve } from 'node:path';
 import { SUBGRAPH_SETTINGS } from '../subgraphs/settings';
 import { WORKER_ROLE_ENV } from './cluster/cluster-worker';
@@ -49,6 +50,8 @@ export interface Config {
   workers: number;
   /** How long a shutdown lets in-flight requests and queries finish (SHUTDOWN_GRACE_SECONDS). */
   shutdownGraceMs: number;
+  /** How many days audit records are kept (AUDIT_RETENTION_DAYS; six years by default, at least one; docs/audit.md). */
+  auditRetentionDays: number;
   /** Port of the Prometheus metrics server (METRICS_PORT); null: none (the operator's `/metrics` may still answer). */
   metricsPort: number | null;
   /** Interface the metrics server binds (METRICS_HOST, HOST by default). */
@@ -249,6 +252,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     workerRole: text(WORKER_ROLE_ENV) === 'other' ? 'other' : 'first',
     workers: int('WEB_CONCURRENCY', 1, 1, 64),
     shutdownGraceMs: readShutdownGraceMs(env, problems),
+    auditRetentionDays: int('AUDIT_RETENTION_DAYS', DEFAULT_RETENTION_DAYS, MIN_RETENTION_DAYS, 36_500),
     metricsPort,
     metricsHost: text('METRICS_HOST') ?? host,
     graphqlDedup: plumbing.has('inflight-dedup'),

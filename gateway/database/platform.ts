@@ -5,6 +5,7 @@ import { IDENTITY_HEADERS } from '../../platform/context';
 import { installJobQueues, openJobQueue, type JobQueue } from '../../platform/jobs/job-queue';
 import { closeWhenIdle, openOrm, migrateAlone, runMigrations } from '../../platform/orm';
 import { AUDIT_SCHEMA } from '../../platform/audit/audit-schema';
+import { startAuditRetention } from '../../platform/audit/retention';
 import { startSubgraph, type RunningSubgraph } from '../../platform/subgraph-runtime';
 import { TenantAccess, tenantSubgraph } from '../../subgraphs/tenant';
 import type { Config } from '../config';
@@ -56,6 +57,10 @@ export async function bootPlatform(config: Config, log: Logger, options: BootOpt
     stops.push(() => closeWhenIdle(gatewayOrm, config.shutdownGraceMs));
     if (options.migrate) await runMigrations(gatewayOrm, databaseUrl, GATEWAY_SCHEMA.schema);
     if (options.migrate) await migrateAlone(AUDIT_SCHEMA, databaseUrl);
+    if (options.background !== false) {
+      const retention = startAuditRetention((sql, params) => gatewayOrm.em.getConnection().execute(sql, params), config.auditRetentionDays, log);
+      stops.push(async () => retention.stop());
+    }
     if (config.mode === 'distributed') {
       const tenantOrm = await openOrm(tenantSubgraph, databaseUrl, config.dbPoolMax ?? undefined, config.plumbing.has('read-pool'));
       stops.push(() => closeWhenIdle(tenantOrm, config.shutdownGraceMs));

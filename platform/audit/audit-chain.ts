@@ -43,15 +43,17 @@ export function canonicalText(row: Omit<ChainRow, 'prev_hash' | 'hash'>): string
 
 /**
  * Walks a tenant's records in order, a page at a time, and checks that they are numbered without
- * a gap from 1, that each names its predecessor's hash, and that each hash is the hash of its own
+ * a gap from 1 (or from the anchor a retention purge left), that each names its predecessor's hash, and that each hash is the hash of its own
  * fields: an altered record fails its own hash, a removed one the numbering and the link.
  */
 export async function verifyChain(execute: Execute, tenantId: string): Promise<ChainVerdict> {
   const problems: ChainVerdict['problems'] = [];
-  let previous = GENESIS;
-  let expectedSeq = 1n;
+  // After a retention purge the chain starts from its anchor: the last removed record's number and hash.
+  const [anchor] = (await execute('select through_seq::text, hash from "audit"."anchors" where tenant_id = ? order by through_seq desc limit 1', [tenantId])) as { through_seq: string; hash: Buffer }[];
+  let previous = anchor ? Buffer.from(anchor.hash) : GENESIS;
+  let expectedSeq = anchor ? BigInt(anchor.through_seq) + 1n : 1n;
   let records = 0;
-  let after = '0';
+  let after = anchor?.through_seq ?? '0';
   for (;;) {
     const rows = (await execute(
       `select id::text, tenant_id::text, seq::text, to_char(occurred_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') as occurred,
@@ -72,5 +74,5 @@ export async function verifyChain(execute: Execute, tenantId: string): Promise<C
     if (rows.length < PAGE) break;
     after = rows[rows.length - 1].seq;
   }
-  return { tenantId, records, head: records ? previous.toString('hex') : null, problems };
+  return { tenantId, records, head: records || anchor ? previous.toString('hex') : null, problems };
 }

@@ -1,5 +1,7 @@
 import { Client } from 'pg';
 import { RequestAudit } from '../../../platform/audit/request-audit';
+import { appendEntries } from '../../../platform/audit/audit-store';
+import { auditEntry } from '../../../platform/audit/audit-entry';
 import { TenantScope } from '../../../platform/tenant-scope';
 import { PatientService } from '../../../subgraphs/tenant/services/patient.service';
 import { admin, createTestTenant, type HttpResult, type TestTenant } from '../../utils/e2e';
@@ -120,5 +122,25 @@ describe('audit trail', () => {
     await expect(service.create({ firstName: 'Eve', lastName: 'Atomic', email: 'eve@example.com' } as never)).rejects.toThrow(/actor_kind/);
     expect((await db.query('select count(*)::int as n from tenant.patients where tenant_id = $1', [tenant.tenantId])).rows[0].n).toBe(0);
     expect((await records(tenant.tenantId)).map((row) => row.action)).toEqual(['tenant.create', 'api_key.issue']);
+  });
+
+  it('retention removes a prefix of the chain past the cutoff, leaves an anchor, and the chain verifies and goes on from it', async () => {
+    const tenant = await createTestTenant('Retention Clinic', server.url);
+    const origin = { tenantId: tenant.tenantId, actor: { kind: 'system' as const, id: null }, requestId: null, clientAddress: null };
+    const old = (days: number) => ({ ...auditEntry(origin, 'patient.read', 'patient', ['x']), occurredAt: new Date(Date.now() - days * 86_400_000) });
+    await appendEntries((sql, params) => tenantSubgraph().orm.em.getConnection().execute(sql, params), [old(3000), old(2500)]);
+    expect((await records(tenant.tenantId)).map((row) => row.seq)).toEqual(['1', '2', '3', '4']);
+    await expect(db.query("select audit.purge(now() - interval '10 days')")).rejects.toThrow(/kept at least 365 days/);
+
+    // Records 3 and 4 are old; the two before them (the tenant's creation, just now) go with them: a purge removes a prefix.
+    await db.query("select audit.purge(now() - interval '2000 days')");
+    expect(await records(tenant.tenantId)).toEqual([]);
+    expect((await db.query('select through_seq::text from audit.anchors where tenant_id = $1', [tenant.tenantId])).rows).toEqual([{ through_seq: '4' }]);
+    await expect(db.query('delete from audit.anchors where tenant_id = $1', [tenant.tenantId])).rejects.toThrow(/audit.anchors is append-only/);
+    expect(await verify(tenant.tenantId)).toMatchObject({ records: 0, problems: [], head: expect.stringMatching(/^[0-9a-f]{64}$/) });
+
+    await createPatient(tenant, 'Fay');
+    expect((await records(tenant.tenantId)).map((row) => [row.seq, row.action])).toEqual([['5', 'patient.create']]);
+    expect(await verify(tenant.tenantId)).toMatchObject({ records: 1, problems: [] });
   });
 });
