@@ -22,6 +22,8 @@ import { IdentityForwardingDataSource } from './remote-data-source';
 import type { OperationExecutor, RequestContext } from '../../schema/request-context';
 import { ScopeCheck } from '../access/scope-check';
 import { scopePlugin } from '../access/scope-plugin';
+import { PhiMask } from '../access/phi-mask';
+import { phiMaskPlugin } from '../access/phi-mask-plugin';
 
 /** The federated graph: Apollo Gateway over the checked-in supergraph, behind Apollo Server. */
 export interface GraphQLLayer {
@@ -87,6 +89,8 @@ export async function startGraphQL(config: Config, local: RunningSubgraph[] | nu
   // Operation limits (docs/api.md, "GraphQL limits"): refused before planning, so no subgraph sees them.
   const armor = armorProtection(config.graphql);
   const scopes = new ScopeCheck();
+  // Made once the gateway has its schema, before any request.
+  let mask: PhiMask | undefined;
   const server = new ApolloServer<RequestContext>({
     gateway,
     includeStacktraceInErrorResponses: false,
@@ -98,11 +102,13 @@ export async function startGraphQL(config: Config, local: RunningSubgraph[] | nu
     // Automatic persisted queries are kept per tenant at the edge (graphql-charge.ts), which hands Apollo the full document.
     persistedQueries: false,
     // No cache hints are used: computing a cache policy for every field is wasted work per request.
-    plugins: [ApolloServerPluginLandingPageDisabled(), ApolloServerPluginCacheControlDisabled(), operationResolutionPlugin(), scopePlugin(scopes), ...armor.plugins, textRulePlugin(), graphqlMetricsPlugin()],
+    plugins: [ApolloServerPluginLandingPageDisabled(), ApolloServerPluginCacheControlDisabled(), operationResolutionPlugin(), scopePlugin(scopes), phiMaskPlugin(() => mask!), ...armor.plugins, textRulePlugin(), graphqlMetricsPlugin()],
   });
   await server.start();
   if (!apiSchema) throw new Error('gateway started without a schema');
   scopes.verifyAgainst(apiSchema);
+  mask = new PhiMask(apiSchema);
+  const phiMask = mask;
   // REST routes that are one subgraph fetch skip the gateway's planning and result shaping
   // (SPEED_PLUMBING `rest-direct`), and in-process run compiled (`rest-compiled`).
   const fetches = config.restDirect ? planSingleFetches(supergraphSdl, runnerDocuments) : new Map();
@@ -114,7 +120,7 @@ export async function startGraphQL(config: Config, local: RunningSubgraph[] | nu
   return {
     server,
     apiSchema,
-    runOperation: createOperationRunner(gateway, apiSchema, formatError, config.restDirect ? { fetches, sources } : undefined, { maxBytes: config.graphql.maxResponseBytes, onRefused: refused }),
+    runOperation: masked(createOperationRunner(gateway, apiSchema, formatError, config.restDirect ? { fetches, sources } : undefined, { maxBytes: config.graphql.maxResponseBytes, onRefused: refused }), phiMask),
     compiled,
     busy: () => [...localSources.values()].some((source) => source.busy),
     scopes,
@@ -133,4 +139,13 @@ function isClientGone(error: unknown): boolean {
 function stripServiceName(extensions: Record<string, unknown>): Record<string, unknown> {
   const { serviceName: _serviceName, ...rest } = extensions;
   return rest;
+}
+
+/** The runner whose answers have the patient mask applied (gateway/access/phi-mask.ts), as `/graphql`'s have by its plugin. */
+function masked(run: OperationExecutor, mask: PhiMask): OperationExecutor {
+  return async (prepared, variables, ctx) => {
+    const result = await run(prepared, variables, ctx);
+    mask.apply(prepared.document, prepared.operation, result.data, ctx.scopes);
+    return result;
+  };
 }

@@ -3,8 +3,7 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 import { RemoteGraphQLDataSource, type GraphQLDataSourceProcessOptions } from '@apollo/gateway';
 import type { GatewayGraphQLResponse } from '@apollo/server-gateway-interface';
 import type { Fetcher } from '@apollo/utils.fetcher';
-import { IDENTITY_HEADERS } from '../../platform/context';
-import { actorText } from '../../schema/actor';
+import { identityHeaders } from './identity-headers';
 import type { RequestContext } from '../../schema/request-context';
 import { createSubgraphFetcher } from '../../platform/speed/subgraph-fetcher';
 
@@ -41,11 +40,6 @@ export class IdentityForwardingDataSource extends RemoteGraphQLDataSource<Reques
 
   willSendRequest(options: GraphQLDataSourceProcessOptions<RequestContext>): void {
     const headers = options.request.http!.headers;
-    headers.set(IDENTITY_HEADERS.secret, this.secret);
-    const ctx = options.context as Partial<RequestContext>;
-    if (ctx.tenantId) headers.set(IDENTITY_HEADERS.tenant, ctx.tenantId);
-    if (ctx.requestId) headers.set(IDENTITY_HEADERS.requestId, ctx.requestId);
-    if (ctx.actor) headers.set(IDENTITY_HEADERS.actor, actorText(ctx.actor));
-    if (ctx.clientAddress) headers.set(IDENTITY_HEADERS.clientAddress, ctx.clientAddress);
+    for (const [name, value] of Object.entries(identityHeaders(options.context as Partial<RequestContext>, this.secret))) headers.set(name, value);
   }
 }

@@ -3,8 +3,7 @@ import { createClient, NetworkError } from 'graphql-sse';
 import { ServiceUnavailableError } from '../../schema/errors';
 import type { OperationResult, RequestContext } from '../../schema/request-context';
 import { cancellableEvents } from '../../platform/cancellable-events';
-import { IDENTITY_HEADERS } from '../../platform/context';
-import { actorText } from '../../schema/actor';
+import { identityHeaders } from './identity-headers';
 import { formatResult } from '../../platform/format-error';
 import type { SubgraphName } from '../../platform/subgraph-definition';
 import type { RunningSubgraph } from '../../platform/subgraph-runtime';
@@ -86,13 +85,7 @@ export function httpTransport(urls: Readonly<Partial<Record<SubgraphName, string
       const answer = new Promise<Response | null>((resolve) => (answered = resolve));
       const client = createClient({
         url: new URL('/graphql/stream', urls[owner]!).toString(),
-        headers: {
-          [IDENTITY_HEADERS.secret]: secret,
-          [IDENTITY_HEADERS.tenant]: ctx.tenantId ?? '',
-          [IDENTITY_HEADERS.requestId]: ctx.requestId,
-          ...(ctx.actor ? { [IDENTITY_HEADERS.actor]: actorText(ctx.actor) } : {}),
-          ...(ctx.clientAddress ? { [IDENTITY_HEADERS.clientAddress]: ctx.clientAddress } : {}),
-        },
+        headers: identityHeaders(ctx, secret),
         retryAttempts: 0,
         fetchFn: (input: string | URL, init?: RequestInit) =>
           fetch(input, init).then(
