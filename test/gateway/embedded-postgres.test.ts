@@ -3,8 +3,9 @@ import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { Client } from 'pg';
-import { clusterHolder, isAlive } from '../../gateway/database/embedded-postgres-orphan';
+import { clusterHolder, isAlive, readPostmasterPid } from '../../gateway/database/embedded-postgres-orphan';
 import {
   readRecordedServer,
   startEmbeddedPostgres,
@@ -12,6 +13,8 @@ import {
 } from '../../gateway/database/embedded-postgres';
 
 jest.setTimeout(60_000);
+
+const DIST_MODULE = path.join(__dirname, '../../dist/gateway/database/embedded-postgres.js');
 
 const made: string[] = [];
 const running: EmbeddedPostgresHandle[] = [];
@@ -163,4 +166,56 @@ test('an explicit port that is taken fails with a clear error', async () => {
   } finally {
     await new Promise((resolve) => blocker.close(resolve));
   }
+});
+
+/** A data dir whose cluster postgres exits on at once: PG_VERSION skips initialise(), there is no postgresql.conf. */
+function brokenDataDir(): string {
+  const dataDir = tempDir();
+  fs.mkdirSync(path.join(dataDir, 'postgres'), { mode: 0o700 });
+  fs.writeFileSync(path.join(dataDir, 'postgres', 'PG_VERSION'), '18\n');
+  return dataDir;
+}
+
+test('a postgres that exits during start fails the start at once; a later start on the same data dir works', async () => {
+  const dataDir = brokenDataDir();
+  const t = Date.now();
+  await expect(startEmbeddedPostgres({ dataDir })).rejects.toThrow(/Cannot start the embedded PostgreSQL in .*postgresql\.conf.*DATABASE_URL/);
+  // Far below the 30 s start timeout: the failure is postgres' exit, not waited out.
+  expect(Date.now() - t).toBeLessThan(10_000);
+
+  fs.rmSync(path.join(dataDir, 'postgres'), { recursive: true });
+  const handle = await start({ dataDir });
+  expect(await query(handle.url, 'select 1 as one')).toEqual([{ one: 1 }]);
+  await handle.stop();
+  expect(readRecordedServer(dataDir)).toBeNull();
+});
+
+test("after a failed start, the package's exit hook does not hold the process", async () => {
+  // The hook stops every instance the package made, the failed one included, when the process ends;
+  // were that stop to wait on the exited postgres, async-exit-hook would keep the process 10 s.
+  const script = `require(${JSON.stringify(DIST_MODULE)}).startEmbeddedPostgres({ dataDir: ${JSON.stringify(brokenDataDir())} })
+    .then(() => console.log('started'), (err) => console.log('failed:', err.message));`;
+  const child = spawn(process.execPath, ['-e', script], { stdio: ['ignore', 'pipe', 'inherit'] });
+  let output = '';
+  let failedAt = 0;
+  child.stdout!.on('data', (chunk) => {
+    output += chunk;
+    failedAt ||= output.includes('failed:') ? Date.now() : 0;
+  });
+  await new Promise((resolve) => child.once('exit', resolve));
+  expect(output).toContain('failed: Cannot start the embedded PostgreSQL');
+  expect(Date.now() - failedAt).toBeLessThan(5_000);
+});
+
+test('stop() returns when postgres has died under a running server', async () => {
+  const dataDir = tempDir();
+  const handle = await start({ dataDir });
+  const postmaster = readPostmasterPid(path.join(dataDir, 'postgres'))!;
+  process.kill(postmaster, 'SIGKILL');
+  for (const deadline = Date.now() + 10_000; isAlive(postmaster) && Date.now() < deadline; ) await sleep(50);
+  expect(isAlive(postmaster)).toBe(false);
+  const t = Date.now();
+  await handle.stop();
+  expect(Date.now() - t).toBeLessThan(1_000);
+  expect(readRecordedServer(dataDir)).toBeNull();
 });
