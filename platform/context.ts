@@ -64,6 +64,7 @@ class LazyForkContext<Deps> implements SubgraphContext<Deps> {
   readonly tenantId: string | null;
   readonly requestId: string;
   readonly signal: AbortSignal | undefined;
+  readonly actor: Actor | null;
   readonly scope: TenantScope | null;
   // Not `#private`: Apollo Server runs a subgraph operation on a copy of its context (prototype and
   // own properties), which a private field would not follow.
@@ -80,6 +81,7 @@ class LazyForkContext<Deps> implements SubgraphContext<Deps> {
     this.tenantId = identity.tenantId;
     this.requestId = identity.requestId;
     this.signal = identity.signal;
+    this.actor = identity.actor ?? null;
     this.scope = identity.tenantId ? TenantScope.ofRequest(identity) : null;
   }
 

@@ -16,6 +16,7 @@ export const SCOPES = {
   'notes:write': 'create note templates and add or migrate their questions',
   'webhooks:manage': 'the webhook endpoint, its deliveries, redelivery and test events',
   'keys:manage': "list the tenant's API keys",
+  'users:manage': "invite people, change their roles, remove them; the tenant's sign-in rules",
 } as const;
 
 /** One scope, e.g. `billing:write`. */

@@ -42,6 +42,7 @@ export const ROOT_FIELD_SCOPES: Readonly<Record<'Query' | 'Mutation' | 'Subscrip
     webhookConfig: 'webhooks:manage',
     webhookDeliveries: 'webhooks:manage',
     apiKeys: 'keys:manage',
+    users: 'users:manage',
     // A campaign's lead form is public (the webhook key in its path is the secret): nothing to grant.
     campaignAcceptsLeads: 'any',
     analyticsHealth: 'any',
@@ -77,6 +78,9 @@ export const ROOT_FIELD_SCOPES: Readonly<Record<'Query' | 'Mutation' | 'Subscrip
     updateWebhookConfig: 'webhooks:manage',
     redeliverWebhookEvent: 'webhooks:manage',
     sendTestWebhookEvent: 'webhooks:manage',
+    inviteUser: 'users:manage',
+    changeUserRole: 'users:manage',
+    removeUser: 'users:manage',
     submitCampaignLead: 'any',
   },
   Subscription: {

@@ -17,6 +17,9 @@ export interface RateDecision {
   windowSeconds: number;
 }
 
+/** Failed sign-ins allowed per 15 minutes: per account (a tenant's e-mail), so guessing one person's password is slow; per address, so guessing many people's is too. */
+export const SIGN_IN_FAILURES = { account: 5, address: 20, windowSeconds: 900 } as const;
+
 /**
  * Fixed-window budgets (docs/decisions.md, Tenancy): one per tenant, and one per client address for
  * requests that are not (yet) a tenant's: failed authentications, unknown routes, public pages.
@@ -32,6 +35,9 @@ export class RateLimits {
   private readonly redis: Redis | null;
   /** The tenant budget spent from leased slices; null when every request asks the store (one process, or slices of 1). */
   private readonly tenantLease: LeasedBudget | null;
+  /** Failed sign-ins per account (tenant and e-mail) and per client address (docs/access.md, Signing in). */
+  private readonly signInAccount: RateLimiterAbstract;
+  private readonly signInAddress: RateLimiterAbstract;
 
   constructor(
     private readonly config: Config['rateLimit'],
@@ -42,23 +48,17 @@ export class RateLimits {
     const publicOptions = { keyPrefix: 'rl:public', points: this.publicPoints, duration: config.windowSeconds };
     const tenantOptions = { keyPrefix: 'rl:tenant', points: config.points, duration: config.windowSeconds };
     const anonymousOptions = { keyPrefix: 'rl:anon', points: config.authFailurePoints, duration: config.windowSeconds };
-    if (redisUrl) {
-      this.redis = new Redis(redisUrl, { enableOfflineQueue: false, maxRetriesPerRequest: 1 });
+    this.redis = redisUrl ? new Redis(redisUrl, { enableOfflineQueue: false, maxRetriesPerRequest: 1 }) : null;
+    const make = (limiterOptions: { keyPrefix: string; points: number; duration: number; blockDuration?: number }): RateLimiterAbstract => {
       // While Redis is unreachable (or still connecting) each replica counts in memory instead of failing requests.
-      this.tenant = new RateLimiterRedis({ ...tenantOptions, storeClient: this.redis, insuranceLimiter: new RateLimiterMemory(tenantOptions) });
-      this.anonymous = new RateLimiterRedis({ ...anonymousOptions, storeClient: this.redis, insuranceLimiter: new RateLimiterMemory(anonymousOptions) });
-      this.publicDocuments = new RateLimiterRedis({ ...publicOptions, storeClient: this.redis, insuranceLimiter: new RateLimiterMemory(publicOptions) });
-    } else if (options.clustered) {
-      this.redis = null;
-      this.tenant = new RateLimiterCluster({ ...tenantOptions, timeoutMs: 5_000 });
-      this.anonymous = new RateLimiterCluster({ ...anonymousOptions, timeoutMs: 5_000 });
-      this.publicDocuments = new RateLimiterCluster({ ...publicOptions, timeoutMs: 5_000 });
-    } else {
-      this.redis = null;
-      this.tenant = new RateLimiterMemory(tenantOptions);
-      this.anonymous = new RateLimiterMemory(anonymousOptions);
-      this.publicDocuments = new RateLimiterMemory(publicOptions);
-    }
+      if (this.redis) return new RateLimiterRedis({ ...limiterOptions, storeClient: this.redis, insuranceLimiter: new RateLimiterMemory(limiterOptions) });
+      return options.clustered ? new RateLimiterCluster({ ...limiterOptions, timeoutMs: 5_000 }) : new RateLimiterMemory(limiterOptions);
+    };
+    this.tenant = make(tenantOptions);
+    this.anonymous = make(anonymousOptions);
+    this.publicDocuments = make(publicOptions);
+    this.signInAccount = make({ keyPrefix: 'rl:signin:account', points: SIGN_IN_FAILURES.account, duration: SIGN_IN_FAILURES.windowSeconds });
+    this.signInAddress = make({ keyPrefix: 'rl:signin:address', points: SIGN_IN_FAILURES.address, duration: SIGN_IN_FAILURES.windowSeconds });
     // A store in this process's memory is exact and costs nothing to ask; a shared one costs a round trip per request.
     // Failed authentications keep exact counts: they are few, and an attacker's budget must not grow by a slice.
     const slice = config.leasePoints ?? leaseSlice(config.points, options.workers ?? 1);
@@ -84,6 +84,21 @@ export class RateLimits {
   /** Counts a request for a public document (`/openapi.json`, `/docs`, the IDE's and console's files) by client address. */
   consumePublic(address: string): Promise<RateDecision> {
     return this.consume(this.publicDocuments, address, 'public', this.publicPoints);
+  }
+
+  /** Seconds until a sign-in for this account from this address may be tried again; 0 when it may now. */
+  async signInWait(account: string, address: string): Promise<number> {
+    const [byAccount, byAddress] = await Promise.all([this.signInAccount.get(account), this.signInAddress.get(address)]);
+    const wait = (res: RateLimiterRes | null, limit: number) => (res && res.consumedPoints >= limit ? Math.ceil(res.msBeforeNext / 1000) : 0);
+    return Math.max(wait(byAccount, SIGN_IN_FAILURES.account), wait(byAddress, SIGN_IN_FAILURES.address));
+  }
+
+  /** Counts a failed sign-in against its account and its address. */
+  async signInFailed(account: string, address: string): Promise<void> {
+    const count = (limiter: RateLimiterAbstract, key: string) => limiter.consume(key).catch((rejection: unknown) => {
+      if (!(rejection instanceof RateLimiterRes)) throw rejection;
+    });
+    await Promise.all([count(this.signInAccount, account), count(this.signInAddress, address)]);
   }
 
   async close(): Promise<void> {

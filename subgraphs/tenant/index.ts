@@ -17,6 +17,11 @@ import { Migration20261210000000_delivery_jobs } from './migrations/Migration202
 import { Migration20261215000000_bounded_logos } from './migrations/Migration20261215000000_bounded_logos';
 import { Migration20261220000400_webhook_endpoint_health } from './migrations/Migration20261220000400_webhook_endpoint_health';
 import { Migration20261227000000_scoped_keys } from './migrations/Migration20261227000000_scoped_keys';
+import { Migration20261227030000_people_sessions } from './migrations/Migration20261227030000_people_sessions';
+import { User } from './entities/user.entity';
+import { Invitation } from './entities/invitation.entity';
+import { Session } from './entities/session.entity';
+import { UserResolver } from './resolvers/user.resolver';
 import { outboxMigration } from '../common/outbox/outbox.migration';
 import { WebhookDeliveryResolver } from './resolvers/webhook-delivery.resolver';
 import { ApiKeyResolver } from './resolvers/api-key.resolver';
@@ -37,7 +42,7 @@ import { readWebhookSettings, type WebhookSettings } from './webhooks/settings';
 export const tenantSubgraph: SubgraphDefinition<WebhookSettings | null, TenantDeps> = {
   name: 'tenant',
   schema: 'tenant',
-  entities: [Tenant, ApiKey, Asset, WebhookConfig, Location, Provider, Patient],
+  entities: [Tenant, ApiKey, Asset, WebhookConfig, Location, Provider, Patient, User, Invitation, Session],
   migrations: [
     migration('Migration20261122000000_init', Migration20261122000000_init),
     migration('Migration20261201000000_profile_assets_webhooks', Migration20261201000000_profile_assets_webhooks),
@@ -49,6 +54,7 @@ export const tenantSubgraph: SubgraphDefinition<WebhookSettings | null, TenantDe
     migration('Migration20261215000000_bounded_logos', Migration20261215000000_bounded_logos),
     migration('Migration20261220000400_webhook_endpoint_health', Migration20261220000400_webhook_endpoint_health),
     migration('Migration20261227000000_scoped_keys', Migration20261227000000_scoped_keys),
+    migration('Migration20261227030000_people_sessions', Migration20261227030000_people_sessions),
   ],
   resolvers: [
     TenantResolver,
@@ -56,6 +62,7 @@ export const tenantSubgraph: SubgraphDefinition<WebhookSettings | null, TenantDe
     WebhookConfigResolver,
     WebhookDeliveryResolver,
     ApiKeyResolver,
+    UserResolver,
     LocationResolver,
     ProviderResolver,
     PatientResolver,

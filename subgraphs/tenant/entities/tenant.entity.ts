@@ -67,6 +67,10 @@ export class Tenant {
   @Property({ type: 'uuid', fieldName: 'receipt_logo_asset_id', nullable: true })
   receiptLogoAssetId: string | null = null;
 
+  /** Whether its people must use a second factor (TOTP) to sign in (docs/access.md, Signing in). */
+  @Property({ type: 'boolean', fieldName: 'two_factor_required' })
+  twoFactorRequired: boolean = false;
+
   @Property({ type: 'timestamptz', fieldName: 'created_at' })
   createdAt: Date = new Date();
 

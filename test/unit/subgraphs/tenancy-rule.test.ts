@@ -59,6 +59,12 @@ const UNSCOPED_METHODS: Record<string, string> = {
   'ApiKeyRepository.createUnscoped': 'the operator issues a key for a tenant',
   'ApiKeyRepository.saveRevocationUnscoped': 'the operator revokes a key by id',
   'TenantRepository.createUnscoped': "the operator's tenant creation",
+  'SessionRepository.findOpenUnscoped': "the edge resolves a session cookie before it knows the tenant",
+  'SessionRepository.createUnscoped': 'a person who just signed in gets a session, before any request of theirs',
+  'SessionRepository.saveUnscoped': 'the edge ends or moves on a session it resolved unscoped; accepting an invitation activates its person',
+  'SessionRepository.findInvitationUnscoped': 'an invitation is accepted with its secret token, before its person can sign in',
+  'UserRepository.findActiveByEmailUnscoped': 'signing in names the tenant and e-mail before there is a session',
+  'UserRepository.findByIdUnscoped': "a session or an invitation names its person, before the tenant's request",
   'TenantRepository.existsUnscoped': 'the operator names a tenant by id',
   'TenantRepository.countUnscoped': 'the first start seeds a demo tenant only on an empty database',
   'AssetRepository.findPublicUnscoped': 'logos are public by unguessable id',
@@ -94,6 +100,7 @@ const UNSCOPED_METHODS: Record<string, string> = {
  * listed method that no longer runs such SQL fails the test too. Unscoped methods are listed above.
  */
 const RAW_SQL_METHODS: Record<string, string> = {
+  'AuditChainRepository.verify': 'the audit trail has no entity (platform/audit writes it in SQL); verifyChain binds the scope\'s tenant in every query',
   // Transaction-scoped advisory locks: no ORM call takes one, and they read no rows; the key names the tenant.
   'PaymentMethodRepository.lockPatient': "advisory lock serialising one patient's new methods",
   'MerchantAccountRepository.lockTenant': "advisory lock serialising one tenant's default account changes",

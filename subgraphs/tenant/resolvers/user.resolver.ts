@@ -1,0 +1,39 @@
+import { Arg, Args, Ctx, ID, Mutation, Query, Resolver } from 'type-graphql';
+import type { SubgraphContext } from '../../../platform/context';
+import { toPage, type Page } from '../../common/pagination';
+import { requireScope } from '../../common/require-tenant';
+import { validatePage } from '../../common/validate-page';
+import { PeopleService } from '../services/people.service';
+import { InvitedUserType, InviteUserInput, toUserView, UserListArgs, UserPage, UserRole, UserType } from '../types/user.type';
+import type { Role } from '../../../schema/roles';
+
+/** The tenant's people: invitations, roles, removal (scope `users:manage`, checked at the gateway). */
+@Resolver()
+export class UserResolver {
+  @Query(() => UserPage, { description: "The tenant's people (invited and active), by e-mail" })
+  async users(@Args() args: UserListArgs, @Ctx() ctx: SubgraphContext): Promise<Page<UserType>> {
+    validatePage(args);
+    const [users, total] = await this.people(ctx).list(args.page, args.perPage);
+    return toPage(users.map(toUserView), total, args);
+  }
+
+  @Mutation(() => InvitedUserType, { description: 'Invites a person by e-mail with a role; the answer holds the one-time invitation token' })
+  async inviteUser(@Arg('input', () => InviteUserInput) input: InviteUserInput, @Ctx() ctx: SubgraphContext): Promise<InvitedUserType> {
+    const invited = await this.people(ctx).invite(input.email, input.name ?? null, input.role);
+    return { user: toUserView(invited.user), invitationToken: invited.invitationToken, expiresAt: invited.expiresAt };
+  }
+
+  @Mutation(() => UserType, { description: "Gives a person another role; their sessions end so it applies at once" })
+  async changeUserRole(@Arg('id', () => ID) id: string, @Arg('role', () => UserRole) role: Role, @Ctx() ctx: SubgraphContext): Promise<UserType> {
+    return toUserView(await this.people(ctx).changeRole(id, role));
+  }
+
+  @Mutation(() => ID, { description: 'Removes a person: their sessions end at once and they can no longer sign in' })
+  async removeUser(@Arg('id', () => ID) id: string, @Ctx() ctx: SubgraphContext): Promise<string> {
+    return (await this.people(ctx).remove(id)).id;
+  }
+
+  private people(ctx: SubgraphContext): PeopleService {
+    return new PeopleService(ctx.em, requireScope(ctx), ctx.audit, ctx.actor ?? null);
+  }
+}

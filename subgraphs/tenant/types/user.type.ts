@@ -1,0 +1,77 @@
+import { DateTimeISOResolver } from 'graphql-scalars';
+import { ArgsType, Field, ID, InputType, ObjectType, registerEnumType } from 'type-graphql';
+import { PageArgs, PageType } from '../../common/pagination';
+import { ROLES, type Role } from '../../../schema/roles';
+import type { User, UserStatus } from '../entities/user.entity';
+
+/** A person's role (docs/access.md, People and roles). */
+export const UserRole = Object.fromEntries(Object.keys(ROLES).map((role) => [role, role])) as { [R in Role]: R };
+registerEnumType(UserRole, { name: 'UserRole', description: 'owner and admin: every scope; analyst, billing, clinician: the scopes docs/access.md lists' });
+
+/** Where a person stands. */
+export const UserStatusValue = { invited: 'invited', active: 'active' } as const;
+registerEnumType(UserStatusValue, { name: 'UserStatus', description: 'invited (no password yet) or active' });
+
+/** A person of the calling tenant. */
+@ObjectType('User', { description: 'A person of the tenant, signed in with e-mail and password' })
+export class UserType {
+  @Field(() => ID)
+  id!: string;
+
+  @Field()
+  email!: string;
+
+  @Field(() => String, { nullable: true })
+  name!: string | null;
+
+  @Field(() => UserRole)
+  role!: Role;
+
+  @Field(() => UserStatusValue)
+  status!: Exclude<UserStatus, 'removed'>;
+
+  @Field({ description: 'Whether they sign in with a second factor (TOTP)' })
+  twoFactorEnabled!: boolean;
+
+  @Field(() => DateTimeISOResolver)
+  createdAt!: Date;
+}
+
+/** The view of a stored person. */
+export function toUserView(user: User): UserType {
+  return { id: user.id, email: user.email, name: user.name, role: user.role as Role, status: user.status as 'invited' | 'active', twoFactorEnabled: user.totpSecret !== null, createdAt: user.createdAt };
+}
+
+/** A page of people. */
+@ObjectType('UserPage')
+export class UserPage extends PageType(UserType) {}
+
+/** Page of `users`. */
+@ArgsType()
+export class UserListArgs extends PageArgs {}
+
+/** `inviteUser`. */
+@InputType('InviteUserInput')
+export class InviteUserInput {
+  @Field()
+  email!: string;
+
+  @Field(() => String, { nullable: true })
+  name?: string | null;
+
+  @Field(() => UserRole)
+  role!: Role;
+}
+
+/** A person invited, with the invitation's one-time token (shown once: send it to them). */
+@ObjectType('InvitedUser')
+export class InvitedUserType {
+  @Field(() => UserType)
+  user!: UserType;
+
+  @Field({ description: 'Accepted once at POST /auth/invitations/accept with a password; never shown again' })
+  invitationToken!: string;
+
+  @Field(() => DateTimeISOResolver)
+  expiresAt!: Date;
+}
