@@ -50,6 +50,8 @@ export interface Config {
   workers: number;
   /** How long a shutdown lets in-flight requests and queries finish (SHUTDOWN_GRACE_SECONDS). */
   shutdownGraceMs: number;
+  /** People's sessions (docs/access.md, Sessions): the idle timeout (SESSION_IDLE_SECONDS, 15 minutes) and the absolute lifetime (SESSION_LIFETIME_SECONDS, 12 hours). */
+  sessions: { idleMs: number; maxMs: number };
   /** How many days audit records are kept (AUDIT_RETENTION_DAYS; six years by default, at least one; docs/audit.md). */
   auditRetentionDays: number;
   /** Port of the Prometheus metrics server (METRICS_PORT); null: none (the operator's `/metrics` may still answer). */
@@ -252,6 +254,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     workerRole: text(WORKER_ROLE_ENV) === 'other' ? 'other' : 'first',
     workers: int('WEB_CONCURRENCY', 1, 1, 64),
     shutdownGraceMs: readShutdownGraceMs(env, problems),
+    sessions: { idleMs: int('SESSION_IDLE_SECONDS', 900, 1, 86_400) * 1000, maxMs: int('SESSION_LIFETIME_SECONDS', 43_200, 60, 2_592_000) * 1000 },
     auditRetentionDays: int('AUDIT_RETENTION_DAYS', DEFAULT_RETENTION_DAYS, MIN_RETENTION_DAYS, 36_500),
     metricsPort,
     metricsHost: text('METRICS_HOST') ?? host,

@@ -1,4 +1,4 @@
-import { ALL_SCOPES, type Scope } from './scopes';
+import { ALL_SCOPES, FULL_ACCESS, type Grants, type Scope } from './scopes';
 
 /**
  * A person's role in a tenant (docs/access.md, People and roles): each a fixed set of the same
@@ -21,4 +21,11 @@ export const ALL_ROLES = Object.keys(ROLES) as Role[];
 /** Whether a text names a role. */
 export function isRole(text: unknown): text is Role {
   return typeof text === 'string' && Object.hasOwn(ROLES, text);
+}
+
+const GRANTS = new Map<Role, Grants>(ALL_ROLES.map((role) => [role, ROLES[role] === ALL_SCOPES ? FULL_ACCESS : new Set<Scope>(ROLES[role])]));
+
+/** What a role grants: FULL_ACCESS for owner and admin (the check's fast path), its scopes for the others; nothing for an unknown role. */
+export function grantsOfRole(role: string): Grants {
+  return (isRole(role) && GRANTS.get(role)) || new Set<Scope>();
 }

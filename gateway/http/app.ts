@@ -35,6 +35,7 @@ import { contextOf, requestContextMiddleware } from './request-context';
 import { streamHandler } from '../graphql/sse';
 import { graphiqlRouter } from './graphiql';
 import { consoleRouter } from './console';
+import { authRouter } from './auth-routes';
 import { documentHandler } from './public-document';
 import { refuseOtherMethods } from './method-guard';
 import { PLATFORM_PATHS } from './platform-paths';
@@ -105,7 +106,7 @@ export async function startApp(config: Config, platform: Platform, log: Logger, 
   app.use(accessLog(log));
   app.use(refuseLongUrl);
 
-  const tenantScoped = authenticate(keys, limits);
+  const tenantScoped = authenticate(keys, limits, { tenants: platform.tenants, lifetimes: config.sessions });
   const idempotency = new PostgresIdempotencyStore(platform.gatewayOrm);
   const pruneTimer = setInterval(() => void idempotency.prune().catch((error) => log.warn({ err: error }, 'idempotency prune failed')), 3_600_000).unref();
   const streams = { subscribe: subscriptions.subscribe.bind(subscriptions), heartbeatMs: options.streamHeartbeatMs };
@@ -144,6 +145,7 @@ export async function startApp(config: Config, platform: Platform, log: Logger, 
   if (config.console) app.use(consoleRouter(pageHeaders, publicBudget, documentHandler));
   // Public, before authentication: logos are shown to patients (rest-bridge routes return these URLs).
   app.use(assetsRouter(platform.tenants, limits));
+  app.use('/auth', authRouter(platform.tenants, limits, config.sessions, anonymous, [...json, refuseBadText]));
   if (config.operatorToken) app.use('/admin', adminRouter(admin, config.operatorToken, limits, [...json, refuseBadText]));
   // Prometheus text of every worker (docs/metrics.md); like /admin, absent without an operator token.
   if (config.operatorToken) app.get('/metrics', operatorOnly(config.operatorToken, limits), metricsRoute());

@@ -6,6 +6,14 @@ import type { KeyCache } from './key-cache';
 import { authFailures } from '../metrics/instruments';
 import { setRateLimitHeaders, type RateDecision, type RateLimits } from './rate-limit';
 import { contextOf } from './request-context';
+import { admitSession, sessionTokenOf } from './sessions';
+import type { SessionLifetimes, TenantAccess } from '../../subgraphs/tenant';
+
+/** What admitting people's sessions needs: the tenant subgraph's face, and how long sessions live. */
+export interface SessionSupport {
+  tenants: TenantAccess;
+  lifetimes: SessionLifetimes;
+}
 
 const missingHeader = (name: string): ValidationIssue => ({ type: 'missing', loc: ['header', name], msg: 'Field required', input: null });
 
@@ -16,10 +24,22 @@ const missingHeader = (name: string): ValidationIssue => ({ type: 'missing', loc
  * moments ago and a budget slice this process holds answer at once: the usual request passes
  * without waiting for a promise (docs/decisions.md, "The usual request waits for no promise at the edge").
  */
-export function authenticate(keys: KeyCache, limits: RateLimits) {
+export function authenticate(keys: KeyCache, limits: RateLimits, sessions?: SessionSupport) {
   return (req: Request, res: Response, next: NextFunction): void => {
     const tenantId = req.get('tenant');
     const apiKey = req.get('api-key');
+    // A browser of a signed-in person sends its session cookie instead of a key (docs/access.md, Sessions).
+    const sessionToken = !apiKey && sessions ? sessionTokenOf(req) : null;
+    if (sessionToken) {
+      admitSession(sessions!.tenants, sessions!.lifetimes, req, contextOf(res), sessionToken).then(
+        (session) => charge(req, res, next, limits, null, session.tenantId),
+        (error: unknown) => {
+          authFailures.inc({ reason: 'invalid_session' });
+          charge(req, res, next, limits, error as Error);
+        },
+      );
+      return;
+    }
     if (!tenantId || !apiKey) {
       authFailures.inc({ reason: 'missing_headers' });
       return charge(req, res, next, limits, new ValidationError([...(tenantId ? [] : [missingHeader('tenant')]), ...(apiKey ? [] : [missingHeader('api-key')])]));

@@ -8,6 +8,9 @@ import type { ChainVerdict } from '../../platform/audit/audit-chain';
 import { AuditChainRepository } from './repositories/audit-chain.repository';
 import { TenantScope } from '../../platform/tenant-scope';
 import { NotFoundError } from '../../schema/errors';
+import type { User } from './entities/user.entity';
+import { SessionService, type SessionLifetimes, type SessionPrincipal, type StartedSession } from './services/session.service';
+import { SignInService, type SignInOrigin, type SignInResult } from './services/sign-in.service';
 import { TenantService } from './services/tenant.service';
 
 /** A tenant as the operator sees it on creation. */
@@ -62,6 +65,32 @@ export class TenantAccess {
     const em = this.em();
     if (!(await TenantRepository.existsUnscoped(em, tenantId))) throw new NotFoundError('Tenant not found');
     return new AuditChainRepository(em, TenantScope.ofStoredRow(tenantId)).verify();
+  }
+
+  /** Checks a person's credentials in a tenant and records the attempt (docs/access.md, Signing in). */
+  signIn(tenantId: string, email: string, password: string, code: string | null, origin: SignInOrigin): Promise<SignInResult> {
+    return new SignInService(this.em()).signIn(tenantId, email, password, code, origin);
+  }
+
+  /** Sets an invited person's password; an unknown or expired token is 404, a weak password 422. */
+  async acceptInvitation(token: string, password: string, origin: SignInOrigin): Promise<{ userId: string; tenantId: string }> {
+    const user = await new SignInService(this.em()).acceptInvitation(token, password, origin);
+    return { userId: user.id, tenantId: user.tenantId };
+  }
+
+  /** Starts a session for a person who just signed in. */
+  startSession(user: User, lifetimes: SessionLifetimes): Promise<StartedSession> {
+    return new SessionService(this.em(), lifetimes).start(user);
+  }
+
+  /** The live session a cookie's token names, or null (docs/access.md, Sessions); read from the database on every request, so an ended session is refused at once everywhere. */
+  resolveSession(token: string, lifetimes: SessionLifetimes): Promise<SessionPrincipal | null> {
+    return new SessionService(this.em(), lifetimes).resolve(token);
+  }
+
+  /** Ends the session a cookie's token names (signing out). */
+  endSession(token: string, lifetimes: SessionLifetimes, origin: SignInOrigin): Promise<void> {
+    return new SessionService(this.em(), lifetimes).end(token, origin);
   }
 
   /** How many tenants exist (the first start creates a demo tenant only on an empty database). */

@@ -32,8 +32,17 @@ export interface SessionPrincipal {
 }
 
 const sha256 = (text: string) => createHash('sha256').update(text).digest();
-/** The idle deadline is written at most this often: a session's every request would otherwise be a write. */
+/** The idle deadline is written at most this often (a quarter of the idle timeout, at most a minute): a session's every request would otherwise be a write. */
 const TOUCH_EVERY_MS = 60_000;
+
+/**
+ * A session's CSRF token, derived from its cookie's token: the page gets it again after a reload
+ * (GET /auth/session, which the cookie reaches), and a site that cannot read the cookie cannot
+ * make it. Only its hash is stored.
+ */
+export function csrfTokenOf(sessionToken: string): string {
+  return createHash('sha256').update(`csrf\0${sessionToken}`).digest('base64url');
+}
 
 /** Starts, resolves and ends people's sessions (docs/access.md, Sessions). Works across tenants: its caller is the edge. */
 export class SessionService {
@@ -42,7 +51,7 @@ export class SessionService {
   /** A new session for a person who just signed in, with fresh tokens: an old cookie (a fixation attempt) never becomes one. */
   async start(user: User): Promise<StartedSession> {
     const token = randomBytes(32).toString('base64url');
-    const csrfToken = randomBytes(32).toString('base64url');
+    const csrfToken = csrfTokenOf(token);
     const now = Date.now();
     const expiresAt = new Date(now + this.lifetimes.maxMs);
     await SessionRepository.createUnscoped(this.em, { tenantId: user.tenantId, userId: user.id, tokenHash: sha256(token), csrfHash: sha256(csrfToken), idleExpiresAt: new Date(Math.min(now + this.lifetimes.idleMs, expiresAt.getTime())), expiresAt });
@@ -61,7 +70,7 @@ export class SessionService {
       return null;
     }
     const idle = Math.min(now + this.lifetimes.idleMs, session.expiresAt.getTime());
-    if (idle - session.idleExpiresAt.getTime() >= TOUCH_EVERY_MS) {
+    if (idle - session.idleExpiresAt.getTime() >= Math.min(TOUCH_EVERY_MS, this.lifetimes.idleMs / 4)) {
       session.idleExpiresAt = new Date(idle);
       await SessionRepository.saveUnscoped(this.em);
     }

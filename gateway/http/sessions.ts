@@ -1,0 +1,54 @@
+import type { Request, Response } from 'express';
+import { parseCookie, stringifySetCookie } from 'cookie';
+import { ForbiddenError, UnauthenticatedError } from '../../schema/errors';
+import { grantsOfRole } from '../../schema/roles';
+import type { SessionLifetimes, SessionPrincipal, TenantAccess } from '../../subgraphs/tenant';
+import type { RequestContext } from '../../schema/request-context';
+
+/**
+ * The session cookie (docs/access.md, Sessions). `__Host-`: the browser sends it only to this
+ * origin, set Secure with Path=/ and no Domain; HttpOnly, so no script reads it; SameSite=Strict,
+ * so no other site's page sends it.
+ */
+export const SESSION_COOKIE = '__Host-hpp_session';
+/** The header a signed-in page sends its CSRF token in, on every request that is not a GET or HEAD. */
+export const CSRF_HEADER = 'x-csrf-token';
+
+/** The session cookie's token on a request, if it carries one. */
+export function sessionTokenOf(req: Request): string | null {
+  const header = req.headers.cookie;
+  if (!header) return null;
+  const token = parseCookie(header)[SESSION_COOKIE];
+  return token && /^[A-Za-z0-9_-]{43}$/.test(token) ? token : null;
+}
+
+/** Sets the session cookie, for the session's absolute lifetime. */
+export function setSessionCookie(res: Response, token: string, expiresAt: Date): void {
+  res.append('Set-Cookie', stringifySetCookie({ name: SESSION_COOKIE, value: token, httpOnly: true, secure: true, sameSite: 'strict', path: '/', expires: expiresAt }));
+}
+
+/** Tells the browser to forget the session cookie. */
+export function clearSessionCookie(res: Response): void {
+  res.append('Set-Cookie', stringifySetCookie({ name: SESSION_COOKIE, value: '', httpOnly: true, secure: true, sameSite: 'strict', path: '/', expires: new Date(0) }));
+}
+
+/**
+ * Admits a request by its session cookie: the live session (read from the database every time, so
+ * a sign-out or a removal is seen at once by every worker and host), the TENANT header if sent
+ * naming the session's tenant, and for anything but GET and HEAD the session's CSRF token.
+ * Returns the session's tenant, or throws the 401 or 403.
+ */
+export async function admitSession(tenants: TenantAccess, lifetimes: SessionLifetimes, req: Request, ctx: RequestContext, token: string): Promise<SessionPrincipal> {
+  const session = await tenants.resolveSession(token, lifetimes);
+  if (!session) throw new UnauthenticatedError('Session expired or signed out; sign in again');
+  const tenant = req.get('tenant');
+  if (tenant && tenant !== session.tenantId) throw new ForbiddenError('The session does not belong to this tenant');
+  if (req.method !== 'GET' && req.method !== 'HEAD') {
+    const presented = req.get(CSRF_HEADER);
+    if (!presented || !session.csrfMatches(presented)) throw new ForbiddenError('CSRF token missing or invalid');
+  }
+  ctx.tenantId = session.tenantId;
+  ctx.actor = { kind: 'user', id: session.userId };
+  ctx.scopes = grantsOfRole(session.role);
+  return session;
+}
