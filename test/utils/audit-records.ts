@@ -29,7 +29,8 @@ export const AUDIT_CLIENT_ADDRESS = '203.0.113.7';
 export async function auditRecords(db: Client, tenantId: string, ...subgraphs: RunningSubgraph[]): Promise<AuditRow[]> {
   for (const subgraph of subgraphs) await subgraph.auditReads.flush();
   const { rows } = await db.query(
-    'select seq::text, action, resource_type, resource_ids, actor_kind, actor_id, outcome, request_id, client_address from audit.events where tenant_id = $1 order by seq',
+    // Ordered by the number, not its text (`seq` in the select list is text: '10' < '2').
+    'select e.seq::text as seq, action, resource_type, resource_ids, actor_kind, actor_id, outcome, request_id, client_address from audit.events e where tenant_id = $1 order by e.seq',
     [tenantId],
   );
   return rows;
