@@ -46,7 +46,8 @@ export class MemberPaymentService {
    * what it did instead of charging again, and a retry with the same payment method gets that
    * attempt as its answer. Two payments of one member never both charge: the second finds the
    * first pending (409) or settled (nothing due, 422). The audit record is written with the
-   * PENDING attempt; a retry answered with an earlier attempt records nothing more.
+   * PENDING attempt; a retry answered with an earlier attempt (recorded by the request that made
+   * it) records a read of the member, not a second payment.
    */
   async pay(input: MemberManualPaymentInput): Promise<MemberPaymentView> {
     const issues = new Issues();
@@ -54,7 +55,10 @@ export class MemberPaymentService {
     issues.throwIfAny();
 
     const earlier = await this.settlePending(input.memberId);
-    if (earlier && earlier.paymentMethodId === input.paymentMethodId.toLowerCase()) return toView(earlier);
+    if (earlier && earlier.paymentMethodId === input.paymentMethodId.toLowerCase()) {
+      this.audit.read('member', [earlier.memberId]);
+      return toView(earlier);
+    }
 
     const attempt = await this.em.transactional(async (tx) => {
       const member = await new MemberRepository(tx, this.scope).lockById(input.memberId);

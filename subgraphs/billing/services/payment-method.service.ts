@@ -23,7 +23,7 @@ export class PaymentMethodService {
    * (or processor token) for the same patient answers the existing record; the patient's first
    * method becomes the default. A token is one tenant's: another tenant's is a 409 like another
    * patient's. The record, its `payment_method.created` event and its audit record commit together
-   * (an existing record answered again is no change and records nothing).
+   * (an existing record answered again is no change: its record is a read).
    */
   async create(patientId: string, input: CreatePaymentMethodInput): Promise<PaymentMethodView> {
     const data = validatePaymentMethod(input);
@@ -46,6 +46,8 @@ export class PaymentMethodService {
       const duplicate = await methods.findDuplicate(patientId, data.processorPaymentMethodId, data.fingerprint);
       if (duplicate) {
         if (duplicate.patientId !== patientId) throw new ConflictError(ANOTHER_PATIENTS);
+        // Answered as stored (its billing contact and metadata may not be what was sent): a read, not a change.
+        this.audit.read('payment_method', [duplicate.id]);
         return duplicate;
       }
       // A token is bound to the tenant it was first registered by; the refusal is the same as for another patient's, naming nobody.
