@@ -34,6 +34,12 @@ export interface SubgraphContext<Deps = unknown> extends RequestIdentity {
   readonly deps: Deps;
   /** The request's side of the audit trail (platform/audit/request-audit.ts): PHI reads and changes are recorded through it. */
   readonly audit: RequestAudit;
+  /**
+   * The audit trail of a request that learns its tenant on the way, such as a public lead (the
+   * campaign's webhook key names it): this request's actor, id and client address, in that
+   * tenant's trail. `audit` of a request with no tenant records nothing.
+   */
+  auditFor(tenantId: string): RequestAudit;
 }
 
 /** Header names that carry the identity from the gateway to a subgraph over HTTP. */
@@ -102,10 +108,14 @@ class LazyForkContext<Deps> implements SubgraphContext<Deps> {
 
   get audit(): RequestAudit {
     if (!this.audited) {
-      const { tenantId, requestId, actor, clientAddress } = this.identity;
-      const origin = tenantId ? { tenantId, requestId, actor: actor ?? { kind: 'system' as const, id: null }, clientAddress: clientAddress ?? null } : null;
-      this.audited = new RequestAudit(origin, this.readLog);
+      const { tenantId } = this.identity;
+      this.audited = tenantId ? this.auditFor(tenantId) : new RequestAudit(null, this.readLog);
     }
     return this.audited;
+  }
+
+  auditFor(tenantId: string): RequestAudit {
+    const { requestId, actor, clientAddress } = this.identity;
+    return new RequestAudit({ tenantId, requestId, actor: actor ?? { kind: 'system', id: null }, clientAddress: clientAddress ?? null }, this.readLog);
   }
 }

@@ -1,5 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { TenantScope } from '../../platform/tenant-scope';
+import { RequestAudit } from '../../platform/audit/request-audit';
 import type { CreateNoteTemplateInput } from './inputs/create-note-template.input';
 import { NoteTemplateService } from './services/note-template.service';
 import { QuestionKind } from './types/question-kind';
@@ -84,6 +85,7 @@ const TEMPLATES: CreateNoteTemplateInput[] = [
 
 /** Demo data for a new tenant: note templates whose legacy questions the migration stream can work on. */
 export async function seedNotesDemo(em: EntityManager, scope: TenantScope): Promise<void> {
-  const service = new NoteTemplateService(em, scope);
+  // Demo seeding is the platform's own writing, like every subgraph's seeder: no request, so no audit record.
+  const service = new NoteTemplateService(em, scope, new RequestAudit(null, null));
   for (const template of TEMPLATES) await service.create(template);
 }

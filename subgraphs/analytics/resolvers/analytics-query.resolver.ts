@@ -15,7 +15,7 @@ export class AnalyticsQueryResolver {
   executeAnalyticsQuery(@Arg('query', () => JSONResolver) query: unknown, @Ctx() ctx: SubgraphContext): Promise<AnalyticsQueryResult> {
     // Each field (each alias of a request too) is one unit of the tenant's share, dropped if its client leaves first.
     const { statementTimeoutMs, expensive } = (ctx as AnalyticsContext).deps;
-    return new AnalyticsQueryService(ctx.em, requireScope(ctx), { statementTimeoutMs, share: expensive, signal: ctx.signal }).execute(query);
+    return new AnalyticsQueryService(ctx.em, requireScope(ctx), ctx.audit, { statementTimeoutMs, share: expensive, signal: ctx.signal }).execute(query);
   }
 
   @Query(() => AnalyticsQueryModelType, { description: "The query model queries are validated against: cubes, measures, dimensions, granularities, filter operators (Cube's /v1/meta)" })

@@ -4,6 +4,8 @@ import { CampaignLeadInput } from '../inputs/campaign-lead.input';
 import { CampaignLeadService, type CampaignLeadReceipt } from '../services/campaign-lead.service';
 import { CampaignLeadReceiptType } from '../types/campaign.type';
 
+const leads = (ctx: SubgraphContext) => new CampaignLeadService(ctx.em, (tenantId) => ctx.auditFor(tenantId));
+
 /**
  * The two analytics fields that need no tenant: the webhook key identifies the campaign, and with
  * it the tenant. Served without an API key at `POST /opportunity/leads/{webhookKey}`, which asks
@@ -15,7 +17,7 @@ export class CampaignLeadResolver {
     description: 'True when the campaign of this webhook key takes leads; an unknown key is NOT_FOUND and an inactive campaign CONFLICT, as submitCampaignLead answers them. No tenant needed',
   })
   async campaignAcceptsLeads(@Arg('webhookKey') webhookKey: string, @Ctx() ctx: SubgraphContext): Promise<boolean> {
-    await new CampaignLeadService(ctx.em).open(webhookKey);
+    await leads(ctx).open(webhookKey);
     return true;
   }
 
@@ -25,6 +27,6 @@ export class CampaignLeadResolver {
     @Arg('input', () => CampaignLeadInput) input: CampaignLeadInput,
     @Ctx() ctx: SubgraphContext,
   ): Promise<CampaignLeadReceipt> {
-    return new CampaignLeadService(ctx.em).submit(webhookKey, input);
+    return leads(ctx).submit(webhookKey, input);
   }
 }

@@ -8,7 +8,7 @@ import { CampaignService } from '../services/campaign.service';
 import { CampaignListArgs } from '../types/campaign-list.args';
 import { CampaignPage, CampaignType } from '../types/campaign.type';
 
-const service = (ctx: SubgraphContext) => new CampaignService(ctx.em, requireScope(ctx), ctx.publicUrl);
+const service = (ctx: SubgraphContext) => new CampaignService(ctx.em, requireScope(ctx), ctx.publicUrl, ctx.audit);
 
 /** Campaigns of the calling tenant (names: docs/api.md); thin: arguments -> service -> result. */
 @Resolver(() => CampaignType)

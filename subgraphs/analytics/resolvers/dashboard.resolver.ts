@@ -11,7 +11,7 @@ import { DashboardListArgs } from '../types/dashboard-list.args';
 import { DashboardPage, DashboardType } from '../types/dashboard.type';
 import { WidgetType } from '../types/widget.type';
 
-const service = (ctx: SubgraphContext) => new DashboardService(ctx.em, requireScope(ctx));
+const service = (ctx: SubgraphContext) => new DashboardService(ctx.em, requireScope(ctx), ctx.audit);
 
 /** Dashboards of the calling tenant (names: docs/api.md); thin: arguments -> service -> result. */
 @Resolver(() => DashboardType)

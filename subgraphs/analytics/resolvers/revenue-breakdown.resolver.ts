@@ -15,7 +15,7 @@ import type { AnalyticsContext } from '../analytics-deps';
 
 const service = (ctx: SubgraphContext) => {
   const { statementTimeoutMs, expensive } = (ctx as AnalyticsContext).deps;
-  return new RevenueBreakdownService(ctx.em, requireTenant(ctx), { rollups: true, statementTimeoutMs, share: expensive, signal: ctx.signal });
+  return new RevenueBreakdownService(ctx.em, requireTenant(ctx), ctx.audit, { rollups: true, statementTimeoutMs, share: expensive, signal: ctx.signal });
 };
 
 /** The product sales revenue breakdown (contract part 4.3); thin: arguments -> service -> result. */

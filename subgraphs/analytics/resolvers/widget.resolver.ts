@@ -8,7 +8,7 @@ import { WidgetService } from '../services/widget.service';
 import { WidgetListArgs } from '../types/widget-list.args';
 import { WidgetPage, WidgetType } from '../types/widget.type';
 
-const service = (ctx: SubgraphContext) => new WidgetService(ctx.em, requireScope(ctx));
+const service = (ctx: SubgraphContext) => new WidgetService(ctx.em, requireScope(ctx), ctx.audit);
 
 /** Widgets of the calling tenant (names: docs/api.md); thin: arguments -> service -> result. */
 @Resolver(() => WidgetType)

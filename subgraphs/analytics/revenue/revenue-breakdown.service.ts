@@ -1,4 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
+import type { RequestAudit } from '../../../platform/audit/request-audit';
 import { ValidationError } from '../../../schema/errors';
 import { toPage, type Page } from '../../common/pagination';
 import { validatePage } from '../../common/validate-page';
@@ -69,14 +70,16 @@ export class RevenueBreakdownService {
    * `statementTimeoutMs`: ANALYTICS_STATEMENT_TIMEOUT_MS; `share`: the tenant-fair queue each
    * read-only transaction waits its turn in (both ctx.deps); without one it runs at once.
    * `signal`: the request's (ctx.signal); a transaction still waiting when it aborts never runs.
+   * `audit`: the request's side of the audit trail (ctx.audit): pages of lines naming patients are PHI reads.
    */
   constructor(
     private readonly em: EntityManager,
     private readonly tenantId: string,
+    private readonly audit: RequestAudit,
     private readonly options: { rollups: boolean; statementTimeoutMs?: number; share?: FairShare; signal?: AbortSignal } = { rollups: true },
   ) {}
 
-  /** Distinct groups with their line counts. */
+  /** Distinct groups with their line counts (no group is a patient: not a read of PHI). */
   async groups(args: RevenueGroupsArgs): Promise<RevenueGroupItemType[]> {
     const filter = this.validated((issues) => parseRevenueFilter(args, issues));
     const rows = await this.run(args, (run) => run(groupsStatement(this.tenantId, filter, args.groupBy, this.options.rollups)));
@@ -97,7 +100,7 @@ export class RevenueBreakdownService {
     return { ...amounts(row), chargeItemCount: num(row.charge_items), soldPackageCount: num(row.sold_packages), firstDate: toDate(row.first_at), lastDate: toDate(row.last_at) };
   }
 
-  /** One page of lines and the total, in one read-only transaction so both see the same data. */
+  /** One page of lines and the total, in one read-only transaction so both see the same data; an audited read of the lines naming patients. */
   async lines(args: RevenueBreakdownArgs): Promise<Page<RevenueBreakdownItemType>> {
     const filter = this.validated((issues) => {
       const parsed = parseBreakdownFilter(args, issues);
@@ -114,7 +117,10 @@ export class RevenueBreakdownService {
       const count = args.page === 1 && page.length < args.perPage ? page.length : num((await run(countStatement(this.tenantId, filter, this.options.rollups)))[0].count);
       return [page, count] as const;
     });
-    return toPage(rows.map(line), total, args);
+    const items = rows.map(line);
+    // Lines naming a patient are PHI: recorded by line id, each line keeping its patient's id (docs/audit.md).
+    this.audit.read('revenue_line', items.filter((item) => item.patientId !== null || item.patientName !== null).map((item) => item.id));
+    return toPage(items, total, args);
   }
 
   /** Every problem of the request at once, as FastAPI lists them, or the filter. */

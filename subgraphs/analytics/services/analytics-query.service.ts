@@ -1,12 +1,14 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { TenantScope } from '../../../platform/tenant-scope';
+import type { RequestAudit } from '../../../platform/audit/request-audit';
 import { ValidationError } from '../../../schema/errors';
 import type { IssueLoc } from '../../common/field-rules';
 import { annotate, type QueryAnnotation } from '../query/annotation';
 import { buildQuery, shapeRow } from '../query/build-query';
 import { parseQuery } from '../query/parse-query';
+import { patientsNamed } from '../query/patients-named';
 import type { NormalizedQuery } from '../query/query-types';
-import { runReadOnly } from '../query/read-only';
+import { runReadOnly, type RunStatement } from '../query/read-only';
 import { isJsonObject, Issues } from './input-rules';
 import { DEFAULT_STATEMENT_TIMEOUT_MS } from '../analytics-deps';
 import type { FairShare } from '../../../platform/fair-share';
@@ -46,10 +48,12 @@ export class AnalyticsQueryService {
    * `statementTimeoutMs`: ANALYTICS_STATEMENT_TIMEOUT_MS; `share`: the tenant-fair queue the
    * statement waits its turn in (both ctx.deps); without one it runs at once (tests, benchmarks).
    * `signal`: the request's (ctx.signal); a query still waiting when it aborts never runs.
+   * `audit`: the request's side of the audit trail (ctx.audit): answers grouped by patient are PHI reads.
    */
   constructor(
     private readonly em: EntityManager,
     private readonly scope: TenantScope,
+    private readonly audit: RequestAudit,
     private readonly options: { rollups?: boolean; statementTimeoutMs?: number; share?: FairShare; signal?: AbortSignal } = {},
   ) {}
 
@@ -64,8 +68,14 @@ export class AnalyticsQueryService {
     if (!parsed.ok) throw new ValidationError(parsed.issues);
     const statement = buildQuery(parsed.query, this.scope.tenantId, this.options.rollups ?? true);
     const targets = { request: { loc, input: raw }, timezone: { loc: [...loc, 'timezone'], input: parsed.query.timezone } };
-    const read = () => runReadOnly(this.em, targets, (run) => run(statement), this.options.statementTimeoutMs ?? DEFAULT_STATEMENT_TIMEOUT_MS);
-    const rows = await (this.options.share ? this.options.share.run(this.scope.tenantId, read, this.options.signal) : read());
-    return { query: parsed.query, data: rows.map((row) => shapeRow(row, statement.columns)), annotation: annotate(parsed.query) };
+    const work = async (run: RunStatement) => {
+      const data = (await run(statement)).map((row) => shapeRow(row, statement.columns));
+      return { data, patients: await patientsNamed(run, parsed.query, this.scope.tenantId, data) };
+    };
+    const read = () => runReadOnly(this.em, targets, work, this.options.statementTimeoutMs ?? DEFAULT_STATEMENT_TIMEOUT_MS);
+    const { data, patients } = await (this.options.share ? this.options.share.run(this.scope.tenantId, read, this.options.signal) : read());
+    // Rows grouped by patient name patients: a read of their PHI (docs/audit.md); other aggregates name nobody.
+    this.audit.read('patient', patients);
+    return { query: parsed.query, data, annotation: annotate(parsed.query) };
   }
 }

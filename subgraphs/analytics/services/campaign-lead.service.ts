@@ -1,6 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { ConflictError, NotFoundError } from '../../../schema/errors';
 import { TenantScope } from '../../../platform/tenant-scope';
+import type { RequestAudit } from '../../../platform/audit/request-audit';
 import type { Campaign } from '../entities/campaign.entity';
 import { CampaignRepository } from '../repositories/campaign.repository';
 import type { CampaignLeadInput } from '../inputs/campaign-lead.input';
@@ -40,7 +41,12 @@ function checkLead(input: CampaignLeadInput): { name: string | null; email: stri
  * is written in the scope of that campaign's tenant.
  */
 export class CampaignLeadService {
-  constructor(private readonly em: EntityManager) {}
+  /**
+   * `auditFor`: the request's audit trail in the tenant it finds (ctx.auditFor): the request has
+   * no tenant of its own, so the lead's record goes to the campaign's tenant, its actor `system`
+   * (no key signed it). Only `submit` records; `open` writes nothing.
+   */
+  constructor(private readonly em: EntityManager, private readonly auditFor: (tenantId: string) => RequestAudit) {}
 
   /**
    * The campaign that takes leads at this key. Unknown key -> 404; inactive campaign -> 409. Asked
@@ -54,10 +60,11 @@ export class CampaignLeadService {
     return campaign;
   }
 
-  /** Records a lead as a NEW opportunity. Unknown key -> 404; inactive campaign -> 409. */
+  /** Records a lead as a NEW opportunity, with its audit record in the same transaction. Unknown key -> 404; inactive campaign -> 409. */
   async submit(webhookKey: string, input: CampaignLeadInput): Promise<CampaignLeadReceipt> {
     const contact = checkLead(input);
     const campaign = await this.open(webhookKey);
+    const audit = this.auditFor(campaign.tenantId);
     const opportunity = await this.em.transactional(async (tx) => {
       const scope = TenantScope.ofStoredRow(campaign.tenantId);
       const created = new CampaignRepository(tx, scope).addOpportunity({
@@ -67,7 +74,9 @@ export class CampaignLeadService {
         source: { ...input },
       });
       // Contact details stay out of the event: the receiver reads them through the API with its key.
+      await tx.flush();
       await recordEvent(tx, scope, 'opportunity.created', { id: created.id, campaignId: campaign.id });
+      await audit.change(tx, 'campaign_lead.submit', 'campaign_lead', [created.id]);
       return created;
     });
     return { opportunityId: opportunity.id, redirectUrl: campaign.redirectUrl };

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { CheckConstraintViolationException } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { TenantScope } from '../../../platform/tenant-scope';
+import type { RequestAudit } from '../../../platform/audit/request-audit';
 import { ConflictError, NotFoundError } from '../../../schema/errors';
 import { toPage, type Page } from '../../common/pagination';
 import { validatePage } from '../../common/validate-page';
@@ -72,7 +73,8 @@ function checkRedirectUrl(issues: Issues, value: string | null | undefined): str
 export class CampaignService {
   private readonly campaigns: CampaignRepository;
 
-  constructor(private readonly em: EntityManager, private readonly scope: TenantScope, private readonly publicUrl: string) {
+  /** `audit`: the request's side of the audit trail (ctx.audit), which every write records to in its own transaction. */
+  constructor(private readonly em: EntityManager, private readonly scope: TenantScope, private readonly publicUrl: string, private readonly audit: RequestAudit) {
     this.campaigns = new CampaignRepository(em, scope);
   }
 
@@ -90,10 +92,14 @@ export class CampaignService {
     return toPage(records.map((r) => toCampaignView(r, this.publicUrl)), total, query);
   }
 
-  /** Creates a campaign with a fresh webhook key. */
+  /** Creates a campaign with a fresh webhook key, with its audit record in the same transaction. */
   async create(input: CreateCampaignInput): Promise<CampaignView> {
     const changes = checkCampaign(input, null);
-    const campaign = await this.campaigns.create({ ...changes, webhookKey: newWebhookKey() });
+    const campaign = await this.em.transactional(async (tx) => {
+      const created = await new CampaignRepository(tx, this.scope).create({ ...changes, webhookKey: newWebhookKey() });
+      await this.audit.change(tx, 'campaign.create', 'campaign', [created.id]);
+      return created;
+    });
     return this.get(campaign.id);
   }
 
@@ -107,7 +113,11 @@ export class CampaignService {
     if (!campaign) throw new NotFoundError('Campaign not found');
     Object.assign(campaign, changes);
     try {
-      await this.em.transactional((tx) => recordEvent(tx, this.scope, 'campaign.updated', { id: campaign.id, changedFields: Object.keys(changes).sort() }));
+      await this.em.transactional(async (tx) => {
+        await tx.flush();
+        await recordEvent(tx, this.scope, 'campaign.updated', { id: campaign.id, changedFields: Object.keys(changes).sort() });
+        await this.audit.change(tx, 'campaign.update', 'campaign', [campaign.id]);
+      });
     } catch (error) {
       // Two updates moving each end of the range at once can cross: the database's check catches it.
       if (error instanceof CheckConstraintViolationException) throw new ConflictError('The campaign changed meanwhile; read it and retry');

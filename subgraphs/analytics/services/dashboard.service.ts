@@ -1,5 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { TenantScope } from '../../../platform/tenant-scope';
+import type { RequestAudit } from '../../../platform/audit/request-audit';
 import { NotFoundError } from '../../../schema/errors';
 import { toPage, type Page } from '../../common/pagination';
 import { validatePage } from '../../common/validate-page';
@@ -16,11 +17,12 @@ function checkLayout(issues: Issues, loc: Loc, value: unknown): unknown {
   return undefined;
 }
 
-/** Dashboards of one tenant: reads, and writes with their rules (contract part 4.2). */
+/** Dashboards of one tenant: reads, and writes with their rules (contract part 4.2), each write with its audit record. */
 export class DashboardService {
   private readonly dashboards: DashboardRepository;
 
-  constructor(private readonly em: EntityManager, private readonly scope: TenantScope) {
+  /** `audit`: the request's side of the audit trail (ctx.audit), which every write records to in its own transaction. */
+  constructor(private readonly em: EntityManager, private readonly scope: TenantScope, private readonly audit: RequestAudit) {
     this.dashboards = new DashboardRepository(em, scope);
   }
 
@@ -46,10 +48,13 @@ export class DashboardService {
     const locationId = checkOptionalText(issues, ['input', 'locationId'], input.locationId, MAX_REFERENCE_LENGTH);
     const layout = input.layout === undefined ? {} : checkLayout(issues, ['input', 'layout'], input.layout);
     issues.throwIfAny();
-    // The event goes out in the same transaction as the dashboard (issue 7).
+    // The event and the audit record go out in the same transaction as the dashboard (issue 7, docs/audit.md).
     return this.em.transactional(async (tx) => {
-      const dashboard = new DashboardRepository(tx, this.scope).add({ name: name!, description: description ?? null, locationId: locationId ?? null, layout });
+      const dashboards = new DashboardRepository(tx, this.scope);
+      const dashboard = dashboards.add({ name: name!, description: description ?? null, locationId: locationId ?? null, layout });
+      await dashboards.save();
       await recordEvent(tx, this.scope, 'dashboard.created', { id: dashboard.id, name: dashboard.name, locationId: dashboard.locationId });
+      await this.audit.change(tx, 'dashboard.create', 'dashboard', [dashboard.id]);
       return dashboard;
     });
   }
@@ -66,7 +71,11 @@ export class DashboardService {
     const dashboard = await this.get(id);
     // Plain assignment: the ORM's assign() may merge JSON objects, and a layout sent replaces the old one.
     Object.assign(dashboard, changes);
-    await this.dashboards.save();
+    // The transaction's entity manager sees the dashboard loaded above (a fork keeps the identity map) and writes the change.
+    await this.em.transactional(async (tx) => {
+      await new DashboardRepository(tx, this.scope).save();
+      await this.audit.change(tx, 'dashboard.update', 'dashboard', [dashboard.id]);
+    });
     return dashboard;
   }
 
@@ -75,6 +84,8 @@ export class DashboardService {
     const deleted = await this.em.transactional(async (tx) => {
       if (!(await new DashboardRepository(tx, this.scope).delete(id))) return false;
       await recordEvent(tx, this.scope, 'dashboard.deleted', { id });
+      // Widgets go with it by the foreign key; the record names the dashboard, the one thing deleted by name.
+      await this.audit.change(tx, 'dashboard.delete', 'dashboard', [id.toLowerCase()]);
       return true;
     });
     if (!deleted) throw new NotFoundError('Dashboard not found');

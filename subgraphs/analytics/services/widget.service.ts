@@ -1,6 +1,7 @@
 import { ForeignKeyConstraintViolationException } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { TenantScope } from '../../../platform/tenant-scope';
+import type { RequestAudit } from '../../../platform/audit/request-audit';
 import { NotFoundError } from '../../../schema/errors';
 import { toPage, type Page } from '../../common/pagination';
 import { validatePage } from '../../common/validate-page';
@@ -33,12 +34,13 @@ function checkQuery(issues: Issues, loc: Loc, query: unknown): WidgetQuery | und
   return undefined;
 }
 
-/** Widgets of one tenant: reads, and writes with their rules (contract part 4.2). */
+/** Widgets of one tenant: reads, and writes with their rules (contract part 4.2), each write with its audit record. */
 export class WidgetService {
   private readonly widgets: WidgetRepository;
   private readonly dashboards: DashboardRepository;
 
-  constructor(em: EntityManager, scope: TenantScope) {
+  /** `audit`: the request's side of the audit trail (ctx.audit), which every write records to in its own transaction. */
+  constructor(private readonly em: EntityManager, private readonly scope: TenantScope, private readonly audit: RequestAudit) {
     this.widgets = new WidgetRepository(em, scope);
     this.dashboards = new DashboardRepository(em, scope);
   }
@@ -67,16 +69,8 @@ export class WidgetService {
     const position = input.position == null ? DEFAULT_POSITION : checkPosition(issues, ['input', 'position'], input.position);
     issues.throwIfAny();
     await this.requireDashboard(input.dashboardId);
-    const widget = this.widgets.add({
-      dashboardId: input.dashboardId,
-      name: name!,
-      chartType: input.chartType,
-      query: query as Record<string, unknown>,
-      position,
-      isArchived: input.isArchived,
-    });
-    await this.flushOrDashboardGone(widget);
-    return widget;
+    const fields = { dashboardId: input.dashboardId, name: name!, chartType: input.chartType, query: query as Record<string, unknown>, position, isArchived: input.isArchived };
+    return this.write('widget.create', (widgets) => widgets.add(fields));
   }
 
   /** Changes only the fields sent; a new `dashboardId` moves the widget (unknown dashboard -> 404). */
@@ -99,23 +93,37 @@ export class WidgetService {
     // Plain assignment: the ORM's assign() may merge JSON objects, and a query sent replaces the old one.
     Object.assign(widget, changes);
     if (position) Object.assign(widget.position, position);
-    await this.flushOrDashboardGone(widget);
-    return widget;
+    return this.write('widget.update', () => widget);
   }
 
-  /** Deletes the widget in one statement. */
+  /** Deletes the widget in one statement, with its audit record in the same transaction. */
   async delete(id: string): Promise<void> {
-    if (!(await this.widgets.delete(id))) throw new NotFoundError('Widget not found');
+    const deleted = await this.em.transactional(async (tx) => {
+      if (!(await new WidgetRepository(tx, this.scope).delete(id))) return false;
+      await this.audit.change(tx, 'widget.delete', 'widget', [id.toLowerCase()]);
+      return true;
+    });
+    if (!deleted) throw new NotFoundError('Widget not found');
   }
 
   private async requireDashboard(dashboardId: string): Promise<void> {
     if (!(await this.dashboards.exists(dashboardId))) throw new NotFoundError('Dashboard not found');
   }
 
-  /** A dashboard deleted between the check and the write trips the foreign key: the same 404, not a 500. */
-  private async flushOrDashboardGone(widget: Widget): Promise<void> {
+  /**
+   * Writes the widget `change` made (new, or loaded and changed: a transaction's entity manager
+   * sees what this service loaded) and its audit record in one transaction. A dashboard deleted
+   * between the check and the write trips the foreign key: the same 404, not a 500.
+   */
+  private async write(action: string, change: (widgets: WidgetRepository) => Widget): Promise<Widget> {
     try {
-      await this.widgets.save(widget);
+      return await this.em.transactional(async (tx) => {
+        const widgets = new WidgetRepository(tx, this.scope);
+        const widget = change(widgets);
+        await widgets.save(widget);
+        await this.audit.change(tx, action, 'widget', [widget.id]);
+        return widget;
+      });
     } catch (error) {
       if (error instanceof ForeignKeyConstraintViolationException) throw new NotFoundError('Dashboard not found');
       throw error;

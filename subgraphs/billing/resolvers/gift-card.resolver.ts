@@ -7,7 +7,7 @@ import { IssueGiftCardInput } from '../inputs/gift-card.input';
 import { GiftCardService } from '../services/gift-card.service';
 import { IssuedGiftCardListArgs, IssuedGiftCardPage, IssuedGiftCardView } from '../types/gift-card.type';
 
-const service = (ctx: SubgraphContext) => new GiftCardService(ctx.em, requireScope(ctx), (ctx as BillingContext).deps.notificationDailyLimit);
+const service = (ctx: SubgraphContext) => new GiftCardService(ctx.em, requireScope(ctx), ctx.audit, (ctx as BillingContext).deps.notificationDailyLimit);
 
 /** Issued gift cards (contract parts 3 and 4.6); thin: arguments -> service -> result. */
 @Resolver(() => IssuedGiftCardView)

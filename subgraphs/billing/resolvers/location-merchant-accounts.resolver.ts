@@ -12,6 +12,6 @@ import type { BillingContext } from '../billing-deps';
 export class LocationMerchantAccountsResolver {
   @FieldResolver(() => [MerchantAccountView], { description: 'The merchant accounts serving this location' })
   async merchantAccounts(@Root() location: LocationRef, @Ctx() ctx: SubgraphContext): Promise<MerchantAccountView[]> {
-    return (await requestLoader(ctx, 'merchantAccountsOfLocation', (ids) => new MerchantAccountService(ctx.em, requireScope(ctx), (ctx as BillingContext).deps.processor).ofLocations(ids)).load(String(location.id).toLowerCase())) ?? [];
+    return (await requestLoader(ctx, 'merchantAccountsOfLocation', (ids) => new MerchantAccountService(ctx.em, requireScope(ctx), (ctx as BillingContext).deps.processor, ctx.audit).ofLocations(ids)).load(String(location.id).toLowerCase())) ?? [];
   }
 }

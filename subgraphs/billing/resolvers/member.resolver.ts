@@ -9,7 +9,7 @@ import { PatientRef, reference } from '../types/directory-refs.type';
 import { MemberListArgs, MemberPage, MemberPaymentView, MemberView } from '../types/member.type';
 import type { BillingContext } from '../billing-deps';
 
-const members = (ctx: SubgraphContext) => new MemberService(ctx.em, requireScope(ctx));
+const members = (ctx: SubgraphContext) => new MemberService(ctx.em, requireScope(ctx), ctx.audit);
 
 /** Members and their manual payments (contract part 4.7). */
 @Resolver(() => MemberView)
@@ -31,7 +31,7 @@ export class MemberResolver {
 
   @Mutation(() => MemberPaymentView, { description: "Charges the member's balance due; a decline answers status FAILED" })
   makeMemberManualPayment(@Arg('input', () => MemberManualPaymentInput) input: MemberManualPaymentInput, @Ctx() ctx: SubgraphContext): Promise<MemberPaymentView> {
-    return new MemberPaymentService(ctx.em, requireScope(ctx), (ctx as BillingContext).deps.processor).pay(input);
+    return new MemberPaymentService(ctx.em, requireScope(ctx), (ctx as BillingContext).deps.processor, ctx.audit).pay(input);
   }
 
   @FieldResolver(() => PatientRef, { nullable: true, description: 'The patient, resolved by the tenant subgraph' })

@@ -6,7 +6,7 @@ import { LocationRef, reference } from '../types/directory-refs.type';
 import { MerchantAccountView } from '../types/merchant-account.type';
 import type { BillingContext } from '../billing-deps';
 
-const service = (ctx: BillingContext) => new MerchantAccountService(ctx.em, requireScope(ctx), ctx.deps.processor);
+const service = (ctx: BillingContext) => new MerchantAccountService(ctx.em, requireScope(ctx), ctx.deps.processor, ctx.audit);
 
 /** Merchant accounts (contract part 4.8) and their locations, a federation reference each. */
 @Resolver(() => MerchantAccountView)

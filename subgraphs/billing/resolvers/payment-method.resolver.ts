@@ -7,7 +7,7 @@ import { PaymentMethodService } from '../services/payment-method.service';
 import { PatientRef } from '../types/directory-refs.type';
 import { PaymentMethodView } from '../types/payment-method.type';
 
-const service = (ctx: SubgraphContext) => new PaymentMethodService(ctx.em, requireScope(ctx));
+const service = (ctx: SubgraphContext) => new PaymentMethodService(ctx.em, requireScope(ctx), ctx.audit);
 
 /** Payment methods (contract part 4.4): creation, and `Patient.paymentMethods` by federation. */
 @Resolver(() => PatientRef)

@@ -10,11 +10,11 @@ import { ChargeItemView, SoldPackageView } from '../types/revenue.type';
 export class RevenueResolver {
   @Mutation(() => ChargeItemView, { description: 'Records a product or service sale; location, provider and patient names are snapshotted' })
   recordChargeItem(@Arg('input', () => RecordChargeItemInput) input: RecordChargeItemInput, @Ctx() ctx: SubgraphContext): Promise<ChargeItemView> {
-    return new RevenueService(ctx.em, requireScope(ctx)).recordChargeItem(input);
+    return new RevenueService(ctx.em, requireScope(ctx), ctx.audit).recordChargeItem(input);
   }
 
   @Mutation(() => SoldPackageView, { description: 'Records a package sale; names are snapshotted' })
   recordSoldPackage(@Arg('input', () => RecordSoldPackageInput) input: RecordSoldPackageInput, @Ctx() ctx: SubgraphContext): Promise<SoldPackageView> {
-    return new RevenueService(ctx.em, requireScope(ctx)).recordSoldPackage(input);
+    return new RevenueService(ctx.em, requireScope(ctx), ctx.audit).recordSoldPackage(input);
   }
 }

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { TenantScope } from '../../../platform/tenant-scope';
+import type { RequestAudit } from '../../../platform/audit/request-audit';
 import { ConflictError, NotFoundError } from '../../../schema/errors';
 import { recordEvent } from '../../common/jobs/record-event';
 import { toPage, type Page } from '../../common/pagination';
@@ -21,12 +22,16 @@ import { validateIssue } from './gift-card-rules';
 /** Fresh codes tried before giving up; with ~78 bits per code a second draw is already rare. */
 const CODE_ATTEMPTS = 5;
 
-/** Issued gift cards (contract parts 3 and 4.6): issue, read, list, activate. */
-export class GiftCardService {
-  /** `emailDailyLimit`: notification e-mails the tenant may queue in any 24 hours (BillingDeps.notificationDailyLimit). */
-  constructor(private readonly em: EntityManager, private readonly scope: TenantScope, private readonly emailDailyLimit = DEFAULT_DAILY_LIMIT) {}
+/** True when the card names a person (purchaser or recipient): reading it is a read of PHI (docs/audit.md). */
+export const namesPerson = (card: IssuedGiftCardView): boolean =>
+  [card.purchasingPatientId, card.purchasingPatientName, card.purchasingPatientEmail, card.purchasingPatientPhone, card.recipientPatientId, card.recipientPatientName, card.recipientPatientEmail, card.recipientPatientPhone, card.recipientNote].some((field) => field != null);
 
-  /** Issues a PENDING card with a fresh code; the card and its `gift_card.issued` event commit together. */
+/** Issued gift cards (contract parts 3 and 4.6): issue, read, list, activate; reads of cards naming a person and every change leave an audit record. */
+export class GiftCardService {
+  /** `audit`: the request's side of the audit trail (ctx.audit); `emailDailyLimit`: notification e-mails the tenant may queue in any 24 hours (BillingDeps.notificationDailyLimit). */
+  constructor(private readonly em: EntityManager, private readonly scope: TenantScope, private readonly audit: RequestAudit, private readonly emailDailyLimit = DEFAULT_DAILY_LIMIT) {}
+
+  /** Issues a PENDING card with a fresh code; the card, its `gift_card.issued` event and its audit record commit together. */
   async issue(input: IssueGiftCardInput): Promise<IssuedGiftCardView> {
     const [patients, chargeItemExists] = await Promise.all([
       new DirectoryRepository(this.em, this.scope).patients([input.purchasingPatientId, input.recipientPatientId]),
@@ -47,6 +52,7 @@ export class GiftCardService {
           recipientPatientId: issued.recipientPatientId,
           scheduledSendDate: issued.scheduledSendDate?.toISOString() ?? null,
         });
+        await this.audit.change(tx, 'gift_card.issue', 'gift_card', [issued.id]);
         return issued;
       }
       throw new Error(`no free gift card code after ${CODE_ATTEMPTS} draws`);
@@ -57,6 +63,7 @@ export class GiftCardService {
   async get(id: string): Promise<IssuedGiftCardView> {
     const card = await new GiftCardRepository(this.em, this.scope).findById(id);
     if (!card) throw new NotFoundError('Gift card not found');
+    if (namesPerson(card)) this.audit.read('gift_card', [card.id]);
     return card;
   }
 
@@ -64,6 +71,7 @@ export class GiftCardService {
   async list(args: IssuedGiftCardListArgs): Promise<Page<IssuedGiftCardView>> {
     validatePage(args);
     const [items, total] = await new GiftCardRepository(this.em, this.scope).list(args.status ?? null, args.page, args.perPage);
+    this.audit.read('gift_card', items.filter(namesPerson).map((card) => card.id));
     return toPage(items, total, args);
   }
 
@@ -71,7 +79,7 @@ export class GiftCardService {
    * PENDING -> ACTIVE (contract part 3): the card's row lock decides the race, then in the same
    * transaction the ACTIVATION transaction, the recipient e-mail (unless `sendNotification` is
    * false or the card suppresses it; sent later by its job, not before its
-   * scheduled date) and the `gift_card.activated` event. A card that is not PENDING is a 409; an
+   * scheduled date), the `gift_card.activated` event and the audit record. A card that is not PENDING is a 409; an
    * e-mail over the tenant's daily cap is a 429 and the activation is undone with it.
    */
   async activate(id: string, sendNotification: boolean): Promise<IssuedGiftCardView> {
@@ -97,6 +105,7 @@ export class GiftCardService {
         currentBalance: activated.currentBalance,
         notificationQueued: notify,
       });
+      await this.audit.change(tx, 'gift_card.activate', 'gift_card', [activated.id]);
       // The card had no transactions before: PENDING cards have none, so this is the whole list.
       return { ...activated, transactions: [transaction] };
     });

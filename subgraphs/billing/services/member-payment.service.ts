@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { TenantScope } from '../../../platform/tenant-scope';
+import type { RequestAudit } from '../../../platform/audit/request-audit';
 import { ConflictError, NotFoundError, ValidationError } from '../../../schema/errors';
 import { Issues } from '../../common/field-rules';
 import { recordEvent } from '../../common/jobs/record-event';
@@ -30,7 +31,8 @@ const toView = (payment: MemberPaymentRow): MemberPaymentView => ({
 
 /** Manual payments of members (contract part 4.7). */
 export class MemberPaymentService {
-  constructor(private readonly em: EntityManager, private readonly scope: TenantScope, private readonly processor: PaymentProcessor) {}
+  /** `audit`: the request's side of the audit trail (ctx.audit), written with the attempt. */
+  constructor(private readonly em: EntityManager, private readonly scope: TenantScope, private readonly processor: PaymentProcessor, private readonly audit: RequestAudit) {}
 
   /**
    * Charges the member's whole balance due to a payment method of the member's patient through
@@ -43,7 +45,9 @@ export class MemberPaymentService {
    * member's next payment first settles that attempt with the same key, so the processor answers
    * what it did instead of charging again, and a retry with the same payment method gets that
    * attempt as its answer. Two payments of one member never both charge: the second finds the
-   * first pending (409) or settled (nothing due, 422).
+   * first pending (409) or settled (nothing due, 422). The audit record is written with the
+   * PENDING attempt; a retry answered with an earlier attempt (recorded by the request that made
+   * it) records a read of the member, not a second payment.
    */
   async pay(input: MemberManualPaymentInput): Promise<MemberPaymentView> {
     const issues = new Issues();
@@ -51,7 +55,10 @@ export class MemberPaymentService {
     issues.throwIfAny();
 
     const earlier = await this.settlePending(input.memberId);
-    if (earlier && earlier.paymentMethodId === input.paymentMethodId.toLowerCase()) return toView(earlier);
+    if (earlier && earlier.paymentMethodId === input.paymentMethodId.toLowerCase()) {
+      this.audit.read('member', [earlier.memberId]);
+      return toView(earlier);
+    }
 
     const attempt = await this.em.transactional(async (tx) => {
       const member = await new MemberRepository(tx, this.scope).lockById(input.memberId);
@@ -66,7 +73,10 @@ export class MemberPaymentService {
       if (member.balanceDueCents <= 0) throw refuse('memberId', 'the member has no balance due', input.memberId);
       const payments = new MemberPaymentRepository(tx, this.scope);
       if (await payments.findPending(member.id)) throw new ConflictError('Another payment of this member is in progress; retry the request for its outcome');
-      return payments.insertPending({ id: randomUUID(), memberId: member.id, paymentMethodId: method.id, amountCents: member.balanceDueCents, comment });
+      const pending = await payments.insertPending({ id: randomUUID(), memberId: member.id, paymentMethodId: method.id, amountCents: member.balanceDueCents, comment });
+      // Recorded with the attempt, the caller's decision to charge: its settlement may be another request's (see above).
+      await this.audit.change(tx, 'member.manual_payment', 'member', [member.id]);
+      return pending;
     });
     // Another payment of the member may have settled this attempt first (same key, one charge).
     const settled = await this.settlePending(attempt.memberId);

@@ -1,5 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { TenantScope } from '../../../platform/tenant-scope';
+import type { RequestAudit } from '../../../platform/audit/request-audit';
 import { NotFoundError } from '../../../schema/errors';
 import { Issues } from '../../common/field-rules';
 import { toPage, type Page } from '../../common/pagination';
@@ -14,11 +15,11 @@ import { cents, requiredText, unknownReference } from './rules';
 /** Largest price or balance: 1,000,000.00 in cents. */
 const MAX_CENTS = 100_000_000;
 
-/** Members: patients holding a membership plan. */
+/** Members: patients holding a membership plan. Each names a patient: every read and change leaves an audit record (docs/audit.md). */
 export class MemberService {
-  constructor(private readonly em: EntityManager, private readonly scope: TenantScope) {}
+  constructor(private readonly em: EntityManager, private readonly scope: TenantScope, private readonly audit: RequestAudit) {}
 
-  /** Adds a member; the patient must be the tenant's (another tenant's reads as unknown). */
+  /** Adds a member, with its audit record in the same transaction; the patient must be the tenant's (another tenant's reads as unknown). */
   async create(input: CreateMemberInput): Promise<MemberView> {
     const issues = new Issues();
     const patients = await new DirectoryRepository(this.em, this.scope).patients([input.patientId]);
@@ -28,7 +29,11 @@ export class MemberService {
     const priceCents = cents(issues, ['input', 'priceCents'], input.priceCents, 0, MAX_CENTS);
     const balanceDueCents = cents(issues, ['input', 'balanceDueCents'], input.balanceDueCents, 0, MAX_CENTS);
     issues.throwIfAny();
-    const [member] = await new MemberRepository(this.em, this.scope).create([{ patientId, planName, priceCents, interval: input.interval, status: input.status, balanceDueCents }]);
+    const member = await this.em.transactional(async (tx) => {
+      const [created] = await new MemberRepository(tx, this.scope).create([{ patientId, planName, priceCents, interval: input.interval, status: input.status, balanceDueCents }]);
+      await this.audit.change(tx, 'member.create', 'member', [created.id]);
+      return created;
+    });
     return { id: member.id, patientId, planName, priceCents, interval: input.interval, status: input.status, balanceDueCents, createdDate: member.createdAt, updatedDate: member.updatedAt, payments: [] };
   }
 
@@ -36,6 +41,7 @@ export class MemberService {
   async get(id: string): Promise<MemberView> {
     const member = await new MemberRepository(this.em, this.scope).findById(id);
     if (!member) throw new NotFoundError('Member not found');
+    this.audit.read('member', [member.id]);
     return member;
   }
 
@@ -43,6 +49,7 @@ export class MemberService {
   async list(args: MemberListArgs): Promise<Page<MemberView>> {
     validatePage(args);
     const [items, total] = await new MemberRepository(this.em, this.scope).list((args.status as MemberStatus | null) ?? null, args.page, args.perPage);
+    this.audit.read('member', items.map((member) => member.id));
     return toPage(items, total, args);
   }
 }

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { TenantScope } from '../../../platform/tenant-scope';
+import type { RequestAudit } from '../../../platform/audit/request-audit';
 import { ConflictError, NotFoundError } from '../../../schema/errors';
 import { Issues, type IssueLoc } from '../../common/field-rules';
 import type { CreateMerchantAccountInput } from '../inputs/merchant-account.input';
@@ -23,7 +24,8 @@ function percent(issues: Issues, loc: IssueLoc, value: number): number {
 
 /** Merchant accounts (contract part 4.8): all of the tenant's, creation, and the one default. */
 export class MerchantAccountService {
-  constructor(private readonly em: EntityManager, private readonly scope: TenantScope, private readonly processor: PaymentProcessor) {}
+  /** `audit`: the request's side of the audit trail (ctx.audit), which every change writes to. */
+  constructor(private readonly em: EntityManager, private readonly scope: TenantScope, private readonly processor: PaymentProcessor, private readonly audit: RequestAudit) {}
 
   /** Every account of the tenant (one statement, locations included). */
   list(): Promise<MerchantAccountView[]> {
@@ -40,7 +42,8 @@ export class MerchantAccountService {
    * account becomes the default; a new default replaces the old one in the same transaction.
    * With an idempotency key the processor answers the account it opened under that key, so a
    * retry whose first answer was lost registers that account, and a retry after success answers
-   * the registered one unchanged. A processor id is one tenant's alone: another tenant's is a 409.
+   * the registered one unchanged (and records nothing). A processor id is one tenant's alone: another
+   * tenant's is a 409. The account and its audit record commit together.
    */
   async create(input: CreateMerchantAccountInput): Promise<MerchantAccountView> {
     const issues = new Issues();
@@ -75,6 +78,8 @@ export class MerchantAccountService {
       if (isDefault) await accounts.clearDefault();
       const inserted = await accounts.insert({ id: randomUUID(), processorAccountId: accountId, name, isDefault, ...fees, locationIds });
       if (!inserted) throw new ConflictError(ALREADY_REGISTERED);
+      // Accounts are known by their processor id (the API's id), so the record names that.
+      await this.audit.change(tx, 'merchant_account.create', 'merchant_account', [accountId]);
     });
     return (await new MerchantAccountRepository(this.em, this.scope).findByProcessorId(accountId))!;
   }
@@ -87,6 +92,7 @@ export class MerchantAccountService {
       if (!(await accounts.findByProcessorId(processorAccountId))) throw new NotFoundError('Merchant account not found');
       await accounts.clearDefault();
       await accounts.makeDefault(processorAccountId);
+      await this.audit.change(tx, 'merchant_account.set_default', 'merchant_account', [processorAccountId]);
     });
     return (await new MerchantAccountRepository(this.em, this.scope).findByProcessorId(processorAccountId))!;
   }

@@ -1,5 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { TenantScope } from '../../../platform/tenant-scope';
+import type { RequestAudit } from '../../../platform/audit/request-audit';
 import { checkIntRange, Issues, type IssueLoc } from '../../common/field-rules';
 import { ChargeItem, SoldPackage } from '../entities/revenue-line.entity';
 import type { RecordChargeItemInput, RecordSoldPackageInput } from '../inputs/revenue.input';
@@ -37,26 +38,35 @@ function toView(line: ChargeItem | SoldPackage): RevenueLineView {
 
 /** Revenue lines: charge items and sold packages, the rows behind `billing.revenue_line`. */
 export class RevenueService {
-  constructor(private readonly em: EntityManager, private readonly scope: TenantScope) {}
+  /** `audit`: the request's side of the audit trail (ctx.audit), which every line recorded writes to. */
+  constructor(private readonly em: EntityManager, private readonly scope: TenantScope, private readonly audit: RequestAudit) {}
 
-  /** Records a product or service sale. */
+  /** Records a product or service sale, with its audit record in the same transaction. */
   async recordChargeItem(input: RecordChargeItemInput): Promise<ChargeItemView> {
     const issues = new Issues();
     const common = await this.checkLine(issues, input);
     const itemName = requiredText(issues, ['input', 'itemName'], input.itemName);
     issues.throwIfAny();
-    const line = await new RevenueRepository(this.em, this.scope).create(ChargeItem, { ...common, itemType: input.itemType, itemName });
+    const line = await this.em.transactional(async (tx) => {
+      const created = await new RevenueRepository(tx, this.scope).create(ChargeItem, { ...common, itemType: input.itemType, itemName });
+      await this.audit.change(tx, 'charge_item.record', 'charge_item', [created.id]);
+      return created;
+    });
     return toView(line);
   }
 
-  /** Records a package sale (item_type `package`). */
+  /** Records a package sale (item_type `package`), with its audit record in the same transaction. */
   async recordSoldPackage(input: RecordSoldPackageInput): Promise<SoldPackageView> {
     const issues = new Issues();
     const common = await this.checkLine(issues, input);
     const itemName = requiredText(issues, ['input', 'packageName'], input.packageName);
     if (input.sessionCount != null) checkIntRange(issues, ['input', 'sessionCount'], input.sessionCount, 1, 1000);
     issues.throwIfAny();
-    const line = await new RevenueRepository(this.em, this.scope).create(SoldPackage, { ...common, itemType: 'package', itemName, sessionCount: input.sessionCount ?? null });
+    const line = await this.em.transactional(async (tx) => {
+      const created = await new RevenueRepository(tx, this.scope).create(SoldPackage, { ...common, itemType: 'package', itemName, sessionCount: input.sessionCount ?? null });
+      await this.audit.change(tx, 'sold_package.record', 'sold_package', [created.id]);
+      return created;
+    });
     return { ...toView(line), sessionCount: line.sessionCount };
   }
 

@@ -12,17 +12,17 @@ import { NoteTemplateListArgs, NoteTemplatePage, NoteTemplateType, TemplateQuest
 export class NoteTemplateResolver {
   @Query(() => NoteTemplateType, { description: "One of the tenant's note templates with its questions in order" })
   noteTemplate(@Arg('id', () => ID) id: string, @Ctx() ctx: SubgraphContext): Promise<NoteTemplateType> {
-    return new NoteTemplateService(ctx.em, requireScope(ctx)).get(id);
+    return new NoteTemplateService(ctx.em, requireScope(ctx), ctx.audit).get(id);
   }
 
   @Query(() => NoteTemplatePage, { description: "The tenant's note templates, newest first by default" })
   noteTemplates(@Args() args: NoteTemplateListArgs, @Ctx() ctx: SubgraphContext): Promise<Page<NoteTemplateType>> {
-    return new NoteTemplateService(ctx.em, requireScope(ctx)).list(args);
+    return new NoteTemplateService(ctx.em, requireScope(ctx), ctx.audit).list(args);
   }
 
   @Mutation(() => NoteTemplateType, { description: 'Creates a note template at version 1, optionally with its first questions' })
   createNoteTemplate(@Arg('input', () => CreateNoteTemplateInput) input: CreateNoteTemplateInput, @Ctx() ctx: SubgraphContext): Promise<NoteTemplateType> {
-    return new NoteTemplateService(ctx.em, requireScope(ctx)).create(input);
+    return new NoteTemplateService(ctx.em, requireScope(ctx), ctx.audit).create(input);
   }
 
   @Mutation(() => TemplateQuestionType, { description: "Adds a question to a template (last by default) and bumps the template's version" })
@@ -31,6 +31,6 @@ export class NoteTemplateResolver {
     @Arg('input', () => TemplateQuestionInput) input: TemplateQuestionInput,
     @Ctx() ctx: SubgraphContext,
   ): Promise<TemplateQuestionType> {
-    return new NoteTemplateService(ctx.em, requireScope(ctx)).addQuestion(templateId, input);
+    return new NoteTemplateService(ctx.em, requireScope(ctx), ctx.audit).addQuestion(templateId, input);
   }
 }

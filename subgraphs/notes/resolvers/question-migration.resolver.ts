@@ -18,7 +18,7 @@ export class QuestionMigrationResolver {
       'Streams structured questions suggested to replace a legacy text-area question: `question` events, then `done`, or an `error` that ends the stream. Nothing is stored.',
     subscribe: ({ args, context }) => {
       const ctx = context as SubgraphContext;
-      return new QuestionMigrationService(ctx.em, requireScope(ctx), (ctx as NotesContext).deps).start(args.templateId, args.questionId, ctx.requestId);
+      return new QuestionMigrationService(ctx.em, requireScope(ctx), (ctx as NotesContext).deps, ctx.audit).start(args.templateId, args.questionId, ctx.requestId);
     },
   })
   migrateTemplateQuestion(

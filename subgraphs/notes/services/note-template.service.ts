@@ -1,5 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { TenantScope } from '../../../platform/tenant-scope';
+import type { RequestAudit } from '../../../platform/audit/request-audit';
 import { NotFoundError, ValidationError, type ValidationIssue } from '../../../schema/errors';
 import { toPage, type Page, type SortDirection } from '../../common/pagination';
 import { validatePage } from '../../common/validate-page';
@@ -39,11 +40,12 @@ function templateRecord(t: NoteTemplate, questions: TemplateQuestion[]): NoteTem
   };
 }
 
-/** Reads and changes the calling tenant's note templates; the rules are in template-rules.ts. */
+/** Reads and changes the calling tenant's note templates; the rules are in template-rules.ts. Every change leaves an audit record. */
 export class NoteTemplateService {
   private readonly templates: NoteTemplateRepository;
 
-  constructor(private readonly em: EntityManager, private readonly scope: TenantScope) {
+  /** `audit`: the request's side of the audit trail (ctx.audit), written in each change's transaction. */
+  constructor(private readonly em: EntityManager, private readonly scope: TenantScope, private readonly audit: RequestAudit) {
     this.templates = new NoteTemplateRepository(em, scope);
   }
 
@@ -63,7 +65,7 @@ export class NoteTemplateService {
     return toPage(items, total, args);
   }
 
-  /** Creates a template at version 1 with its first questions, in one transaction. */
+  /** Creates a template at version 1 with its first questions and its audit record, in one transaction. */
   async create(input: CreateNoteTemplateInput): Promise<NoteTemplateType> {
     const clean = cleanNewTemplate(input);
     return this.em.transactional(async (tx) => {
@@ -71,11 +73,12 @@ export class NoteTemplateService {
       const template = templates.addTemplate({ name: clean.name, description: clean.description });
       const questions = clean.questions.map((q, order) => newQuestion(templates, template.id, q, order));
       await templates.save();
+      await this.audit.change(tx, 'note_template.create', 'note_template', [template.id]);
       return templateRecord(template, questions);
     });
   }
 
-  /** Adds a question at its position (default: last) and bumps the template's version. */
+  /** Adds a question at its position (default: last) and bumps the template's version, with its audit record. */
   async addQuestion(templateId: string, input: TemplateQuestionInput): Promise<TemplateQuestionType> {
     const issues: ValidationIssue[] = [];
     const clean = cleanQuestion(issues, ['input'], input);
@@ -90,6 +93,7 @@ export class NoteTemplateService {
       const question = newQuestion(templates, template.id, clean, order);
       template.version += 1;
       await templates.save();
+      await this.audit.change(tx, 'template_question.add', 'template_question', [question.id]);
       return questionRecord(question);
     });
   }

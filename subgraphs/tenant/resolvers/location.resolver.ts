@@ -11,16 +11,16 @@ import { LocationListArgs, LocationPage, LocationType } from '../types/location.
 export class LocationResolver {
   @Query(() => LocationPage, { description: "The tenant's locations by name" })
   locations(@Args() args: LocationListArgs, @Ctx() ctx: SubgraphContext): Promise<Page<LocationType>> {
-    return new LocationService(ctx.em, requireScope(ctx)).list(args);
+    return new LocationService(ctx.em, requireScope(ctx), ctx.audit).list(args);
   }
 
   @Query(() => LocationType, { description: 'One location; unknown ids are NOT_FOUND' })
   location(@Arg('id', () => ID) id: string, @Ctx() ctx: SubgraphContext): Promise<LocationType> {
-    return new LocationService(ctx.em, requireScope(ctx)).get(id);
+    return new LocationService(ctx.em, requireScope(ctx), ctx.audit).get(id);
   }
 
   @Mutation(() => LocationType, { description: 'Adds a location; a physical one needs addressLineOne and city' })
   createLocation(@Arg('input', () => CreateLocationInput) input: CreateLocationInput, @Ctx() ctx: SubgraphContext): Promise<LocationType> {
-    return new LocationService(ctx.em, requireScope(ctx)).create(input);
+    return new LocationService(ctx.em, requireScope(ctx), ctx.audit).create(input);
   }
 }

@@ -12,21 +12,21 @@ import { ProviderListArgs, ProviderPage, ProviderType } from '../types/provider.
 export class ProviderResolver {
   @Query(() => ProviderPage, { description: "The tenant's providers by last, then first name" })
   providers(@Args() args: ProviderListArgs, @Ctx() ctx: SubgraphContext): Promise<Page<ProviderType>> {
-    return new ProviderService(ctx.em, requireScope(ctx)).list(args);
+    return new ProviderService(ctx.em, requireScope(ctx), ctx.audit).list(args);
   }
 
   @Query(() => ProviderType, { description: 'One provider; unknown ids are NOT_FOUND' })
   provider(@Arg('id', () => ID) id: string, @Ctx() ctx: SubgraphContext): Promise<ProviderType> {
-    return new ProviderService(ctx.em, requireScope(ctx)).get(id);
+    return new ProviderService(ctx.em, requireScope(ctx), ctx.audit).get(id);
   }
 
   @Mutation(() => ProviderType, { description: "Adds a provider working at some of the tenant's locations" })
   createProvider(@Arg('input', () => CreateProviderInput) input: CreateProviderInput, @Ctx() ctx: SubgraphContext): Promise<ProviderType> {
-    return new ProviderService(ctx.em, requireScope(ctx)).create(input);
+    return new ProviderService(ctx.em, requireScope(ctx), ctx.audit).create(input);
   }
 
   @FieldResolver(() => [LocationType], { description: 'The locations the provider works at, by name' })
   locations(@Root() provider: ProviderType, @Ctx() ctx: SubgraphContext): Promise<LocationType[]> {
-    return new ProviderService(ctx.em, requireScope(ctx)).locationsOf(provider);
+    return new ProviderService(ctx.em, requireScope(ctx), ctx.audit).locationsOf(provider);
   }
 }

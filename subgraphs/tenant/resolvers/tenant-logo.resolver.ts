@@ -11,7 +11,7 @@ import { LogoService } from '../services/logo.service';
 export class TenantLogoResolver {
   @Query(() => String, { nullable: true, description: "Absolute URL of the tenant's logo (or receipt logo), null when none is set" })
   tenantLogo(@Arg('kind', () => LogoKind, { defaultValue: LogoKind.LOGO }) kind: LogoKind, @Ctx() ctx: TenantContext): Promise<string | null> {
-    return new LogoService(ctx.em, requireScope(ctx), ctx.publicUrl, ctx.deps.decodes).url(kind);
+    return new LogoService(ctx.em, requireScope(ctx), ctx.publicUrl, ctx.deps.decodes, ctx.audit).url(kind);
   }
 
   @Mutation(() => String, {
@@ -22,6 +22,6 @@ export class TenantLogoResolver {
     @Arg('file', () => UploadedFileInput) file: UploadedFileInput,
     @Ctx() ctx: TenantContext,
   ): Promise<string> {
-    return new LogoService(ctx.em, requireScope(ctx), ctx.publicUrl, ctx.deps.decodes, ctx.signal).upload(kind, file);
+    return new LogoService(ctx.em, requireScope(ctx), ctx.publicUrl, ctx.deps.decodes, ctx.audit, ctx.signal).upload(kind, file);
   }
 }

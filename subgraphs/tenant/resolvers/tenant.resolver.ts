@@ -21,6 +21,6 @@ export class TenantResolver {
 
   @Mutation(() => TenantType, { description: 'Changes the fields sent, after validating all of them; returns the whole tenant' })
   async updateTenant(@Arg('input', () => UpdateTenantInput) input: UpdateTenantInput, @Ctx() ctx: SubgraphContext): Promise<TenantView> {
-    return toTenantView(await new TenantService(ctx.em).update(requireScope(ctx), input), ctx.publicUrl);
+    return toTenantView(await new TenantService(ctx.em, ctx.audit).update(requireScope(ctx), input), ctx.publicUrl);
   }
 }

@@ -15,7 +15,7 @@ import type { TenantContext } from '../tenant-deps';
 export class WebhookConfigResolver {
   @Query(() => WebhookConfigType, { description: "The tenant's webhook configuration; url null and enabled false until one is saved. Never the secret" })
   webhookConfig(@Ctx() ctx: SubgraphContext): Promise<WebhookConfigView> {
-    return new WebhookConfigService(ctx.em, requireScope(ctx)).get();
+    return new WebhookConfigService(ctx.em, requireScope(ctx), ctx.audit).get();
   }
 
   @Mutation(() => TenantType, {
@@ -23,7 +23,7 @@ export class WebhookConfigResolver {
   })
   async updateWebhookConfig(@Arg('input', () => WebhookConfigInput) input: WebhookConfigInput, @Ctx() ctx: SubgraphContext): Promise<TenantView> {
     const scope = requireScope(ctx);
-    const webhookConfig = await new WebhookConfigService(ctx.em, scope, (ctx as TenantContext).deps.allowInsecureWebhooks).update(input);
+    const webhookConfig = await new WebhookConfigService(ctx.em, scope, ctx.audit, (ctx as TenantContext).deps.allowInsecureWebhooks).update(input);
     return { ...toTenantView(await new TenantService(ctx.reads).current(scope), ctx.publicUrl), webhookConfig };
   }
 
@@ -32,6 +32,6 @@ export class WebhookConfigResolver {
     description: 'The webhook configuration (the secret only in the updateWebhookConfig answer that made it)',
   })
   tenantWebhookConfig(@Root() tenant: TenantView, @Ctx() ctx: SubgraphContext): Promise<WebhookConfigView> | WebhookConfigView {
-    return tenant.webhookConfig ?? new WebhookConfigService(ctx.em, requireScope(ctx)).get();
+    return tenant.webhookConfig ?? new WebhookConfigService(ctx.em, requireScope(ctx), ctx.audit).get();
   }
 }

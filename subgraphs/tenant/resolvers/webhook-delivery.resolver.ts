@@ -1,11 +1,10 @@
 import { Arg, Args, Ctx, FieldResolver, ID, Mutation, Query, Resolver, Root } from 'type-graphql';
-import { ConflictError, NotFoundError } from '../../../schema/errors';
 import type { SubgraphContext } from '../../../platform/context';
 import { toPage, type Page } from '../../common/pagination';
 import { requireScope } from '../../common/require-tenant';
 import { validatePage } from '../../common/validate-page';
-import { WebhookConfigRepository } from '../repositories/webhook-config.repository';
 import { WebhookDeliveryRepository, type AttemptRecord, type DeliveryRecord } from '../repositories/webhook-delivery.repository';
+import { WebhookDeliveryService } from '../services/webhook-delivery.service';
 import { WebhookAttemptType, WebhookDeliveryListArgs, WebhookDeliveryPage, WebhookDeliveryType } from '../types/webhook-delivery.type';
 
 /** The webhook delivery log: what was sent, every attempt, redelivery and a test event (issue 7). */
@@ -20,21 +19,13 @@ export class WebhookDeliveryResolver {
   }
 
   @Mutation(() => WebhookDeliveryType, { description: 'Sends a delivered or failed event again, from a fresh retry schedule (same webhook-id)' })
-  async redeliverWebhookEvent(@Arg('id', () => ID) id: string, @Ctx() ctx: SubgraphContext): Promise<DeliveryRecord> {
-    const scope = requireScope(ctx);
-    const outcome = await ctx.em.transactional((tx) => new WebhookDeliveryRepository(tx, scope).requeue(id));
-    if (outcome === 'missing') throw new NotFoundError('Webhook delivery not found');
-    if (outcome === 'busy') throw new ConflictError('This delivery is being sent right now; retry in a few seconds');
-    return (await new WebhookDeliveryRepository(ctx.em, scope).find(id))!;
+  redeliverWebhookEvent(@Arg('id', () => ID) id: string, @Ctx() ctx: SubgraphContext): Promise<DeliveryRecord> {
+    return new WebhookDeliveryService(ctx.em, requireScope(ctx), ctx.audit).redeliver(id);
   }
 
   @Mutation(() => WebhookDeliveryType, { description: 'Queues a `webhook.test` event to the configured endpoint, whatever it subscribed to' })
-  async sendTestWebhookEvent(@Ctx() ctx: SubgraphContext): Promise<DeliveryRecord> {
-    const scope = requireScope(ctx);
-    const config = await new WebhookConfigRepository(ctx.em, scope).find();
-    if (!config?.url || !config.enabled) throw new ConflictError('No enabled webhook endpoint is configured');
-    const id = await ctx.em.transactional((tx) => new WebhookDeliveryRepository(tx, scope).insertTest({ message: 'This is a test event from the Healthcare Practice Platform.' }));
-    return (await new WebhookDeliveryRepository(ctx.em, scope).find(id))!;
+  sendTestWebhookEvent(@Ctx() ctx: SubgraphContext): Promise<DeliveryRecord> {
+    return new WebhookDeliveryService(ctx.em, requireScope(ctx), ctx.audit).sendTest();
   }
 
   @FieldResolver(() => [WebhookAttemptType], { description: 'Every attempt, oldest first' })

@@ -1,5 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { TenantScope } from '../../../platform/tenant-scope';
+import type { RequestAudit } from '../../../platform/audit/request-audit';
 import { NotFoundError } from '../../../schema/errors';
 import { toPage, type Page } from '../../common/pagination';
 import { validatePage } from '../../common/validate-page';
@@ -11,11 +12,17 @@ import { validateLocation } from './directory-rules';
 
 /** The tenant's locations: create, read, list. */
 export class LocationService {
-  constructor(private readonly em: EntityManager, private readonly scope: TenantScope) {}
+  /** `audit`: the request's side of the audit trail, which every change writes to (docs/audit.md). */
+  constructor(private readonly em: EntityManager, private readonly scope: TenantScope, private readonly audit: RequestAudit) {}
 
-  /** Validates and stores a new location of the tenant. */
+  /** Validates and stores a new location of the tenant, with its audit record in the same transaction. */
   async create(input: CreateLocationInput): Promise<LocationType> {
-    const location = await new LocationRepository(this.em, this.scope).create({ ...validateLocation(input) });
+    const fields = validateLocation(input);
+    const location = await this.em.transactional(async (tx) => {
+      const created = await new LocationRepository(tx, this.scope).create({ ...fields });
+      await this.audit.change(tx, 'location.create', 'location', [created.id]);
+      return created;
+    });
     return toLocationView(location);
   }
 

@@ -2,6 +2,7 @@ import { createHash, randomUUID } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { FairShare } from '../../../platform/fair-share';
 import type { TenantScope } from '../../../platform/tenant-scope';
+import type { RequestAudit } from '../../../platform/audit/request-audit';
 import { valueError } from '../../../schema/errors';
 import { LogoKind, type UploadedFileInput } from '../inputs/uploaded-file.input';
 import { LOGO_MAX_BYTES } from '../../../schema/upload-limits';
@@ -23,6 +24,8 @@ export class LogoService {
     private readonly scope: TenantScope,
     private readonly publicUrl: string,
     private readonly decodes: FairShare,
+    /** The request's side of the audit trail (ctx.audit), which an upload writes to; reads of the URL record nothing. */
+    private readonly audit: RequestAudit,
     /** The request's (ctx.signal): an upload still waiting for its decode when it aborts is dropped. */
     private readonly signal?: AbortSignal,
   ) {}
@@ -33,7 +36,7 @@ export class LogoService {
     return assetUrl(this.publicUrl, kind === LogoKind.RECEIPT ? tenant.receiptLogoAssetId : tenant.logoAssetId);
   }
 
-  /** Validates and stores an uploaded logo, points the tenant at it and returns its URL; nothing is written when the file is refused. */
+  /** Validates and stores an uploaded logo, points the tenant at it (with its audit record) and returns its URL; nothing is written when the file is refused. */
   async upload(kind: LogoKind, file: UploadedFileInput): Promise<string> {
     const bytes = decode(file);
     // One decode per tenant at a time: a burst of uploads waits for its own turn (docs/decisions.md, Fair shares between tenants).
@@ -47,6 +50,9 @@ export class LogoService {
       const tenant = await new TenantService(tx).load(this.scope);
       if (kind === LogoKind.RECEIPT) tenant.receiptLogoAssetId = id;
       else tenant.logoAssetId = id;
+      await tx.flush();
+      // The record names the asset: content-addressed, it says exactly which image was set.
+      await this.audit.change(tx, 'tenant_logo.set', 'tenant_logo', [id]);
       return id;
     });
     return assetUrl(this.publicUrl, assetId)!;

@@ -1,5 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { TenantScope } from '../../../platform/tenant-scope';
+import type { RequestAudit } from '../../../platform/audit/request-audit';
 import { NotFoundError } from '../../../schema/errors';
 import { toPage, type Page } from '../../common/pagination';
 import { validatePage } from '../../common/validate-page';
@@ -13,13 +14,18 @@ import { validateProvider } from './directory-rules';
 
 /** The tenant's providers: create, read, list, and where they work. */
 export class ProviderService {
-  constructor(private readonly em: EntityManager, private readonly scope: TenantScope) {}
+  /** `audit`: the request's side of the audit trail, which every change writes to (docs/audit.md). */
+  constructor(private readonly em: EntityManager, private readonly scope: TenantScope, private readonly audit: RequestAudit) {}
 
-  /** Validates and stores a new provider; every location id must be one of the tenant's locations. */
+  /** Validates and stores a new provider, with its audit record in the same transaction; every location id must be one of the tenant's locations. */
   async create(input: CreateProviderInput): Promise<ProviderType> {
     const locations = await new LocationRepository(this.em, this.scope).findByIds([...new Set(input.locationIds ?? [])]);
     const fields = validateProvider(input, new Set(locations.map((l) => l.id)));
-    const provider = await new ProviderRepository(this.em, this.scope).create({ ...fields }, locations);
+    const provider = await this.em.transactional(async (tx) => {
+      const created = await new ProviderRepository(tx, this.scope).create({ ...fields }, locations);
+      await this.audit.change(tx, 'provider.create', 'provider', [created.id]);
+      return created;
+    });
     return toProviderView(provider);
   }
 

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { UniqueConstraintViolationException } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { TenantScope } from '../../../platform/tenant-scope';
+import type { RequestAudit } from '../../../platform/audit/request-audit';
 import { ConflictError } from '../../../schema/errors';
 import { Issues, optionalText, type IssueLoc } from '../../common/field-rules';
 import type { WebhookConfig } from '../entities/webhook-config.entity';
@@ -25,10 +26,13 @@ interface WebhookPatch {
 
 /** Reads and changes the calling tenant's webhook configuration (at most one per tenant). */
 export class WebhookConfigService {
-  /** `allowInsecure`: ALLOW_HTTP_WEBHOOKS=1 in the subgraph's settings (plain-http and internal endpoints, development only). */
   private readonly configs: WebhookConfigRepository;
 
-  constructor(private readonly em: EntityManager, private readonly scope: TenantScope, private readonly allowInsecure = false) {
+  /**
+   * `audit`: the request's side of the audit trail, which `update` writes to; `allowInsecure`:
+   * ALLOW_HTTP_WEBHOOKS=1 in the subgraph's settings (plain-http and internal endpoints, development only).
+   */
+  constructor(private readonly em: EntityManager, private readonly scope: TenantScope, private readonly audit: RequestAudit, private readonly allowInsecure = false) {
     this.configs = new WebhookConfigRepository(em, scope);
   }
 
@@ -54,9 +58,13 @@ export class WebhookConfigService {
     if (patch.events !== undefined) config.events = patch.events;
     const revealed = !existing || patch.rotateSecret;
     if (existing && patch.rotateSecret) config.secret = newWebhookSecret();
-    // The event tells what changed, never the secret itself.
+    // The event tells what changed, never the secret itself; the change, its event and its audit record commit together.
     try {
-      await this.em.transactional((tx) => recordEvent(tx, this.scope, 'webhook_config.updated', { url: config.url, enabled: config.enabled, events: [...config.events], secretRotated: revealed }));
+      await this.em.transactional(async (tx) => {
+        await tx.flush();
+        await recordEvent(tx, this.scope, 'webhook_config.updated', { url: config.url, enabled: config.enabled, events: [...config.events], secretRotated: revealed });
+        await this.audit.change(tx, 'webhook_config.update', 'webhook_config', [config.id]);
+      });
     } catch (error) {
       // Two first saves raced on the one-per-tenant constraint: the loser retries against the winner's row.
       if (error instanceof UniqueConstraintViolationException) throw new ConflictError('The webhook configuration was changed concurrently; retry');

@@ -14,6 +14,10 @@ import { SortDirection } from '../../../subgraphs/common/pagination';
 import { startSubgraph, type RunningSubgraph } from '../../../platform/subgraph-runtime';
 import { lineDirectory, writeLines, type LineDirectory } from './rollup-lines';
 import { TenantScope } from '../../../platform/tenant-scope';
+import { RequestAudit } from '../../../platform/audit/request-audit';
+
+/** The services' audit trail, off: these tests compare figures (test/platform/audit covers the records). */
+const NO_AUDIT = new RequestAudit(null, null);
 
 /**
  * The rollup path against the lines (issue 21, part 3): for random filters, groupings, time zones
@@ -59,8 +63,8 @@ describe('revenue rollups answer exactly what the lines answer (real PostgreSQL,
     await db.end();
     await subgraph.close();
   });
-  const breakdown = (rollups: boolean) => new RevenueBreakdownService(subgraph.orm.em.fork() as never, tenantId, { rollups });
-  const queries = (rollups: boolean) => new AnalyticsQueryService(subgraph.orm.em.fork() as never, TenantScope.ofStoredRow(tenantId), { rollups });
+  const breakdown = (rollups: boolean) => new RevenueBreakdownService(subgraph.orm.em.fork() as never, tenantId, NO_AUDIT, { rollups });
+  const queries = (rollups: boolean) => new AnalyticsQueryService(subgraph.orm.em.fork() as never, TenantScope.ofStoredRow(tenantId), NO_AUDIT, { rollups });
   /** The answer, or the error's issues: both paths must also refuse alike. */
   const outcome = (work: Promise<unknown>) => work.then((value) => ({ value }), (error) => ({ error: error.issues ?? String(error) }));
 

@@ -9,6 +9,10 @@ import { PaymentMethodRepository } from '../../../subgraphs/billing/repositories
 import { GiftCardService } from '../../../subgraphs/billing/services/gift-card.service';
 import { MemberService } from '../../../subgraphs/billing/services/member.service';
 import { startBillingKit, type BillingKit } from './billing-kit';
+import { RequestAudit } from '../../../platform/audit/request-audit';
+
+/** The services' audit trail, off: these tests are about the tenant guard (test/platform/audit covers the records). */
+const NO_AUDIT = new RequestAudit(null, null);
 
 const CARD = 'mutation($i: IssueGiftCardInput!) { issueGiftCard(input: $i) { id } }';
 const PM = 'mutation($p: ID!, $i: CreatePaymentMethodInput!) { createPatientPaymentMethod(patientId: $p, input: $i) { id } }';
@@ -74,10 +78,10 @@ describe('billing under the tenant guard (real PostgreSQL)', () => {
   it("answers NOT_FOUND for B's ids under A's guard, and writes nothing of B's", async () => {
     const em = guardedFor(a);
     const scope = TenantScope.ofStoredRow(b);
-    await expect(new GiftCardService(em, scope).get(rowsOfB.card)).rejects.toThrow(NotFoundError);
-    await expect(new MemberService(em, scope).get(rowsOfB.member)).rejects.toThrow(NotFoundError);
+    await expect(new GiftCardService(em, scope, NO_AUDIT).get(rowsOfB.card)).rejects.toThrow(NotFoundError);
+    await expect(new MemberService(em, scope, NO_AUDIT).get(rowsOfB.member)).rejects.toThrow(NotFoundError);
     // The activation's locking read is guarded too: the card is not found, so it cannot be activated.
-    await expect(new GiftCardService(em, scope).activate(rowsOfB.card, false)).rejects.toThrow(NotFoundError);
+    await expect(new GiftCardService(em, scope, NO_AUDIT).activate(rowsOfB.card, false)).rejects.toThrow(NotFoundError);
     expect(await new GiftCardRepository(guardedFor(b), scope).findById(rowsOfB.card)).toMatchObject({ status: 'PENDING', currentBalance: 0 });
   });
 
@@ -94,7 +98,7 @@ describe('billing under the tenant guard (real PostgreSQL)', () => {
       expect(await new GiftCardRepository(em, scope).findById(id)).toBeNull();
       expect(await new MemberRepository(em, scope).findById(id)).toBeNull();
       expect(await new PaymentMethodRepository(em, scope).findById(id)).toBeNull();
-      await expect(new GiftCardService(em, scope).activate(id, false)).rejects.toThrow(NotFoundError);
+      await expect(new GiftCardService(em, scope, NO_AUDIT).activate(id, false)).rejects.toThrow(NotFoundError);
     }
     // Upper case is the same UUID.
     expect(await new GiftCardRepository(em, scope).findById(rowsOfB.card.toUpperCase())).toMatchObject({ id: rowsOfB.card });
