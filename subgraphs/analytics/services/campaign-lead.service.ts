@@ -74,7 +74,6 @@ export class CampaignLeadService {
         source: { ...input },
       });
       // Contact details stay out of the event: the receiver reads them through the API with its key.
-      await tx.flush();
       await recordEvent(tx, scope, 'opportunity.created', { id: created.id, campaignId: campaign.id });
       await audit.change(tx, 'campaign_lead.submit', 'campaign_lead', [created.id]);
       return created;

@@ -114,7 +114,6 @@ export class CampaignService {
     Object.assign(campaign, changes);
     try {
       await this.em.transactional(async (tx) => {
-        await tx.flush();
         await recordEvent(tx, this.scope, 'campaign.updated', { id: campaign.id, changedFields: Object.keys(changes).sort() });
         await this.audit.change(tx, 'campaign.update', 'campaign', [campaign.id]);
       });

@@ -50,7 +50,6 @@ export class LogoService {
       const tenant = await new TenantService(tx).load(this.scope);
       if (kind === LogoKind.RECEIPT) tenant.receiptLogoAssetId = id;
       else tenant.logoAssetId = id;
-      await tx.flush();
       // The record names the asset: content-addressed, it says exactly which image was set.
       await this.audit.change(tx, 'tenant_logo.set', 'tenant_logo', [id]);
       return id;

@@ -41,7 +41,6 @@ export class TenantService {
     Object.assign(tenant, changes);
     // Same transaction as the change: no event and no audit record without its change (issue 7, docs/audit.md).
     await this.em.transactional(async (tx) => {
-      await tx.flush();
       await recordEvent(tx, scope, 'tenant.updated', { id: scope.tenantId, changedFields: Object.keys(changes).sort() });
       await audit.change(tx, 'tenant.update', 'tenant', [scope.tenantId]);
     });

@@ -61,7 +61,6 @@ export class WebhookConfigService {
     // The event tells what changed, never the secret itself; the change, its event and its audit record commit together.
     try {
       await this.em.transactional(async (tx) => {
-        await tx.flush();
         await recordEvent(tx, this.scope, 'webhook_config.updated', { url: config.url, enabled: config.enabled, events: [...config.events], secretRotated: revealed });
         await this.audit.change(tx, 'webhook_config.update', 'webhook_config', [config.id]);
       });
