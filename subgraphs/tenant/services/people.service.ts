@@ -46,6 +46,8 @@ export class PeopleService {
     const user = await this.em.transactional(async (tx) => {
       const users = new UserRepository(tx, this.scope);
       const created = users.add({ email: address, name, role: wanted });
+      // The person first: the invitation's foreign key names them, and the ORM knows no relation to order the inserts by.
+      await users.save();
       new SessionRepository(tx, this.scope).addInvitation(created.id, sha256(invitationToken), expiresAt);
       await users.save();
       await this.audit.change(tx, 'user.invite', 'user', [created.id]);

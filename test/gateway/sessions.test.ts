@@ -1,0 +1,193 @@
+import { Client } from 'pg';
+import { admin, request, type HttpResult } from '../utils/e2e';
+import { startInProcessApp, type InProcessApp } from '../utils/in-process';
+
+const COOKIE = '__Host-hpp_session';
+
+/** The session token a response sets, and its Set-Cookie line. */
+function sessionCookie(res: HttpResult): { token: string; line: string } {
+  const line = res.headers.getSetCookie().find((value) => value.startsWith(`${COOKIE}=`));
+  if (!line) throw new Error(`no session cookie in ${res.status} ${res.text}`);
+  return { token: line.slice(COOKIE.length + 1).split(';')[0], line };
+}
+
+/**
+ * People and sessions (docs/access.md): invitations, sign-in, the cookie and its flags, CSRF,
+ * roles' scopes, fixation, sign-out, removal seen by another host at once, automatic logoff,
+ * failed sign-ins limited, each step audited. Two real apps on one PostgreSQL stand for two hosts.
+ */
+describe('people and sessions', () => {
+  let a: InProcessApp;
+  let b: InProcessApp;
+  let db: Client;
+  let tenantId: string;
+  let fullKey: string;
+
+  const post = (app: InProcessApp, path: string, body: unknown, headers: Record<string, string> = {}) =>
+    request(`${app.url}${path}`, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(body) });
+  const asKey = (query: string, variables?: unknown) =>
+    request(`${a.url}/graphql`, { method: 'POST', headers: { TENANT: tenantId, 'API-KEY': fullKey, 'content-type': 'application/json' }, body: JSON.stringify({ query, variables }) });
+  const withSession = (app: InProcessApp, token: string, path: string, init: RequestInit = {}) =>
+    request(`${app.url}${path}`, { ...init, headers: { cookie: `${COOKIE}=${token}`, ...(init.headers as Record<string, string>) } });
+  const graphqlAs = (token: string, csrf: string | null, query: string, app = a) =>
+    withSession(app, token, '/graphql', { method: 'POST', headers: { 'content-type': 'application/json', ...(csrf ? { 'x-csrf-token': csrf } : {}) }, body: JSON.stringify({ query }) });
+
+  /** Invites a person with a role and accepts the invitation with a password; their id. */
+  async function member(email: string, role: string, password = 'correct horse battery'): Promise<string> {
+    const invited = await asKey('mutation($input: InviteUserInput!) { inviteUser(input: $input) { user { id status } invitationToken } }', { input: { email, role } });
+    expect(invited.body.errors).toBeUndefined();
+    const { user, invitationToken } = invited.body.data.inviteUser;
+    expect(user.status).toBe('invited');
+    const accepted = await post(a, '/auth/invitations/accept', { token: invitationToken, password });
+    expect(accepted.status).toBe(200);
+    return user.id;
+  }
+  const signIn = (email: string, password = 'correct horse battery', app = a, headers: Record<string, string> = {}) => post(app, '/auth/sign-in', { tenantId, email, password }, headers);
+
+  beforeAll(async () => {
+    [a, b] = [await startInProcessApp({ SESSION_IDLE_SECONDS: '900' }), await startInProcessApp({ SESSION_IDLE_SECONDS: '900' })];
+    const created = await admin('/tenants', { method: 'POST', body: JSON.stringify({ name: 'Session Clinic' }) }, a.url);
+    tenantId = created.body.tenant.id;
+    fullKey = created.body.apiKey;
+    db = new Client({ connectionString: process.env.DATABASE_URL });
+    await db.connect();
+  });
+  afterAll(async () => {
+    await db.end();
+    await Promise.all([a.close(), b.close()]);
+  });
+
+  it('an invitation is accepted once, with a long enough password', async () => {
+    const invited = await asKey('mutation { inviteUser(input: {email: "once@example.com", role: analyst}) { invitationToken } }');
+    const token = invited.body.data.inviteUser.invitationToken;
+    const weak = await post(a, '/auth/invitations/accept', { token, password: 'short' });
+    expect(weak.status).toBe(422);
+    expect(weak.body.detail[0].loc).toEqual(['body', 'password']);
+    expect((await post(a, '/auth/invitations/accept', { token, password: 'a long enough pass' })).status).toBe(200);
+    const again = await post(a, '/auth/invitations/accept', { token, password: 'a long enough pass' });
+    expect(again.status).toBe(404);
+    const duplicate = await asKey('mutation { inviteUser(input: {email: "ONCE@example.com", role: billing}) { invitationToken } }');
+    expect(duplicate.body.errors[0].extensions.code).toBe('CONFLICT');
+  });
+
+  it('signs in with a __Host- cookie (HttpOnly, Secure, SameSite=Strict) and a CSRF token; the role decides the scopes', async () => {
+    await member('ana@example.com', 'analyst');
+    expect((await signIn('ana@example.com', 'wrong password!!')).status).toBe(401);
+    const res = await signIn('ANA@example.com');
+    expect(res.status).toBe(200);
+    const { token, line } = sessionCookie(res);
+    expect(line).toMatch(/; HttpOnly/);
+    expect(line).toMatch(/; Secure/);
+    expect(line).toMatch(/; SameSite=Strict/);
+    expect(line).toMatch(/; Path=\//);
+    expect(line).not.toMatch(/Domain=/i);
+    const csrf = res.body.csrfToken as string;
+    expect(res.body).toMatchObject({ tenantId, user: { role: 'analyst' } });
+
+    // No TENANT, no API-KEY: the cookie says who; a read needs no CSRF token.
+    expect((await withSession(a, token, '/tenant/public')).status).toBe(200);
+    const session = await withSession(a, token, '/auth/session');
+    expect(session.body).toMatchObject({ tenantId, user: { role: 'analyst' }, csrfToken: csrf, scopes: ['tenant:read', 'analytics:read', 'analytics:write'] });
+    // A POST without the CSRF token, or with another, is refused before anything runs.
+    const noCsrf = await graphqlAs(token, null, '{ dashboards { total } }');
+    expect(noCsrf.status).toBe(403);
+    expect(noCsrf.body).toEqual({ detail: 'CSRF token missing or invalid' });
+    expect((await graphqlAs(token, 'x'.repeat(43), '{ dashboards { total } }')).status).toBe(403);
+    expect((await graphqlAs(token, csrf, '{ dashboards { total } }')).body.data.dashboards.total).toBe(0);
+    const patients = await graphqlAs(token, csrf, '{ patients { total } }');
+    expect(patients.status).toBe(403);
+    expect(patients.body.errors[0].extensions).toEqual({ code: 'FORBIDDEN', scope: 'patients:read' });
+    // The TENANT header, if sent, must be the session's.
+    const other = await withSession(a, token, '/tenant/public', { headers: { TENANT: '00000000-0000-4000-8000-000000000000' } });
+    expect(other.status).toBe(403);
+  });
+
+  it('a sign-in never adopts the cookie it was sent (session fixation)', async () => {
+    await member('fix@example.com', 'billing');
+    const planted = sessionCookie(await signIn('ana@example.com')).token;
+    const res = await signIn('fix@example.com', undefined, a, { cookie: `${COOKIE}=${planted}` });
+    const { token } = sessionCookie(res);
+    expect(token).not.toBe(planted);
+    expect((await withSession(a, planted, '/auth/session')).body.user.role).toBe('analyst');
+    expect((await withSession(a, token, '/auth/session')).body.user.role).toBe('billing');
+  });
+
+  it('signing out ends the session at once, on every host', async () => {
+    await member('out@example.com', 'clinician');
+    const res = await signIn('out@example.com');
+    const { token } = sessionCookie(res);
+    expect((await withSession(b, token, '/tenant/public')).status).toBe(200);
+    const noCsrf = await withSession(a, token, '/auth/sign-out', { method: 'POST' });
+    expect(noCsrf.status).toBe(403);
+    const out = await withSession(a, token, '/auth/sign-out', { method: 'POST', headers: { 'x-csrf-token': res.body.csrfToken } });
+    expect(out.status).toBe(204);
+    expect(out.headers.getSetCookie()[0]).toMatch(/^__Host-hpp_session=; .*Expires=Thu, 01 Jan 1970/);
+    const after = await withSession(b, token, '/tenant/public');
+    expect(after.status).toBe(401);
+    expect(after.body).toEqual({ detail: 'Session expired or signed out; sign in again' });
+  });
+
+  it("an admin's removal ends the person's sessions at once on another host, and they cannot sign in again", async () => {
+    const id = await member('gone@example.com', 'clinician');
+    const { token } = sessionCookie(await signIn('gone@example.com'));
+    expect((await withSession(b, token, '/tenant/public')).status).toBe(200);
+    expect((await asKey('mutation($id: ID!) { removeUser(id: $id) }', { id })).body.data.removeUser).toBe(id);
+    expect((await withSession(b, token, '/tenant/public')).status).toBe(401);
+    expect((await signIn('gone@example.com')).status).toBe(401);
+  });
+
+  it('a role change applies at once: the old sessions end', async () => {
+    const id = await member('promo@example.com', 'analyst');
+    const { token } = sessionCookie(await signIn('promo@example.com'));
+    const changed = await asKey('mutation($id: ID!) { changeUserRole(id: $id, role: clinician) { role } }', { id });
+    expect(changed.body.data.changeUserRole.role).toBe('clinician');
+    expect((await withSession(a, token, '/tenant/public')).status).toBe(401);
+  });
+
+  it('only an owner makes owners; the last owner stays', async () => {
+    const adminId = await member('boss@example.com', 'admin');
+    const res = await signIn('boss@example.com');
+    const { token } = sessionCookie(res);
+    const refused = await graphqlAs(token, res.body.csrfToken, 'mutation { inviteUser(input: {email: "owner2@example.com", role: owner}) { invitationToken } }');
+    expect(refused.body.errors[0]).toMatchObject({ message: 'Only an owner can invite an owner', extensions: { code: 'FORBIDDEN' } });
+    // The tenant's full key acts for its owner.
+    const ownerInvite = await asKey('mutation { inviteUser(input: {email: "owner@example.com", role: owner}) { user { id } } }');
+    const ownerId = ownerInvite.body.data.inviteUser.user.id;
+    const last = await asKey('mutation($id: ID!) { removeUser(id: $id) }', { id: ownerId });
+    expect(last.body.errors[0]).toMatchObject({ message: 'The last owner cannot be removed', extensions: { code: 'CONFLICT' } });
+    expect(adminId).toBeDefined();
+  });
+
+  it('failed sign-ins are limited per account, the right password included once over', async () => {
+    await member('guess@example.com', 'analyst');
+    for (let i = 0; i < 5; i++) expect((await signIn('guess@example.com', `wrong password ${i}`)).status).toBe(401);
+    const blocked = await signIn('guess@example.com');
+    expect(blocked.status).toBe(429);
+    expect(Number(blocked.headers.get('retry-after'))).toBeGreaterThan(0);
+    expect(blocked.body).toEqual({ detail: 'Too many failed sign-ins; try again later' });
+  });
+
+  it('records sign-ins, failed ones, sign-outs and people changes in the audit trail', async () => {
+    const { rows } = await db.query("select action, outcome, actor_kind from audit.events where tenant_id = $1 and (action like 'auth.%' or action like 'user.%' or action = 'session.end')", [tenantId]);
+    const seen = new Set(rows.map((row) => `${row.action}:${row.outcome}`));
+    for (const expected of ['auth.sign_in:success', 'auth.sign_in:failure', 'session.end:success', 'user.invite:success', 'user.accept_invitation:success', 'user.remove:success', 'user.change_role:success']) expect(seen).toContain(expected);
+  });
+});
+
+describe('automatic logoff', () => {
+  let app: InProcessApp;
+  afterAll(() => app.close());
+
+  it('a session idle past SESSION_IDLE_SECONDS is over', async () => {
+    app = await startInProcessApp({ SESSION_IDLE_SECONDS: '1' });
+    const created = await admin('/tenants', { method: 'POST', body: JSON.stringify({ name: 'Idle Clinic' }) }, app.url);
+    const headers = { TENANT: created.body.tenant.id, 'API-KEY': created.body.apiKey, 'content-type': 'application/json' };
+    const invited = await request(`${app.url}/graphql`, { method: 'POST', headers, body: JSON.stringify({ query: 'mutation { inviteUser(input: {email: "idle@example.com", role: analyst}) { invitationToken } }' }) });
+    await request(`${app.url}/auth/invitations/accept`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ token: invited.body.data.inviteUser.invitationToken, password: 'correct horse battery' }) });
+    const res = await request(`${app.url}/auth/sign-in`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ tenantId: created.body.tenant.id, email: 'idle@example.com', password: 'correct horse battery' }) });
+    const { token } = sessionCookie(res);
+    expect((await request(`${app.url}/tenant/public`, { headers: { cookie: `${COOKIE}=${token}` } })).status).toBe(200);
+    await new Promise((resolve) => setTimeout(resolve, 1_300));
+    expect((await request(`${app.url}/tenant/public`, { headers: { cookie: `${COOKIE}=${token}` } })).status).toBe(401);
+  });
+});
