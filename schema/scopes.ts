@@ -16,6 +16,7 @@ export const SCOPES = {
   'notes:write': 'create note templates and add or migrate their questions',
   'webhooks:manage': 'the webhook endpoint, its deliveries, redelivery and test events',
   'keys:manage': "list the tenant's API keys",
+  'audit:read': 'the audit trail: who read or changed what, and its export',
 } as const;
 
 /** One scope, e.g. `billing:write`. */

@@ -42,6 +42,7 @@ export const ROOT_FIELD_SCOPES: Readonly<Record<'Query' | 'Mutation' | 'Subscrip
     webhookConfig: 'webhooks:manage',
     webhookDeliveries: 'webhooks:manage',
     apiKeys: 'keys:manage',
+    auditEvents: 'audit:read',
     // A campaign's lead form is public (the webhook key in its path is the secret): nothing to grant.
     campaignAcceptsLeads: 'any',
     analyticsHealth: 'any',

@@ -20,6 +20,7 @@ import { Migration20261227000000_scoped_keys } from './migrations/Migration20261
 import { outboxMigration } from '../common/outbox/outbox.migration';
 import { WebhookDeliveryResolver } from './resolvers/webhook-delivery.resolver';
 import { ApiKeyResolver } from './resolvers/api-key.resolver';
+import { AuditEventResolver } from './resolvers/audit-event.resolver';
 import { resolveLocationReference, resolvePatientReference, resolveProviderReference } from './resolvers/directory.reference';
 import { LocationResolver } from './resolvers/location.resolver';
 import { PatientResolver } from './resolvers/patient.resolver';
@@ -56,6 +57,7 @@ export const tenantSubgraph: SubgraphDefinition<WebhookSettings | null, TenantDe
     WebhookConfigResolver,
     WebhookDeliveryResolver,
     ApiKeyResolver,
+    AuditEventResolver,
     LocationResolver,
     ProviderResolver,
     PatientResolver,

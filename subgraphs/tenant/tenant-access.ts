@@ -4,8 +4,10 @@ import { AssetRepository, type AssetContent } from './repositories/asset.reposit
 import { TenantRepository } from './repositories/tenant.repository';
 import { ApiKeyService, OPERATOR_CLI, type ApiKeySummary, type IssuedKey, type KeyChangeOrigin, type KeyLimits, type KeyPrincipal } from './services/api-key.service';
 import { recordChange } from '../../platform/audit/request-audit';
-import { verifyChain, type ChainVerdict } from '../../platform/audit/audit-chain';
+import type { ChainVerdict } from '../../platform/audit/audit-chain';
 import { NotFoundError } from '../../schema/errors';
+import { TenantScope } from '../../platform/tenant-scope';
+import { AuditEventRepository } from './repositories/audit-event.repository';
 import { TenantService } from './services/tenant.service';
 
 /** A tenant as the operator sees it on creation. */
@@ -59,7 +61,7 @@ export class TenantAccess {
   async verifyAudit(tenantId: string): Promise<ChainVerdict> {
     const em = this.em();
     if (!(await TenantRepository.existsUnscoped(em, tenantId))) throw new NotFoundError('Tenant not found');
-    return verifyChain((sql, params) => em.getConnection().execute(sql, params), tenantId);
+    return new AuditEventRepository(em, TenantScope.ofStoredRow(tenantId)).verifyChain();
   }
 
   /** How many tenants exist (the first start creates a demo tenant only on an empty database). */

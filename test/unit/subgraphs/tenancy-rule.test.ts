@@ -114,6 +114,11 @@ const RAW_SQL_METHODS: Record<string, string> = {
   'WebhookDeliveryRepository.attempts': 'the delivery log (no entity)',
   'WebhookDeliveryRepository.requeue': 'the delivery log (no entity)',
   'WebhookDeliveryRepository.insertTest': 'the delivery log (no entity)',
+  // The audit trail is written in SQL by every subgraph (platform/audit) and has no entity.
+  'AuditEventRepository.page': 'the audit trail (no entity)',
+  'AuditEventRepository.between': "the audit trail (no entity): an export's keyset walk",
+  'AuditEventRepository.head': 'the audit trail (no entity)',
+  'AuditEventRepository.verifyChain': 'the audit trail (no entity): the verifier reads the chain in SQL',
 };
 
 /** SQL the tenant guard does not reach: raw statements, prepared statements, pg clients, and a query builder (unless its method applies the filters). */
