@@ -20,4 +20,6 @@ export const PLATFORM_PATHS: Entry[] = [
   { path: /^\/console(\/.*)?$/, methods: READ },
   { path: /^\/assets\/[^/]+$/, methods: READ },
   { path: /^\/metrics$/, methods: READ, operator: true },
+  // GET only: a HEAD would write the export's audit record for an answer nobody reads.
+  { path: /^\/audit\/events\/export$/, methods: ['GET'] },
 ];

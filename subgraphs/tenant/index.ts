@@ -81,6 +81,8 @@ export const tenantSubgraph: SubgraphDefinition<WebhookSettings | null, TenantDe
 export { TenantAccess, type TenantSummary } from './tenant-access';
 export { API_KEY_REVOKED_CHANNEL, OPERATOR_CLI, type ApiKeySummary, type IssuedKey, type KeyChangeOrigin, type KeyLimits, type KeyPrincipal } from './services/api-key.service';
 export type { AssetContent } from './repositories/asset.repository';
+export type { AuditEventFilter, AuditEventRecord } from './repositories/audit-event.repository';
+export type { AuditExportOrigin } from './services/audit-event.service';
 export { startWebhookWorkers } from './webhooks/start';
 export { readWebhookQueue } from './webhooks/queue-stats';
 export type { DeliveryHooks } from './webhooks/deliver';

@@ -7,7 +7,9 @@ import { recordChange } from '../../platform/audit/request-audit';
 import type { ChainVerdict } from '../../platform/audit/audit-chain';
 import { NotFoundError } from '../../schema/errors';
 import { TenantScope } from '../../platform/tenant-scope';
-import { AuditEventRepository } from './repositories/audit-event.repository';
+import { SortDirection } from '../common/pagination';
+import { AuditEventRepository, type AuditEventFilter, type AuditEventRecord } from './repositories/audit-event.repository';
+import { AuditEventService, type AuditExportOrigin } from './services/audit-event.service';
 import { TenantService } from './services/tenant.service';
 
 /** A tenant as the operator sees it on creation. */
@@ -22,7 +24,9 @@ export interface TenantSummary {
  * What the platform outside the tenant subgraph may do with tenants, keys and assets: the edge's
  * authentication, the operator's control plane (docs/decisions.md, Tenancy) and the public logo
  * route. One entity manager fork per call; nothing here is scoped to a request's tenant, because
- * these act before there is one (verifying a key) or for the operator.
+ * these act before there is one (verifying a key) or for the operator, save the audit export,
+ * which the edge streams itself (a GraphQL answer is one JSON document) for the tenant it
+ * authenticated.
  */
 export class TenantAccess {
   constructor(private readonly orm: MikroORM) {}
@@ -62,6 +66,16 @@ export class TenantAccess {
     const em = this.em();
     if (!(await TenantRepository.existsUnscoped(em, tenantId))) throw new NotFoundError('Tenant not found');
     return new AuditEventRepository(em, TenantScope.ofStoredRow(tenantId)).verifyChain();
+  }
+
+  /**
+   * Starts an export of an authenticated request's tenant's audit trail (its `audit:read` checked
+   * by the caller): a bad filter is a 422; else the export's own `audit.export` record is written
+   * and the matching records up to it follow in pages, read as they are asked for
+   * (AuditEventService.startExport).
+   */
+  exportAuditEvents(tenantId: string, filter: AuditEventFilter, direction: 'asc' | 'desc', by: AuditExportOrigin): Promise<AsyncGenerator<AuditEventRecord[]>> {
+    return new AuditEventService(this.em(), TenantScope.ofRequest({ tenantId })).startExport(filter, SortDirection[direction], by);
   }
 
   /** How many tenants exist (the first start creates a demo tenant only on an empty database). */
