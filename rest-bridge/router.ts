@@ -49,8 +49,9 @@ function compileRoute(route: RouteDefinition, schema: GraphQLSchema): PreparedOp
  * The gateway's API schema is built from SDL, so its custom scalars accept anything; coercion
  * needs the real `DateTime` parser to give Pydantic's datetime errors (coerce-value.ts) instead of
  * passing a bad date on to the subgraph. Only the bridge's copy changes; the gateway's is untouched.
+ * The edge's audit export reads its query parameters through the same copy.
  */
-function withScalarParsers(schema: GraphQLSchema): GraphQLSchema {
+export function withScalarParsers(schema: GraphQLSchema): GraphQLSchema {
   return mapSchema(schema, {
     [MapperKind.SCALAR_TYPE]: (type) => (type.name === DateTimeResolver.name ? new GraphQLScalarType({ ...type.toConfig(), parseValue: DateTimeResolver.parseValue }) : type),
   });

@@ -17,6 +17,7 @@ export const SCOPES = {
   'webhooks:manage': 'the webhook endpoint, its deliveries, redelivery and test events',
   'keys:manage': "list the tenant's API keys",
   'users:manage': "invite people, change their roles, remove them; the tenant's sign-in rules",
+  'audit:read': 'the audit trail: who read or changed what, and its export',
 } as const;
 
 /** One scope, e.g. `billing:write`. */

@@ -9,7 +9,7 @@ import { SCOPES } from '../../schema/scopes';
 import { parseSingleOperation } from '../../schema/single-operation';
 import { readSupergraph } from '../../schema/supergraph';
 import { ScopeCheck } from './scope-check';
-import { ROOT_FIELD_SCOPES } from './scope-table';
+import { EDGE_ROUTE_SCOPES, ROOT_FIELD_SCOPES } from './scope-table';
 import { maskValue, PHI_FIELDS } from './phi-fields';
 
 /** Where the generated tables sit in docs/access.md. */
@@ -22,8 +22,8 @@ export function servedSchema(): GraphQLSchema {
 
 /**
  * docs/access.md's tables, made from the table the check reads: the scopes, then every REST route
- * and every root field with the scope it needs (`any`: any caller of the tenant; `public`: no
- * credentials, the secret is in the path).
+ * (the bridge's, then the edge's own streamed ones) and every root field with the scope it needs
+ * (`any`: any caller of the tenant; `public`: no credentials, the secret is in the path).
  */
 export function accessTables(schema: GraphQLSchema = servedSchema(), routes: readonly RouteDefinition[] = ROUTES): string {
   const check = new ScopeCheck();
@@ -35,6 +35,7 @@ export function accessTables(schema: GraphQLSchema = servedSchema(), routes: rea
     const needed = route.auth === 'public' ? 'public' : check.scopesOf(document, operation).map((scope) => `\`${scope}\``).join(', ') || 'any';
     lines.push(`| ${route.method} | \`${route.path}\` | ${needed} |`);
   }
+  for (const route of EDGE_ROUTE_SCOPES) lines.push(`| ${route.method} | \`${route.path}\` | \`${route.scope}\` |`);
   lines.push('', '| Root field | Scope |', '|---|---|');
   for (const [type, fields] of Object.entries(ROOT_FIELD_SCOPES)) {
     for (const [field, grant] of Object.entries(fields)) lines.push(`| \`${type}.${field}\` | ${grant === 'any' ? 'any' : `\`${grant}\``} |`);

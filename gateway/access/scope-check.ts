@@ -39,6 +39,11 @@ export class ScopeCheck {
     }
   }
 
+  /** Throws MissingScopeError when `granted` lacks `scope`: for a route that runs no GraphQL operation (EDGE_ROUTE_SCOPES). */
+  require(scope: Scope, granted: Grants | null): void {
+    if (granted !== FULL_ACCESS && !granted?.has(scope)) throw new MissingScopeError(scope);
+  }
+
   /** The scopes an operation needs, each once, in the order its root fields ask for them. */
   scopesOf(document: DocumentNode, operation: OperationDefinitionNode): readonly Scope[] {
     let scopes = this.needed.get(operation);

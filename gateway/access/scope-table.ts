@@ -43,6 +43,7 @@ export const ROOT_FIELD_SCOPES: Readonly<Record<'Query' | 'Mutation' | 'Subscrip
     webhookDeliveries: 'webhooks:manage',
     apiKeys: 'keys:manage',
     users: 'users:manage',
+    auditEvents: 'audit:read',
     // A campaign's lead form is public (the webhook key in its path is the secret): nothing to grant.
     campaignAcceptsLeads: 'any',
     analyticsHealth: 'any',
@@ -87,3 +88,10 @@ export const ROOT_FIELD_SCOPES: Readonly<Record<'Query' | 'Mutation' | 'Subscrip
     migrateTemplateQuestion: 'notes:write',
   },
 };
+
+/**
+ * The routes the edge answers itself rather than through a GraphQL operation, each with the scope
+ * it needs (`ScopeCheck.require`): a streamed export is not one JSON answer. docs/access.md lists
+ * them with the REST routes.
+ */
+export const EDGE_ROUTE_SCOPES = [{ method: 'GET', path: '/audit/events/export', scope: 'audit:read' }] as const satisfies readonly { method: string; path: string; scope: Scope }[];

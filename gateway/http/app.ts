@@ -17,6 +17,7 @@ import { accessLog, routeNamed } from './access-log';
 import { API_HEADERS, PAGE_HEADERS, securityHeaders } from './security-headers';
 import { assetsRouter } from './assets';
 import { adminRouter, operatorOnly } from '../admin/admin.router';
+import { auditExportRouter } from '../audit/audit-export.router';
 import { AdminService } from '../admin/admin.service';
 import { authenticate, limitAnonymous, limitPublic } from './auth';
 import { chargeGraphQL, operationCharge } from '../graphql/graphql-charge';
@@ -150,6 +151,8 @@ export async function startApp(config: Config, platform: Platform, log: Logger, 
   // Prometheus text of every worker (docs/metrics.md); like /admin, absent without an operator token.
   if (config.operatorToken) app.get('/metrics', operatorOnly(config.operatorToken, limits), metricsRoute());
 
+  // A tenant's route the bridge cannot answer (a streamed file, not one JSON document): its own authentication and scope check.
+  app.use(auditExportRouter(platform.tenants, graph.scopes, tenantScoped, graph.apiSchema));
   app.use('/graphql/stream', routeNamed('/graphql/stream'), tenantScoped, json, streamHandler(subscriptions, config.graphql, graph.apiSchema, graph.scopes));
   app.use('/graphql', routeNamed('/graphql'), tenantScoped, json, chargeGraphQL(limits, graph.apiSchema, config.graphql), expressMiddleware(graph.server, { context: async ({ res }) => contextOf(res) }));
   app.use(anonymous, notFound);

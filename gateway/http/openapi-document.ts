@@ -2,6 +2,7 @@ import type { GraphQLSchema } from 'graphql';
 import { buildOpenApiDocument } from '../../rest-bridge/openapi';
 import { webhooksSection } from '../../rest-bridge/openapi-webhooks';
 import type { RouteDefinition } from '../../rest-bridge/types';
+import { auditExportOpenApi } from '../audit/audit-export.router';
 import { ASSET_OPENAPI_PATHS } from './assets';
 import { PLATFORM_PATHS } from './platform-paths';
 
@@ -16,14 +17,15 @@ const headerRefs = (names: string[]) => Object.fromEntries(names.map((name) => [
 const errorDetail = { 'application/json': { schema: { $ref: '#/components/schemas/ErrorDetail' } } };
 
 /**
- * The served `/openapi.json`: the route table's document, plus the public asset path and the
- * webhooks the platform sends, with what the edge answers before a route runs written where it
- * applies: public routes' credentials and body cap, and the method guard's 405s.
+ * The served `/openapi.json`: the route table's document, plus the public asset path, the audit
+ * export and the webhooks the platform sends, with what the edge answers before a route runs
+ * written where it applies: public routes' credentials and body cap, and the method guard's 405s.
  */
 export function platformOpenApi(routes: RouteDefinition[], apiSchema: GraphQLSchema, publicUrl: string): Record<string, unknown> {
   const document = buildOpenApiDocument(routes, apiSchema, { serverUrl: publicUrl });
   const paths = document.paths as Record<string, PathItem>;
   Object.assign(paths, ASSET_OPENAPI_PATHS);
+  Object.assign(paths, auditExportOpenApi(paths['/audit/events']?.get as Parameters<typeof auditExportOpenApi>[0]));
   for (const route of routes.filter((r) => r.auth === 'public')) describePublic(route, paths[route.path][route.method.toLowerCase()]);
   for (const [path, item] of Object.entries(paths)) describeOtherMethods(path, item);
   document.webhooks = webhooksSection();

@@ -22,4 +22,6 @@ export const PLATFORM_PATHS: Entry[] = [
   { path: /^\/auth\/(sign-in|sign-out|invitations\/accept)$/, methods: ['POST'] },
   { path: /^\/auth\/session$/, methods: READ },
   { path: /^\/metrics$/, methods: READ, operator: true },
+  // GET only: a HEAD would write the export's audit record for an answer nobody reads.
+  { path: /^\/audit\/events\/export$/, methods: ['GET'] },
 ];

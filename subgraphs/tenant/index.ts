@@ -25,6 +25,7 @@ import { UserResolver } from './resolvers/user.resolver';
 import { outboxMigration } from '../common/outbox/outbox.migration';
 import { WebhookDeliveryResolver } from './resolvers/webhook-delivery.resolver';
 import { ApiKeyResolver } from './resolvers/api-key.resolver';
+import { AuditEventResolver } from './resolvers/audit-event.resolver';
 import { resolveLocationReference, resolvePatientReference, resolveProviderReference } from './resolvers/directory.reference';
 import { LocationResolver } from './resolvers/location.resolver';
 import { PatientResolver } from './resolvers/patient.resolver';
@@ -63,6 +64,7 @@ export const tenantSubgraph: SubgraphDefinition<WebhookSettings | null, TenantDe
     WebhookDeliveryResolver,
     ApiKeyResolver,
     UserResolver,
+    AuditEventResolver,
     LocationResolver,
     ProviderResolver,
     PatientResolver,
@@ -88,6 +90,8 @@ export { csrfTokenOf, type SessionLifetimes, type SessionPrincipal, type Started
 export type { SignInOrigin, SignInResult } from './services/sign-in.service';
 export { API_KEY_REVOKED_CHANNEL, OPERATOR_CLI, type ApiKeySummary, type IssuedKey, type KeyChangeOrigin, type KeyLimits, type KeyPrincipal } from './services/api-key.service';
 export type { AssetContent } from './repositories/asset.repository';
+export type { AuditEventFilter, AuditEventRecord } from './repositories/audit-event.repository';
+export type { AuditExportOrigin } from './services/audit-event.service';
 export { startWebhookWorkers } from './webhooks/start';
 export { readWebhookQueue } from './webhooks/queue-stats';
 export type { DeliveryHooks } from './webhooks/deliver';

@@ -5,9 +5,11 @@ import { TenantRepository } from './repositories/tenant.repository';
 import { ApiKeyService, OPERATOR_CLI, type ApiKeySummary, type IssuedKey, type KeyChangeOrigin, type KeyLimits, type KeyPrincipal } from './services/api-key.service';
 import { recordChange } from '../../platform/audit/request-audit';
 import type { ChainVerdict } from '../../platform/audit/audit-chain';
-import { AuditChainRepository } from './repositories/audit-chain.repository';
-import { TenantScope } from '../../platform/tenant-scope';
 import { NotFoundError } from '../../schema/errors';
+import { TenantScope } from '../../platform/tenant-scope';
+import { SortDirection } from '../common/pagination';
+import { AuditEventRepository, type AuditEventFilter, type AuditEventRecord } from './repositories/audit-event.repository';
+import { AuditEventService, type AuditExportOrigin } from './services/audit-event.service';
 import type { User } from './entities/user.entity';
 import { SessionService, type SessionLifetimes, type SessionPrincipal, type StartedSession } from './services/session.service';
 import { SignInService, type SignInOrigin, type SignInResult } from './services/sign-in.service';
@@ -25,7 +27,9 @@ export interface TenantSummary {
  * What the platform outside the tenant subgraph may do with tenants, keys and assets: the edge's
  * authentication, the operator's control plane (docs/decisions.md, Tenancy) and the public logo
  * route. One entity manager fork per call; nothing here is scoped to a request's tenant, because
- * these act before there is one (verifying a key) or for the operator.
+ * these act before there is one (verifying a key) or for the operator, save the audit export,
+ * which the edge streams itself (a GraphQL answer is one JSON document) for the tenant it
+ * authenticated.
  */
 export class TenantAccess {
   constructor(private readonly orm: MikroORM) {}
@@ -64,7 +68,17 @@ export class TenantAccess {
   async verifyAudit(tenantId: string): Promise<ChainVerdict> {
     const em = this.em();
     if (!(await TenantRepository.existsUnscoped(em, tenantId))) throw new NotFoundError('Tenant not found');
-    return new AuditChainRepository(em, TenantScope.ofStoredRow(tenantId)).verify();
+    return new AuditEventRepository(em, TenantScope.ofStoredRow(tenantId)).verifyChain();
+  }
+
+  /**
+   * Starts an export of an authenticated request's tenant's audit trail (its `audit:read` checked
+   * by the caller): a bad filter is a 422; else the export's own `audit.export` record is written
+   * and the matching records up to it follow in pages, read as they are asked for
+   * (AuditEventService.startExport).
+   */
+  exportAuditEvents(tenantId: string, filter: AuditEventFilter, direction: 'asc' | 'desc', by: AuditExportOrigin): Promise<AsyncGenerator<AuditEventRecord[]>> {
+    return new AuditEventService(this.em(), TenantScope.ofRequest({ tenantId })).startExport(filter, SortDirection[direction], by);
   }
 
   /** Checks a person's credentials in a tenant and records the attempt (docs/access.md, Signing in). */

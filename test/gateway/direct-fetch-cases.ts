@@ -132,4 +132,17 @@ export const SAMPLES: Record<string, (f: Fixtures) => Sample[]> = {
     { name: 'end before start', variables: { timezone: TZ, startDate: f.lastDay, endDate: shiftDay(f.lastDay, -10) }, expect: 'BAD_USER_INPUT' },
     { ...BAD_TZ, variables: { timezone: 'Mars/Olympus_Mons' } },
   ],
+  // Every tenant's trail starts with its creation and first key, both the operator's.
+  listAuditEvents: () => [
+    { name: 'the first page, defaults', variables: {}, expect: 'rows' },
+    { name: 'page 2 of 1, oldest first', variables: { page: 2, perPage: 1, sortDirection: 'asc' }, expect: 'rows' },
+    { name: 'an action and an actor kind', variables: { action: 'tenant.create', actorKind: 'operator' }, expect: 'rows' },
+    { name: 'a resource id no record names', variables: { resourceId: randomUUID() }, expect: 'data' },
+    { name: 'a time window with no records', variables: { from: '1990-01-01T00:00:00Z', to: '1990-01-02T00:00:00Z' }, expect: 'data' },
+    { name: 'to before from', variables: { from: '1990-01-02T00:00:00Z', to: '1990-01-01T00:00:00Z' }, expect: 'BAD_USER_INPUT' },
+    { name: 'per_page over the limit', variables: { perPage: 101 }, expect: 'BAD_USER_INPUT' },
+    { name: 'another tenant', variables: { actorKind: 'operator' }, as: 'other', expect: 'rows' },
+    { name: 'a tenant id no one has', variables: {}, as: 'unknown', expect: 'data' },
+    { name: 'no tenant in the context', variables: {}, as: 'anonymous', expect: 'UNAUTHENTICATED' },
+  ],
 };

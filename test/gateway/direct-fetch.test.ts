@@ -29,6 +29,7 @@ const ELIGIBLE = [
   'getPublicTenant', 'getPrivateTenant', 'getTenantLogo', 'getWebhookConfig',
   'listDashboards', 'listWidgets', 'getWidget', 'executeAnalyticsQuery',
   'revenueBreakdownGroups', 'revenueBreakdown', 'revenueBreakdownGroupSummaries', 'revenueBreakdownSummary',
+  'listAuditEvents',
 ];
 
 /** Names of the spans opened: Apollo Gateway's executor opens `gateway.*` ones, an in-process subgraph `subgraph <name>`. */

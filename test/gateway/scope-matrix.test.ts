@@ -66,7 +66,9 @@ describe('scope matrix: every REST route and root field against each scope, as d
       return { status: response.status, headers: response.headers, body: null, text: '' };
     }
     const text = await response.text();
-    return { status: response.status, headers: response.headers, body: text ? JSON.parse(text) : null, text };
+    // An export answers a file (NDJSON, CSV), not one JSON document.
+    const json = (response.headers.get('content-type') ?? '').startsWith('application/json');
+    return { status: response.status, headers: response.headers, body: text && json ? JSON.parse(text) : null, text };
   }
 
   const restRows = tableRows(doc, 'Method').filter(([, , scope]) => scope !== 'public');

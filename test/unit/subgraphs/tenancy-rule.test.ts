@@ -100,7 +100,6 @@ const UNSCOPED_METHODS: Record<string, string> = {
  * listed method that no longer runs such SQL fails the test too. Unscoped methods are listed above.
  */
 const RAW_SQL_METHODS: Record<string, string> = {
-  'AuditChainRepository.verify': 'the audit trail has no entity (platform/audit writes it in SQL); verifyChain binds the scope\'s tenant in every query',
   // Transaction-scoped advisory locks: no ORM call takes one, and they read no rows; the key names the tenant.
   'PaymentMethodRepository.lockPatient': "advisory lock serialising one patient's new methods",
   'MerchantAccountRepository.lockTenant': "advisory lock serialising one tenant's default account changes",
@@ -121,6 +120,11 @@ const RAW_SQL_METHODS: Record<string, string> = {
   'WebhookDeliveryRepository.attempts': 'the delivery log (no entity)',
   'WebhookDeliveryRepository.requeue': 'the delivery log (no entity)',
   'WebhookDeliveryRepository.insertTest': 'the delivery log (no entity)',
+  // The audit trail is written in SQL by every subgraph (platform/audit) and has no entity.
+  'AuditEventRepository.page': 'the audit trail (no entity)',
+  'AuditEventRepository.between': "the audit trail (no entity): an export's keyset walk",
+  'AuditEventRepository.head': 'the audit trail (no entity)',
+  'AuditEventRepository.verifyChain': 'the audit trail (no entity): the verifier reads the chain in SQL',
 };
 
 /** SQL the tenant guard does not reach: raw statements, prepared statements, pg clients, and a query builder (unless its method applies the filters). */

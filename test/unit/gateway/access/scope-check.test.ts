@@ -39,6 +39,13 @@ describe('ScopeCheck', () => {
     expect(refusal('{ tenant { id } }', null)).toBe('tenant:read');
   });
 
+  it('requires one scope of a route that runs no operation (the audit export)', () => {
+    expect(() => check.require('audit:read', FULL_ACCESS)).not.toThrow();
+    expect(() => check.require('audit:read', new Set<Scope>(['audit:read']))).not.toThrow();
+    expect(() => check.require('audit:read', new Set<Scope>(['patients:read']))).toThrow(new MissingScopeError('audit:read'));
+    expect(() => check.require('audit:read', null)).toThrow(MissingScopeError);
+  });
+
   it('checks subscriptions by their root field', () => {
     expect(refusal('subscription { migrateTemplateQuestion(templateId: "t", questionId: "q") { status } }', ['notes:read'])).toBe('notes:write');
   });
