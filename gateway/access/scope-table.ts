@@ -82,6 +82,7 @@ export const ROOT_FIELD_SCOPES: Readonly<Record<'Query' | 'Mutation' | 'Subscrip
     inviteUser: 'users:manage',
     changeUserRole: 'users:manage',
     removeUser: 'users:manage',
+    setTwoFactorRequired: 'users:manage',
     submitCampaignLead: 'any',
   },
   Subscription: {

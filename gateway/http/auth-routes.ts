@@ -32,6 +32,11 @@ function stringFields<R extends string, O extends string>(body: unknown, require
  */
 export function authRouter(tenants: TenantAccess, limits: RateLimits, lifetimes: SessionLifetimes, anonymous: RequestHandler, readBody: RequestHandler[]): Router {
   const router = Router();
+  const signedIn = (req: Parameters<RequestHandler>[0], res: Parameters<RequestHandler>[1]) => {
+    const token = sessionTokenOf(req);
+    if (!token) throw new UnauthenticatedError('Not signed in');
+    return admitSession(tenants, lifetimes, req, contextOf(res), token, true);
+  };
   const origin = (res: Parameters<RequestHandler>[1]) => {
     const ctx = contextOf(res);
     return { requestId: ctx.requestId, clientAddress: ctx.clientAddress ?? null };
@@ -59,9 +64,9 @@ export function authRouter(tenants: TenantAccess, limits: RateLimits, lifetimes:
     res.locals.route = '/auth/session';
     const token = sessionTokenOf(req);
     if (!token) throw new UnauthenticatedError('Not signed in');
-    const session = await admitSession(tenants, lifetimes, req, contextOf(res), token);
+    const session = await admitSession(tenants, lifetimes, req, contextOf(res), token, true);
     const scopes = isRole(session.role) ? ROLES[session.role] : [];
-    res.json({ tenantId: session.tenantId, user: { id: session.userId, role: session.role }, scopes, csrfToken: csrfTokenOf(token), expiresAt: session.expiresAt.toISOString() });
+    res.json({ tenantId: session.tenantId, user: { id: session.userId, role: session.role }, scopes, twoFactorPending: session.twoFactorPending, csrfToken: csrfTokenOf(token), expiresAt: session.expiresAt.toISOString() });
   });
 
   router.post('/sign-out', anonymous, async (req, res) => {
@@ -69,10 +74,27 @@ export function authRouter(tenants: TenantAccess, limits: RateLimits, lifetimes:
     const token = sessionTokenOf(req);
     if (token) {
       // The CSRF token too: another site's page must not sign a person out.
-      await admitSession(tenants, lifetimes, req, contextOf(res), token);
+      await admitSession(tenants, lifetimes, req, contextOf(res), token, true);
       await tenants.endSession(token, lifetimes, origin(res));
     }
     clearSessionCookie(res);
+    res.status(204).end();
+  });
+
+  // A second factor (TOTP): a fresh secret offered, then kept once a code from it is confirmed.
+  router.post('/two-factor/setup', anonymous, async (req, res) => {
+    res.locals.route = '/auth/two-factor/setup';
+    const session = await signedIn(req, res);
+    res.json(await tenants.twoFactorSetup(session.userId));
+  });
+
+  router.post('/two-factor/confirm', anonymous, ...readBody, async (req, res) => {
+    res.locals.route = '/auth/two-factor/confirm';
+    const session = await signedIn(req, res);
+    const { secret, code } = stringFields(req.body, ['secret', 'code']);
+    await tenants.twoFactorConfirm(session.userId, secret, code, origin(res)).catch((error: unknown) => {
+      throw error instanceof ValidationError ? new ValidationError(error.issues.map((issue) => ({ ...issue, loc: ['body', ...issue.loc] }))) : error;
+    });
     res.status(204).end();
   });
 

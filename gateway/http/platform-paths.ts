@@ -19,7 +19,7 @@ export const PLATFORM_PATHS: Entry[] = [
   { path: /^\/graphiql\/(init\.js|assets\/[^/]+)$/, methods: READ },
   { path: /^\/console(\/.*)?$/, methods: READ },
   { path: /^\/assets\/[^/]+$/, methods: READ },
-  { path: /^\/auth\/(sign-in|sign-out|invitations\/accept)$/, methods: ['POST'] },
+  { path: /^\/auth\/(sign-in|sign-out|invitations\/accept|two-factor\/setup|two-factor\/confirm)$/, methods: ['POST'] },
   { path: /^\/auth\/session$/, methods: READ },
   { path: /^\/metrics$/, methods: READ, operator: true },
   // GET only: a HEAD would write the export's audit record for an answer nobody reads.

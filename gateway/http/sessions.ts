@@ -36,11 +36,14 @@ export function clearSessionCookie(res: Response): void {
  * Admits a request by its session cookie: the live session (read from the database every time, so
  * a sign-out or a removal is seen at once by every worker and host), the TENANT header if sent
  * naming the session's tenant, and for anything but GET and HEAD the session's CSRF token.
- * Returns the session's tenant, or throws the 401 or 403.
+ * `enrolling`: the `/auth` routes a session that must first enrol a second factor may still use.
+ * Returns the session, or throws the 401 or 403.
  */
-export async function admitSession(tenants: TenantAccess, lifetimes: SessionLifetimes, req: Request, ctx: RequestContext, token: string): Promise<SessionPrincipal> {
+export async function admitSession(tenants: TenantAccess, lifetimes: SessionLifetimes, req: Request, ctx: RequestContext, token: string, enrolling = false): Promise<SessionPrincipal> {
   const session = await tenants.resolveSession(token, lifetimes);
   if (!session) throw new UnauthenticatedError('Session expired or signed out; sign in again');
+  // The tenant asks for a second factor this person has not enrolled: only enrolling (and signing out) is open.
+  if (session.twoFactorPending && !enrolling) throw new ForbiddenError('Two-factor enrolment required: POST /auth/two-factor/setup, then /auth/two-factor/confirm');
   const tenant = req.get('tenant');
   if (tenant && tenant !== session.tenantId) throw new ForbiddenError('The session does not belong to this tenant');
   if (req.method !== 'GET' && req.method !== 'HEAD') {

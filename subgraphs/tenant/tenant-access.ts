@@ -11,6 +11,7 @@ import { SortDirection } from '../common/pagination';
 import { AuditEventRepository, type AuditEventFilter, type AuditEventRecord } from './repositories/audit-event.repository';
 import { AuditEventService, type AuditExportOrigin } from './services/audit-event.service';
 import type { User } from './entities/user.entity';
+import { TwoFactorService, type TwoFactorSetup } from './services/two-factor.service';
 import { SessionService, type SessionLifetimes, type SessionPrincipal, type StartedSession } from './services/session.service';
 import { SignInService, type SignInOrigin, type SignInResult } from './services/sign-in.service';
 import { TenantService } from './services/tenant.service';
@@ -105,6 +106,16 @@ export class TenantAccess {
   /** Ends the session a cookie's token names (signing out). */
   endSession(token: string, lifetimes: SessionLifetimes, origin: SignInOrigin): Promise<void> {
     return new SessionService(this.em(), lifetimes).end(token, origin);
+  }
+
+  /** A fresh TOTP secret for a signed-in person to enrol (nothing stored until confirmed). */
+  twoFactorSetup(userId: string): Promise<TwoFactorSetup> {
+    return new TwoFactorService(this.em()).setup(userId);
+  }
+
+  /** Keeps a person's TOTP secret once a code from it is confirmed; a wrong code is 422. */
+  twoFactorConfirm(userId: string, secret: string, code: string, origin: SignInOrigin): Promise<void> {
+    return new TwoFactorService(this.em()).confirm(userId, secret, code, origin);
   }
 
   /** How many tenants exist (the first start creates a demo tenant only on an empty database). */

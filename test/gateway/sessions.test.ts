@@ -1,4 +1,5 @@
 import { Client } from 'pg';
+import { TOTP } from 'otpauth';
 import { admin, request, type HttpResult } from '../utils/e2e';
 import { startInProcessApp, type InProcessApp } from '../utils/in-process';
 
@@ -189,5 +190,47 @@ describe('automatic logoff', () => {
     expect((await request(`${app.url}/tenant/public`, { headers: { cookie: `${COOKIE}=${token}` } })).status).toBe(200);
     await new Promise((resolve) => setTimeout(resolve, 1_300));
     expect((await request(`${app.url}/tenant/public`, { headers: { cookie: `${COOKIE}=${token}` } })).status).toBe(401);
+  });
+});
+
+describe('a second factor (TOTP)', () => {
+  let app: InProcessApp;
+  afterAll(() => app.close());
+
+  it('a tenant that asks for one lets an unenrolled session only enrol; then every sign-in needs a code', async () => {
+    app = await startInProcessApp();
+    const created = await admin('/tenants', { method: 'POST', body: JSON.stringify({ name: 'TOTP Clinic' }) }, app.url);
+    const tenantId = created.body.tenant.id as string;
+    const json = { 'content-type': 'application/json' };
+    const asKey = (query: string) => request(`${app.url}/graphql`, { method: 'POST', headers: { TENANT: tenantId, 'API-KEY': created.body.apiKey, ...json }, body: JSON.stringify({ query }) });
+    const post = (path: string, body: unknown, headers: Record<string, string> = {}) => request(`${app.url}${path}`, { method: 'POST', headers: { ...json, ...headers }, body: JSON.stringify(body) });
+    expect((await asKey('mutation { setTwoFactorRequired(required: true) }')).body.data.setTwoFactorRequired).toBe(true);
+    const invited = await asKey('mutation { inviteUser(input: {email: "totp@example.com", role: clinician}) { invitationToken } }');
+    await post('/auth/invitations/accept', { token: invited.body.data.inviteUser.invitationToken, password: 'correct horse battery' });
+    const credentials = { tenantId, email: 'totp@example.com', password: 'correct horse battery' };
+
+    const first = await post('/auth/sign-in', credentials);
+    const { token } = sessionCookie(first);
+    const session = { cookie: `${COOKIE}=${token}`, 'x-csrf-token': first.body.csrfToken };
+    const refused = await request(`${app.url}/tenant/public`, { headers: session });
+    expect(refused.status).toBe(403);
+    expect(refused.body.detail).toMatch(/^Two-factor enrolment required/);
+    expect((await request(`${app.url}/auth/session`, { headers: session })).body.twoFactorPending).toBe(true);
+
+    const setup = await post('/auth/two-factor/setup', {}, session);
+    expect(setup.body.uri).toMatch(/^otpauth:\/\/totp\/Healthcare%20Practice%20Platform:totp%40example\.com\?/);
+    const totp = new TOTP({ secret: setup.body.secret, algorithm: 'SHA1', digits: 6, period: 30 });
+    const wrong = String((Number(totp.generate()) + 1) % 1_000_000).padStart(6, '0');
+    const bad = await post('/auth/two-factor/confirm', { secret: setup.body.secret, code: wrong }, session);
+    expect(bad.status).toBe(422);
+    expect(bad.body.detail[0].loc).toEqual(['body', 'code']);
+    expect((await post('/auth/two-factor/confirm', { secret: setup.body.secret, code: totp.generate() }, session)).status).toBe(204);
+    expect((await request(`${app.url}/tenant/public`, { headers: session })).status).toBe(200);
+
+    const noCode = await post('/auth/sign-in', credentials);
+    expect(noCode.status).toBe(401);
+    expect(noCode.body.detail).toBe('A two-factor code is required: send it as "code"');
+    expect((await post('/auth/sign-in', { ...credentials, code: wrong })).status).toBe(401);
+    expect((await post('/auth/sign-in', { ...credentials, code: totp.generate() })).status).toBe(200);
   });
 });

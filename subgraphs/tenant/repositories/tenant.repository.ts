@@ -96,6 +96,12 @@ export class TenantRepository {
     return !!key && (await em.count(Tenant, { id: key }, { filters: false })) > 0;
   }
 
+  /** Whether a tenant asks its people for a second factor; the edge asks while resolving a session, before the tenant's request. */
+  static async twoFactorRequiredUnscoped(em: EntityManager, tenantId: string): Promise<boolean> {
+    const tenant = await em.findOne(Tenant, { id: tenantId }, { filters: false, fields: ['twoFactorRequired'] });
+    return tenant?.twoFactorRequired ?? false;
+  }
+
   /** How many tenants exist, all of them (the first start seeds a demo tenant only on an empty database). */
   static countUnscoped(em: EntityManager): Promise<number> {
     return em.count(Tenant, {}, { filters: false });

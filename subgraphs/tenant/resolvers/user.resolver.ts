@@ -33,6 +33,11 @@ export class UserResolver {
     return (await this.people(ctx).remove(id)).id;
   }
 
+  @Mutation(() => Boolean, { description: 'Whether people must sign in with a second factor (TOTP); those without one may then only enrol it' })
+  setTwoFactorRequired(@Arg('required') required: boolean, @Ctx() ctx: SubgraphContext): Promise<boolean> {
+    return this.people(ctx).setTwoFactorRequired(required);
+  }
+
   private people(ctx: SubgraphContext): PeopleService {
     return new PeopleService(ctx.em, requireScope(ctx), ctx.audit, ctx.actor ?? null);
   }

@@ -5,6 +5,7 @@ import type { AuditOrigin } from '../../../platform/audit/audit-entry';
 import type { User } from '../entities/user.entity';
 import { SessionRepository } from '../repositories/session.repository';
 import { UserRepository } from '../repositories/user.repository';
+import { TenantRepository } from '../repositories/tenant.repository';
 
 /** How long a session lives: its idle timeout (automatic logoff) and its absolute lifetime. */
 export interface SessionLifetimes {
@@ -27,6 +28,8 @@ export interface SessionPrincipal {
   role: string;
   /** When it ends at the latest (its absolute lifetime). */
   expiresAt: Date;
+  /** The tenant asks for a second factor and this person has none yet: the session may only enrol one. */
+  twoFactorPending: boolean;
   /** Whether `presented` is this session's CSRF token (constant time). */
   csrfMatches(presented: string): boolean;
 }
@@ -75,12 +78,14 @@ export class SessionService {
       await SessionRepository.saveUnscoped(this.em);
     }
     const csrfHash = Buffer.from(session.csrfHash);
+    const twoFactorPending = user.totpSecret === null && (await TenantRepository.twoFactorRequiredUnscoped(this.em, session.tenantId));
     return {
       sessionId: session.id,
       tenantId: session.tenantId,
       userId: user.id,
       role: user.role,
       expiresAt: session.expiresAt,
+      twoFactorPending,
       csrfMatches: (presented) => timingSafeEqual(sha256(presented), csrfHash),
     };
   }
