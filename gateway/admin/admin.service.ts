@@ -1,5 +1,5 @@
 import type { ChainVerdict } from '../../platform/audit/audit-chain';
-import { OPERATOR_CLI, type ApiKeySummary, type IssuedKey, type KeyChangeOrigin, type KeyLimits, type TenantAccess, type TenantSummary } from '../../subgraphs/tenant';
+import { OPERATOR_CLI, type OperatorPeople, type ApiKeySummary, type IssuedKey, type KeyChangeOrigin, type KeyLimits, type TenantAccess, type TenantSummary } from '../../subgraphs/tenant';
 import type { DemoSeeder } from '../database/platform';
 
 /** The operator's control plane: tenants and their keys (docs/decisions.md, Tenancy), shared by `/admin` and the CLI. */
@@ -37,6 +37,11 @@ export class AdminService {
   /** Verifies a tenant's audit chain (docs/audit.md); an unknown tenant is 404. */
   verifyAudit(tenantId: string): Promise<ChainVerdict> {
     return this.tenants.verifyAudit(tenantId);
+  }
+
+  /** A tenant's people, as the operator (the CLI) handles them. */
+  people(tenantId: string): OperatorPeople {
+    return this.tenants.people(tenantId);
   }
 
   /** How many tenants exist (the first start creates a demo tenant only on an empty database). */

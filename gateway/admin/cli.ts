@@ -15,6 +15,12 @@ const USAGE = `Usage: npm run admin -- <command>
                                   restricted to scopes (docs/access.md), expiring
   list-keys <tenant-id>           list a tenant's keys (no secrets)
   revoke-key <key-id>             revoke an API key
+  invite-user <tenant-id> <email> --role R [--name N]
+                                  invite a person (owner, admin, analyst, billing,
+                                  clinician); prints the one-time invitation token
+  list-users <tenant-id>          list a tenant's people
+  set-role <tenant-id> <user-id> --role R   give a person another role (ends their sessions)
+  remove-user <tenant-id> <user-id>         remove a person (ends their sessions)
   verify-audit <tenant-id>        check the tenant's audit trail: numbering, links, hashes
                                   (exit 3 when broken; keep the printed head elsewhere)
 
@@ -31,10 +37,11 @@ function keyLimits(scopes: string | undefined, expires: string | undefined): Key
 
 /** `npm run admin`: the operator's control plane when no server is running (or beside one). */
 async function main(argv: string[]): Promise<number> {
-  const { positionals, values } = parseArgs({ args: argv, allowPositionals: true, options: { demo: { type: 'boolean' }, name: { type: 'string' }, scopes: { type: 'string' }, expires: { type: 'string' }, help: { type: 'boolean', short: 'h' } } });
-  const [command, arg] = positionals;
-  const commands = ['create-tenant', 'issue-key', 'list-keys', 'revoke-key', 'verify-audit'];
-  if (values.help || !command || !commands.includes(command) || !arg) {
+  const { positionals, values } = parseArgs({ args: argv, allowPositionals: true, options: { demo: { type: 'boolean' }, name: { type: 'string' }, role: { type: 'string' }, scopes: { type: 'string' }, expires: { type: 'string' }, help: { type: 'boolean', short: 'h' } } });
+  const [command, arg, second] = positionals;
+  const commands = ['create-tenant', 'issue-key', 'list-keys', 'revoke-key', 'verify-audit', 'invite-user', 'list-users', 'set-role', 'remove-user'];
+  const needsSecond = ['invite-user', 'set-role', 'remove-user'].includes(command ?? '');
+  if (values.help || !command || !commands.includes(command) || !arg || (needsSecond && !second)) {
     console.error(USAGE);
     return values.help ? 0 : 2;
   }
@@ -48,6 +55,10 @@ async function main(argv: string[]): Promise<number> {
     if (command === 'create-tenant') output = await admin.createTenant(arg, values.demo === true);
     else if (command === 'issue-key') output = await admin.issueKey(arg, values.name ?? null, keyLimits(values.scopes, values.expires));
     else if (command === 'list-keys') output = await admin.listKeys(arg);
+    else if (command === 'invite-user') output = await admin.people(arg).invite(second!, values.name ?? null, values.role ?? '');
+    else if (command === 'list-users') output = await admin.people(arg).list();
+    else if (command === 'set-role') output = await admin.people(arg).changeRole(second!, values.role ?? '');
+    else if (command === 'remove-user') output = await admin.people(arg).remove(second!);
     else if (command === 'verify-audit') {
       const verdict = await admin.verifyAudit(arg);
       console.log(JSON.stringify(verdict, null, 2));

@@ -85,7 +85,7 @@ export const tenantSubgraph: SubgraphDefinition<WebhookSettings | null, TenantDe
 };
 
 // The tenant subgraph's public face beyond its definition: what the edge and the operator's tools use.
-export { TenantAccess, type TenantSummary } from './tenant-access';
+export { TenantAccess, type OperatorPeople, type TenantSummary } from './tenant-access';
 export { csrfTokenOf, type SessionLifetimes, type SessionPrincipal, type StartedSession } from './services/session.service';
 export type { SignInOrigin, SignInResult } from './services/sign-in.service';
 export { API_KEY_REVOKED_CHANNEL, OPERATOR_CLI, type ApiKeySummary, type IssuedKey, type KeyChangeOrigin, type KeyLimits, type KeyPrincipal } from './services/api-key.service';

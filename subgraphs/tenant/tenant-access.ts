@@ -11,6 +11,18 @@ import { SortDirection } from '../common/pagination';
 import { AuditEventRepository, type AuditEventFilter, type AuditEventRecord } from './repositories/audit-event.repository';
 import { AuditEventService, type AuditExportOrigin } from './services/audit-event.service';
 import type { User } from './entities/user.entity';
+import { PeopleService } from './services/people.service';
+import { toUserView, type UserType } from './types/user.type';
+import { RequestAudit } from '../../platform/audit/request-audit';
+
+/** What the operator's tools may do with a tenant's people (TenantAccess.people). */
+export interface OperatorPeople {
+  invite(email: string, name: string | null, role: string): Promise<{ user: UserType; invitationToken: string; expiresAt: string }>;
+  /** The first hundred, by e-mail. */
+  list(): Promise<UserType[]>;
+  changeRole(userId: string, role: string): Promise<UserType>;
+  remove(userId: string): Promise<UserType>;
+}
 import { TwoFactorService, type TwoFactorSetup } from './services/two-factor.service';
 import { SessionService, type SessionLifetimes, type SessionPrincipal, type StartedSession } from './services/session.service';
 import { SignInService, type SignInOrigin, type SignInResult } from './services/sign-in.service';
@@ -106,6 +118,26 @@ export class TenantAccess {
   /** Ends the session a cookie's token names (signing out). */
   endSession(token: string, lifetimes: SessionLifetimes, origin: SignInOrigin): Promise<void> {
     return new SessionService(this.em(), lifetimes).end(token, origin);
+  }
+
+  /** The operator's hand on a tenant's people (the CLI): invite, list, change a role, remove, as the graph's mutations do, audited as the operator. */
+  people(tenantId: string, by: KeyChangeOrigin = OPERATOR_CLI): OperatorPeople {
+    const em = this.em();
+    const scope = TenantScope.ofStoredRow(tenantId);
+    // Under the tenant guard, as a request's entity manager is.
+    scope.guard(em);
+    const service = new PeopleService(em, scope, new RequestAudit({ tenantId, ...by }, null), by.actor);
+    const view = (user: User) => toUserView(user);
+    return {
+      invite: async (email, name, role) => {
+        if (!(await TenantRepository.existsUnscoped(em, tenantId))) throw new NotFoundError('Tenant not found');
+        const invited = await service.invite(email, name, role);
+        return { user: view(invited.user), invitationToken: invited.invitationToken, expiresAt: invited.expiresAt.toISOString() };
+      },
+      list: async () => (await service.list(1, 100))[0].map(view),
+      changeRole: async (userId, role) => view(await service.changeRole(userId, role)),
+      remove: async (userId) => view(await service.remove(userId)),
+    };
   }
 
   /** A fresh TOTP secret for a signed-in person to enrol (nothing stored until confirmed). */

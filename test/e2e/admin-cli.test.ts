@@ -36,6 +36,23 @@ describe(`the admin CLI reaches the same database as the server (${process.env.E
     expect(after.find((k: { id: string }) => k.id === issued.id).revokedAt).not.toBeNull();
   }, 90_000);
 
+  it('invites a person who then signs in on the running server, changes their role and removes them, ending their session', async () => {
+    const tenant = await createTestTenant('CLI People Clinic');
+    const invited = await admin('invite-user', tenant.tenantId, 'cli.person@example.com', '--role', 'analyst', '--name', 'Cli Person');
+    expect(invited.user).toMatchObject({ email: 'cli.person@example.com', role: 'analyst', status: 'invited' });
+    const json = { 'content-type': 'application/json' };
+    expect((await request(`${baseUrl()}/auth/invitations/accept`, { method: 'POST', headers: json, body: JSON.stringify({ token: invited.invitationToken, password: 'correct horse battery' }) })).status).toBe(200);
+    const signedIn = await request(`${baseUrl()}/auth/sign-in`, { method: 'POST', headers: json, body: JSON.stringify({ tenantId: tenant.tenantId, email: 'cli.person@example.com', password: 'correct horse battery' }) });
+    const cookie = signedIn.headers.getSetCookie()[0].split(';')[0];
+    expect((await request(`${baseUrl()}/tenant/public`, { headers: { cookie } })).status).toBe(200);
+
+    expect((await admin('list-users', tenant.tenantId)).map((user: { email: string; status: string }) => [user.email, user.status])).toEqual([['cli.person@example.com', 'active']]);
+    expect((await admin('set-role', tenant.tenantId, invited.user.id, '--role', 'billing')).role).toBe('billing');
+    expect((await request(`${baseUrl()}/tenant/public`, { headers: { cookie } })).status).toBe(401);
+    expect((await admin('remove-user', tenant.tenantId, invited.user.id)).id).toBe(invited.user.id);
+    expect(await admin('list-users', tenant.tenantId)).toEqual([]);
+  }, 90_000);
+
   it('a key the CLI revokes is refused by the running server at once, though the server had it cached', async () => {
     const tenant = await createTestTenant('CLI Revocation Clinic');
     const issued = await adminApi(`/tenants/${tenant.tenantId}/api-keys`, { method: 'POST', body: '{}' });

@@ -26,7 +26,7 @@ export interface Invited {
 
 /**
  * A tenant's people (docs/access.md, People and roles): invited by e-mail with a role, given
- * another role, removed. Only an owner (or the tenant's full key, which the operator issued for
+ * another role, removed. Only an owner (or the operator, or the tenant's full key, which the operator issued for
  * its owner) makes, unmakes or removes owners; the last owner stays. Every change is audited in
  * its transaction, and a removal or role change ends the person's sessions in the same one.
  */
@@ -115,6 +115,8 @@ export class PeopleService {
 
   /** Refuses (403) unless the caller is an owner, or the tenant's full key. */
   private async mustBeOwner(what: string): Promise<void> {
+    // The operator (CLI, /admin) stands above the tenant's owners.
+    if (this.actor?.kind === 'operator') return;
     if (this.actor?.kind === 'user' && this.actor.id) {
       const caller = await new UserRepository(this.em, this.scope).findCurrent(this.actor.id);
       if (caller?.role === 'owner') return;
