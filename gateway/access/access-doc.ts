@@ -6,6 +6,7 @@ import { ROUTES } from '../../rest-bridge/routes';
 import type { RouteDefinition } from '../../rest-bridge/types';
 import { repoRoot } from '../../schema/paths';
 import { SCOPES } from '../../schema/scopes';
+import { ROLES } from '../../schema/roles';
 import { parseSingleOperation } from '../../schema/single-operation';
 import { readSupergraph } from '../../schema/supergraph';
 import { ScopeCheck } from './scope-check';
@@ -29,6 +30,7 @@ export function accessTables(schema: GraphQLSchema = servedSchema(), routes: rea
   const check = new ScopeCheck();
   check.verifyAgainst(schema);
   const lines = ['| Scope | What it grants |', '|---|---|', ...Object.entries(SCOPES).map(([scope, grants]) => `| \`${scope}\` | ${grants} |`), ''];
+  lines.push('| Role | Scopes |', '|---|---|', ...Object.entries(ROLES).map(([role, scopes]) => `| ${role} | ${scopes.length === Object.keys(SCOPES).length ? 'every scope' : scopes.map((scope) => `\`${scope}\``).join(', ')} |`), '');
   lines.push('| Method | Path | Scope |', '|---|---|---|');
   for (const route of routes) {
     const { document, operation } = parseSingleOperation(route.document, schema);
