@@ -83,6 +83,7 @@ export const ROOT_FIELD_SCOPES: Readonly<Record<'Query' | 'Mutation' | 'Subscrip
     changeUserRole: 'users:manage',
     removeUser: 'users:manage',
     setTwoFactorRequired: 'users:manage',
+    setAllowedOrigins: 'users:manage',
     submitCampaignLead: 'any',
   },
   Subscription: {

@@ -37,6 +37,7 @@ import { streamHandler } from '../graphql/sse';
 import { graphiqlRouter } from './graphiql';
 import { consoleRouter } from './console';
 import { authRouter } from './auth-routes';
+import { crossOriginPages } from './cross-origin';
 import { documentHandler } from './public-document';
 import { refuseOtherMethods } from './method-guard';
 import { PLATFORM_PATHS } from './platform-paths';
@@ -104,10 +105,12 @@ export async function startApp(config: Config, platform: Platform, log: Logger, 
   app.use(securityHeaders(API_HEADERS));
   const pageHeaders = securityHeaders(PAGE_HEADERS);
   app.use(requestContextMiddleware(log));
+  // Preflights of tenants' own web origins are answered here; any other OPTIONS goes on to the JSON 404.
+  app.use(crossOriginPages(platform.tenants));
   app.use(accessLog(log));
   app.use(refuseLongUrl);
 
-  const tenantScoped = authenticate(keys, limits, { tenants: platform.tenants, lifetimes: config.sessions });
+  const tenantScoped = authenticate(keys, limits, { tenants: platform.tenants, lifetimes: config.sessions, ownOrigin: new URL(config.publicUrl).origin });
   const idempotency = new PostgresIdempotencyStore(platform.gatewayOrm);
   const pruneTimer = setInterval(() => void idempotency.prune().catch((error) => log.warn({ err: error }, 'idempotency prune failed')), 3_600_000).unref();
   const streams = { subscribe: subscriptions.subscribe.bind(subscriptions), heartbeatMs: options.streamHeartbeatMs };

@@ -4,7 +4,9 @@ import { ROLES, isRole } from '../../schema/roles';
 import { csrfTokenOf, type SessionLifetimes, type TenantAccess } from '../../subgraphs/tenant';
 import type { RateLimits } from './rate-limit';
 import { contextOf } from './request-context';
-import { admitSession, clearSessionCookie, sessionTokenOf, setSessionCookie } from './sessions';
+import { admitSession, bearerTokenOf, clearSessionCookie, sessionTokenOf, setSessionCookie } from './sessions';
+
+const bearer = (req: Parameters<RequestHandler>[0]) => bearerTokenOf(req) !== null;
 
 /** Reads the named string fields of a JSON body (`optional` ones may be absent or null); the same 422 vocabulary as the rest of the API. */
 function stringFields<R extends string, O extends string>(body: unknown, required: readonly R[], optional: readonly O[] = []): Record<R, string> & Partial<Record<O, string>> {
@@ -33,9 +35,9 @@ function stringFields<R extends string, O extends string>(body: unknown, require
 export function authRouter(tenants: TenantAccess, limits: RateLimits, lifetimes: SessionLifetimes, anonymous: RequestHandler, readBody: RequestHandler[]): Router {
   const router = Router();
   const signedIn = (req: Parameters<RequestHandler>[0], res: Parameters<RequestHandler>[1]) => {
-    const token = sessionTokenOf(req);
+    const token = bearerTokenOf(req) ?? sessionTokenOf(req);
     if (!token) throw new UnauthenticatedError('Not signed in');
-    return admitSession(tenants, lifetimes, req, contextOf(res), token, true);
+    return admitSession(tenants, lifetimes, req, contextOf(res), token, { enrolling: true, bearer: bearer(req) });
   };
   const origin = (res: Parameters<RequestHandler>[1]) => {
     const ctx = contextOf(res);
@@ -45,6 +47,8 @@ export function authRouter(tenants: TenantAccess, limits: RateLimits, lifetimes:
   router.post('/sign-in', anonymous, ...readBody, async (req, res) => {
     res.locals.route = '/auth/sign-in';
     const { tenantId, email, password, code } = stringFields(req.body, ['tenantId', 'email', 'password'], ['code']);
+    // A page of a tenant's own origin asks for the token itself (`"bearer": true`) and sends it as `Authorization: Bearer`.
+    const asBearer = (req.body as { bearer?: unknown }).bearer === true;
     const account = `${tenantId}\0${email.trim().toLowerCase()}`;
     const address = req.ip ?? 'unknown';
     const wait = await limits.signInWait(account, address);
@@ -56,25 +60,27 @@ export function authRouter(tenants: TenantAccess, limits: RateLimits, lifetimes:
       throw new UnauthenticatedError('Invalid e-mail or password');
     }
     const session = await tenants.startSession(result.user, lifetimes);
+    const answer = { tenantId: result.user.tenantId, user: { id: result.user.id, role: result.user.role }, expiresAt: session.expiresAt.toISOString() };
+    if (asBearer) return void res.json({ ...answer, token: session.token });
     setSessionCookie(res, session.token, session.expiresAt);
-    res.json({ tenantId: result.user.tenantId, user: { id: result.user.id, role: result.user.role }, csrfToken: session.csrfToken, expiresAt: session.expiresAt.toISOString() });
+    res.json({ ...answer, csrfToken: session.csrfToken });
   });
 
   router.get('/session', anonymous, async (req, res) => {
     res.locals.route = '/auth/session';
-    const token = sessionTokenOf(req);
+    const token = bearerTokenOf(req) ?? sessionTokenOf(req);
     if (!token) throw new UnauthenticatedError('Not signed in');
-    const session = await admitSession(tenants, lifetimes, req, contextOf(res), token, true);
+    const session = await admitSession(tenants, lifetimes, req, contextOf(res), token, { enrolling: true, bearer: bearer(req) });
     const scopes = isRole(session.role) ? ROLES[session.role] : [];
     res.json({ tenantId: session.tenantId, user: { id: session.userId, role: session.role }, scopes, twoFactorPending: session.twoFactorPending, csrfToken: csrfTokenOf(token), expiresAt: session.expiresAt.toISOString() });
   });
 
   router.post('/sign-out', anonymous, async (req, res) => {
     res.locals.route = '/auth/sign-out';
-    const token = sessionTokenOf(req);
+    const token = bearerTokenOf(req) ?? sessionTokenOf(req);
     if (token) {
       // The CSRF token too: another site's page must not sign a person out.
-      await admitSession(tenants, lifetimes, req, contextOf(res), token, true);
+      await admitSession(tenants, lifetimes, req, contextOf(res), token, { enrolling: true, bearer: bearer(req) });
       await tenants.endSession(token, lifetimes, origin(res));
     }
     clearSessionCookie(res);

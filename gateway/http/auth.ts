@@ -6,13 +6,15 @@ import type { KeyCache } from './key-cache';
 import { authFailures } from '../metrics/instruments';
 import { setRateLimitHeaders, type RateDecision, type RateLimits } from './rate-limit';
 import { contextOf } from './request-context';
-import { admitSession, sessionTokenOf } from './sessions';
+import { admitSession, bearerTokenOf, sessionTokenOf } from './sessions';
 import type { SessionLifetimes, TenantAccess } from '../../subgraphs/tenant';
 
 /** What admitting people's sessions needs: the tenant subgraph's face, and how long sessions live. */
 export interface SessionSupport {
   tenants: TenantAccess;
   lifetimes: SessionLifetimes;
+  /** This service's own origin (PUBLIC_URL's). */
+  ownOrigin: string;
 }
 
 const missingHeader = (name: string): ValidationIssue => ({ type: 'missing', loc: ['header', name], msg: 'Field required', input: null });
@@ -29,9 +31,10 @@ export function authenticate(keys: KeyCache, limits: RateLimits, sessions?: Sess
     const tenantId = req.get('tenant');
     const apiKey = req.get('api-key');
     // A browser of a signed-in person sends its session cookie instead of a key (docs/access.md, Sessions).
-    const sessionToken = !apiKey && sessions ? sessionTokenOf(req) : null;
+    const bearer = !apiKey && sessions ? bearerTokenOf(req) : null;
+    const sessionToken = bearer ?? (!apiKey && sessions ? sessionTokenOf(req) : null);
     if (sessionToken) {
-      admitSession(sessions!.tenants, sessions!.lifetimes, req, contextOf(res), sessionToken).then(
+      admitSession(sessions!.tenants, sessions!.lifetimes, req, contextOf(res), sessionToken, { bearer: bearer !== null, ownOrigin: sessions!.ownOrigin }).then(
         (session) => charge(req, res, next, limits, null, session.tenantId),
         (error: unknown) => {
           authFailures.inc({ reason: 'invalid_session' });

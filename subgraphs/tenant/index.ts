@@ -18,6 +18,7 @@ import { Migration20261215000000_bounded_logos } from './migrations/Migration202
 import { Migration20261220000400_webhook_endpoint_health } from './migrations/Migration20261220000400_webhook_endpoint_health';
 import { Migration20261227000000_scoped_keys } from './migrations/Migration20261227000000_scoped_keys';
 import { Migration20261227030000_people_sessions } from './migrations/Migration20261227030000_people_sessions';
+import { Migration20261227040000_allowed_origins } from './migrations/Migration20261227040000_allowed_origins';
 import { User } from './entities/user.entity';
 import { Invitation } from './entities/invitation.entity';
 import { Session } from './entities/session.entity';
@@ -56,6 +57,7 @@ export const tenantSubgraph: SubgraphDefinition<WebhookSettings | null, TenantDe
     migration('Migration20261220000400_webhook_endpoint_health', Migration20261220000400_webhook_endpoint_health),
     migration('Migration20261227000000_scoped_keys', Migration20261227000000_scoped_keys),
     migration('Migration20261227030000_people_sessions', Migration20261227030000_people_sessions),
+    migration('Migration20261227040000_allowed_origins', Migration20261227040000_allowed_origins),
   ],
   resolvers: [
     TenantResolver,

@@ -140,6 +140,16 @@ export class TenantAccess {
     };
   }
 
+  /** Whether any tenant lets pages of this web origin call the API (a browser's preflight). */
+  anyAllowsOrigin(origin: string): Promise<boolean> {
+    return TenantRepository.anyAllowsOriginUnscoped(this.em(), origin);
+  }
+
+  /** Whether this tenant lets pages of this web origin call the API with a person's bearer session. */
+  allowsOrigin(tenantId: string, origin: string): Promise<boolean> {
+    return TenantRepository.allowsOriginUnscoped(this.em(), tenantId, origin);
+  }
+
   /** A fresh TOTP secret for a signed-in person to enrol (nothing stored until confirmed). */
   twoFactorSetup(userId: string): Promise<TwoFactorSetup> {
     return new TwoFactorService(this.em()).setup(userId);

@@ -234,3 +234,47 @@ describe('a second factor (TOTP)', () => {
     expect((await post('/auth/sign-in', { ...credentials, code: totp.generate() })).status).toBe(200);
   });
 });
+
+describe("bearer sessions from a tenant's own web origins (CORS)", () => {
+  let app: InProcessApp;
+  afterAll(() => app.close());
+
+  it('lets a listed origin sign in for a bearer token and call the API with it; other origins, cookies and API keys stay out', async () => {
+    app = await startInProcessApp();
+    const created = await admin('/tenants', { method: 'POST', body: JSON.stringify({ name: 'CORS Clinic' }) }, app.url);
+    const tenantId = created.body.tenant.id as string;
+    const json = { 'content-type': 'application/json' };
+    const asKey = (query: string) => request(`${app.url}/graphql`, { method: 'POST', headers: { TENANT: tenantId, 'API-KEY': created.body.apiKey, ...json }, body: JSON.stringify({ query }) });
+    const bad = await asKey('mutation { setAllowedOrigins(origins: ["https://app.example.com/path"]) }');
+    expect(bad.body.errors[0].extensions.code).toBe('BAD_USER_INPUT');
+    expect((await asKey('mutation { setAllowedOrigins(origins: ["HTTPS://app.example.com", "http://localhost:5173"]) }')).body.data.setAllowedOrigins).toEqual(['https://app.example.com', 'http://localhost:5173']);
+    const invited = await asKey('mutation { inviteUser(input: {email: "spa@example.com", role: analyst}) { invitationToken } }');
+    await request(`${app.url}/auth/invitations/accept`, { method: 'POST', headers: json, body: JSON.stringify({ token: invited.body.data.inviteUser.invitationToken, password: 'correct horse battery' }) });
+
+    const listed = 'https://app.example.com';
+    const preflight = await request(`${app.url}/graphql`, { method: 'OPTIONS', headers: { origin: listed, 'access-control-request-method': 'POST', 'access-control-request-headers': 'authorization,content-type' } });
+    expect(preflight.status).toBe(204);
+    expect(preflight.headers.get('access-control-allow-origin')).toBe(listed);
+    expect(preflight.headers.get('access-control-allow-headers')).not.toMatch(/api-key/i);
+    expect(preflight.headers.get('access-control-allow-credentials')).toBeNull();
+    const stranger = await request(`${app.url}/graphql`, { method: 'OPTIONS', headers: { origin: 'https://evil.example', 'access-control-request-method': 'POST' } });
+    expect(stranger.headers.get('access-control-allow-origin')).toBeNull();
+
+    const signedIn = await request(`${app.url}/auth/sign-in`, { method: 'POST', headers: { ...json, origin: listed }, body: JSON.stringify({ tenantId, email: 'spa@example.com', password: 'correct horse battery', bearer: true }) });
+    expect(signedIn.status).toBe(200);
+    expect(signedIn.headers.getSetCookie()).toEqual([]);
+    expect(signedIn.headers.get('access-control-allow-origin')).toBe(listed);
+    const bearer = { authorization: `Bearer ${signedIn.body.token}` };
+    // No CSRF token with a bearer: no browser attaches it by itself.
+    const ok = await request(`${app.url}/graphql`, { method: 'POST', headers: { ...json, ...bearer, origin: listed }, body: JSON.stringify({ query: '{ dashboards { total } }' }) });
+    expect(ok.status).toBe(200);
+    expect(ok.headers.get('access-control-allow-origin')).toBe(listed);
+    const elsewhere = await request(`${app.url}/graphql`, { method: 'POST', headers: { ...json, ...bearer, origin: 'https://evil.example' }, body: JSON.stringify({ query: '{ dashboards { total } }' }) });
+    expect(elsewhere.status).toBe(403);
+    expect(elsewhere.body).toEqual({ detail: 'This origin is not one the tenant lets call the API' });
+    // Server-to-server (no Origin) the bearer works too; signing out ends it.
+    expect((await request(`${app.url}/tenant/public`, { headers: bearer })).status).toBe(200);
+    expect((await request(`${app.url}/auth/sign-out`, { method: 'POST', headers: bearer })).status).toBe(204);
+    expect((await request(`${app.url}/tenant/public`, { headers: bearer })).status).toBe(401);
+  });
+});

@@ -71,6 +71,10 @@ export class Tenant {
   @Property({ type: 'boolean', fieldName: 'two_factor_required' })
   twoFactorRequired: boolean = false;
 
+  /** Web origins (`https://app.example.com`) whose pages may call the API with a person's bearer session. */
+  @Property({ type: 'text[]', fieldName: 'allowed_origins' })
+  allowedOrigins: string[] = [];
+
   @Property({ type: 'timestamptz', fieldName: 'created_at' })
   createdAt: Date = new Date();
 

@@ -96,6 +96,16 @@ export class TenantRepository {
     return !!key && (await em.count(Tenant, { id: key }, { filters: false })) > 0;
   }
 
+  /** Whether any tenant lists this web origin: the edge answers a browser's preflight before it knows the tenant. */
+  static async anyAllowsOriginUnscoped(em: EntityManager, origin: string): Promise<boolean> {
+    return (await em.count(Tenant, { allowedOrigins: { $contains: [origin] } }, { filters: false })) > 0;
+  }
+
+  /** Whether a tenant lists this web origin; the edge asks while admitting a bearer session, before the tenant's request. */
+  static async allowsOriginUnscoped(em: EntityManager, tenantId: string, origin: string): Promise<boolean> {
+    return (await em.count(Tenant, { id: tenantId, allowedOrigins: { $contains: [origin] } }, { filters: false })) > 0;
+  }
+
   /** Whether a tenant asks its people for a second factor; the edge asks while resolving a session, before the tenant's request. */
   static async twoFactorRequiredUnscoped(em: EntityManager, tenantId: string): Promise<boolean> {
     const tenant = await em.findOne(Tenant, { id: tenantId }, { filters: false, fields: ['twoFactorRequired'] });

@@ -4,6 +4,7 @@ import { toPage, type Page } from '../../common/pagination';
 import { requireScope } from '../../common/require-tenant';
 import { validatePage } from '../../common/validate-page';
 import { PeopleService } from '../services/people.service';
+import { SignInRulesService } from '../services/sign-in-rules.service';
 import { InvitedUserType, InviteUserInput, toUserView, UserListArgs, UserPage, UserRole, UserType } from '../types/user.type';
 import type { Role } from '../../../schema/roles';
 
@@ -35,7 +36,16 @@ export class UserResolver {
 
   @Mutation(() => Boolean, { description: 'Whether people must sign in with a second factor (TOTP); those without one may then only enrol it' })
   setTwoFactorRequired(@Arg('required') required: boolean, @Ctx() ctx: SubgraphContext): Promise<boolean> {
-    return this.people(ctx).setTwoFactorRequired(required);
+    return this.rules(ctx).setTwoFactorRequired(required);
+  }
+
+  @Mutation(() => [String], { description: "Replaces the web origins (https://host[:port]) whose pages may call the API with a person's bearer session" })
+  setAllowedOrigins(@Arg('origins', () => [String]) origins: string[], @Ctx() ctx: SubgraphContext): Promise<string[]> {
+    return this.rules(ctx).setAllowedOrigins(origins);
+  }
+
+  private rules(ctx: SubgraphContext): SignInRulesService {
+    return new SignInRulesService(ctx.em, requireScope(ctx), ctx.audit);
   }
 
   private people(ctx: SubgraphContext): PeopleService {

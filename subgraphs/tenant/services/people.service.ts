@@ -10,7 +10,6 @@ import type { User } from '../entities/user.entity';
 import { ApiKeyRepository } from '../repositories/api-key.repository';
 import { SessionRepository } from '../repositories/session.repository';
 import { UserRepository } from '../repositories/user.repository';
-import { TenantService } from './tenant.service';
 
 /** How long an invitation may be accepted. */
 const INVITATION_DAYS = 7;
@@ -91,16 +90,6 @@ export class PeopleService {
       await this.audit.change(tx, 'user.remove', 'user', [user.id]);
       return user;
     });
-  }
-
-  /** Whether the tenant's people must sign in with a second factor; those without one may then only enrol it. */
-  async setTwoFactorRequired(required: boolean): Promise<boolean> {
-    await this.em.transactional(async (tx) => {
-      const tenant = await new TenantService(tx).load(this.scope);
-      tenant.twoFactorRequired = required;
-      await this.audit.change(tx, required ? 'tenant.require_two_factor' : 'tenant.allow_one_factor', 'tenant', [this.scope.tenantId]);
-    });
-    return required;
   }
 
   /** One page of the tenant's people (not removed). */

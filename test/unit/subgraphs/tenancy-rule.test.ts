@@ -65,6 +65,8 @@ const UNSCOPED_METHODS: Record<string, string> = {
   'SessionRepository.findInvitationUnscoped': 'an invitation is accepted with its secret token, before its person can sign in',
   'UserRepository.findActiveByEmailUnscoped': 'signing in names the tenant and e-mail before there is a session',
   'TenantRepository.twoFactorRequiredUnscoped': 'the edge resolves a session (and whether it may only enrol a second factor) before the tenant\'s request',
+  'TenantRepository.anyAllowsOriginUnscoped': "a browser's preflight names an origin, not a tenant",
+  'TenantRepository.allowsOriginUnscoped': 'the edge admits a bearer session from another origin before the tenant\'s request',
   'UserRepository.findByIdUnscoped': "a session or an invitation names its person, before the tenant's request",
   'TenantRepository.existsUnscoped': 'the operator names a tenant by id',
   'TenantRepository.countUnscoped': 'the first start seeds a demo tenant only on an empty database',
