@@ -1,3 +1,4 @@
+import { FULL_ACCESS } from '../../schema/scopes';
 import { randomUUID } from 'node:crypto';
 import { createServer, type AddressInfo } from 'node:net';
 import { trace, type Span, type Tracer, type TracerProvider } from '@opentelemetry/api';
@@ -108,7 +109,7 @@ describe(`direct execution of single-fetch REST routes (${MODE} mode)`, () => {
   const route = (operationId: string): RouteDefinition => PLAIN.find((r) => r.operationId === operationId)!;
   const contextOf = (caller: Caller = 'demo'): RequestContext => {
     const tenantId = { demo: demo.tenantId, other: other.tenantId, unknown: randomUUID(), anonymous: null }[caller];
-    return { requestId: randomUUID(), tenantId, keyId: null, log: silent };
+    return { requestId: randomUUID(), tenantId, keyId: null, scopes: FULL_ACCESS, log: silent };
   };
   /** Runs a route's document through the gateway path and fails on errors. */
   async function read(operationId: string, variables: Record<string, unknown>, caller: Caller = 'demo'): Promise<any> {

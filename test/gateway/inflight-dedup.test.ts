@@ -1,3 +1,4 @@
+import { FULL_ACCESS } from '../../schema/scopes';
 import { randomUUID } from 'node:crypto';
 import pino from 'pino';
 import { loadConfig } from '../../gateway/config';
@@ -84,7 +85,7 @@ describe(`in-flight deduplication of subgraph fetches (${MODE} mode)`, () => {
   });
 
   /** A request's context as the edge makes it: a fresh request id each time. */
-  const contextOf = (tenant: TestTenant, keyId = 'key-1'): RequestContext => ({ requestId: randomUUID(), tenantId: tenant.tenantId, keyId, log: silent });
+  const contextOf = (tenant: TestTenant, keyId = 'key-1'): RequestContext => ({ requestId: randomUUID(), tenantId: tenant.tenantId, keyId, scopes: FULL_ACCESS, log: silent });
 
   /** Apollo Server's pipeline (as `/graphql`) for even callers, the REST bridge's runner for odd ones: both share. */
   async function run(layer: GraphQLLayer, i: number, query: string, variables: Record<string, unknown>, ctx: RequestContext): Promise<OperationResult> {

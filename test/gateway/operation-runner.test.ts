@@ -1,3 +1,4 @@
+import { FULL_ACCESS } from '../../schema/scopes';
 import { randomUUID } from 'node:crypto';
 import pino from 'pino';
 import { loadConfig } from '../../gateway/config';
@@ -27,7 +28,7 @@ describe('operation runner: the seam to Apollo Gateway executor', () => {
     const config = loadConfig({ DATABASE_URL: process.env.DATABASE_URL, PORT: '0', DEMO_TENANT: '0' });
     graph = await startGraphQL(config, app.platform.subgraphs, pino({ level: 'silent' }));
     tenant = await createTestTenant('Seam Clinic', app.url);
-    ctx = { requestId: randomUUID(), tenantId: tenant.tenantId, keyId: null, log: pino({ level: 'silent' }) };
+    ctx = { requestId: randomUUID(), tenantId: tenant.tenantId, keyId: null, scopes: FULL_ACCESS, log: pino({ level: 'silent' }) };
     const created = await graph.runOperation(parseSingleOperation('mutation($input: CreateLocationInput!) { createLocation(input: $input) { id } }', graph.apiSchema), { input: { name: 'Seam Street', addressLineOne: '1 Seam Street', city: 'Springfield' } }, ctx);
     if (!created.data) throw new Error(`createLocation failed: ${JSON.stringify(created.errors)}`);
     locationId = (created.data.createLocation as { id: string }).id;
