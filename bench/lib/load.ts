@@ -6,6 +6,8 @@ interface Histogram {
   p50: number;
   p99: number;
   total: number;
+  /** Requests sent (`requests` only): answered ones and those still in flight when the run stopped. */
+  sent?: number;
 }
 interface AutocannonResult {
   requests: Histogram;
@@ -43,6 +45,8 @@ export interface LoadSummary {
   p50Ms: number;
   p99Ms: number;
   total: number;
+  /** Requests sent: `total` and those still in flight when the run stopped, which the server may yet have served. */
+  sent: number;
   /** Wall time of the run: autocannon may overrun by a sample, so `total` can hold 11 s for a 10 s run. */
   seconds: number;
   ok: number;
@@ -71,6 +75,7 @@ export async function runLoad(target: LoadTarget, shape: LoadShape): Promise<Loa
     p50Ms: result.latency.p50,
     p99Ms: result.latency.p99,
     total: result.requests.total,
+    sent: result.requests.sent ?? result.requests.total,
     seconds: result.duration,
     ok: result['2xx'],
     non2xx: result.non2xx,
@@ -104,6 +109,7 @@ export function combineLoads(parts: LoadSummary[]): LoadSummary {
     p50Ms: Math.round(sum((part) => part.p50Ms * part.total) / Math.max(1, total)),
     p99Ms: Math.max(...parts.map((part) => part.p99Ms)),
     total,
+    sent: sum((part) => part.sent),
     seconds,
     ok: sum((part) => part.ok),
     non2xx: sum((part) => part.non2xx),
