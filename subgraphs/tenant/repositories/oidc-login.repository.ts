@@ -27,7 +27,7 @@ export class OidcLoginRepository {
    * state cannot both take it.
    */
   static async takeUnscoped(em: EntityManager, stateHash: Buffer): Promise<OidcLogin | null> {
-    const login = await em.findOne(OidcLogin, { stateHash, usedAt: null, expiresAt: { $gt: new Date() } }, { filters: false, lockMode: LockMode.PESSIMISTIC_WRITE });
+    const login = await em.findOne(OidcLogin, { stateHash, usedAt: null, expiresAt: { $gt: new Date() } }, { filters: false, lockMode: LockMode.PESSIMISTIC_WRITE, refresh: true });
     if (!login) return null;
     login.usedAt = new Date();
     await em.flush();
