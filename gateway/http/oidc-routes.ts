@@ -1,3 +1,5 @@
+import { createHash, timingSafeEqual } from 'node:crypto';
+import { parseCookie, stringifySetCookie } from 'cookie';
 import { Router, type Request, type RequestHandler, type Response } from 'express';
 import { DomainError, ForbiddenError, NotFoundError, UnauthenticatedError, ValidationError } from '../../schema/errors';
 import type { SessionLifetimes, TenantAccess } from '../../subgraphs/tenant';
@@ -9,6 +11,27 @@ import { setSessionCookie } from './sessions';
 const SCOPE = 'openid email';
 /** Where a person signed in lands. */
 const LANDING = '/console/';
+/**
+ * The browser that began a sign-in carries its state here until it comes back (RFC 6749, 10.12:
+ * the state bound to the user agent), so that nobody can hand another person a callback link of a
+ * sign-in of their own and have them work in the wrong account (login CSRF). SameSite=Lax: the
+ * provider's redirect back is a cross-site navigation, which a Strict cookie would miss.
+ */
+const BINDING_COOKIE = '__Host-hpp_sso';
+const PENDING_SECONDS = 600;
+
+const sha256 = (text: string) => createHash('sha256').update(text).digest();
+
+/** Sets (or, with no state, clears) the cookie binding a sign-in to this browser. */
+function bindingCookie(res: Response, state: string | null): void {
+  res.append('Set-Cookie', stringifySetCookie({ name: BINDING_COOKIE, value: state ?? '', httpOnly: true, secure: true, sameSite: 'lax', path: '/', ...(state ? { maxAge: PENDING_SECONDS } : { expires: new Date(0) }) }));
+}
+
+/** Whether the request's browser began the sign-in of this state (constant time). */
+function boundToBrowser(req: Request, state: string): boolean {
+  const carried = req.headers.cookie ? parseCookie(req.headers.cookie)[BINDING_COOKIE] : undefined;
+  return !!carried && timingSafeEqual(sha256(carried), sha256(state));
+}
 
 /** A query parameter sent once, as text; else the 422 of the rest of the API. */
 function queryText(req: Request, name: string): string {
@@ -40,8 +63,8 @@ async function vouchedEmail(client: OpenIdClient, config: OidcConfiguration, tok
 /**
  * `/auth/sso/*`: single sign-on through a tenant's OpenID Connect provider (docs/access.md, Single
  * sign-on), with openid-client: the authorization code flow with PKCE (S256), a state and a nonce.
- * `start` sends the person to the provider; `callback` takes their answer back (once: the state is
- * used up), checks it, finds the tenant's person by the e-mail it vouches for and starts a session
+ * `start` sends the person to the provider; `callback` takes their answer back (in the browser that
+ * began it, once: the state is used up), checks it, finds the tenant's person by the e-mail it vouches for and starts a session
  * as password sign-in does. Both count against the client address's budget (`anonymous`).
  */
 export function oidcRouter(tenants: TenantAccess, lifetimes: SessionLifetimes, anonymous: RequestHandler, publicUrl: string, discovery = new OidcDiscovery()): Router {
@@ -74,6 +97,7 @@ export function oidcRouter(tenants: TenantAccess, lifetimes: SessionLifetimes, a
       nonce,
     });
     res.set('Cache-Control', 'no-store');
+    bindingCookie(res, state);
     res.redirect(302, target.href);
   });
 
@@ -81,6 +105,9 @@ export function oidcRouter(tenants: TenantAccess, lifetimes: SessionLifetimes, a
     res.locals.route = '/auth/sso/callback';
     res.set('Cache-Control', 'no-store');
     const state = queryText(req, 'state');
+    // Neither taken nor forgotten: the browser that did begin it may still come back with it.
+    if (!boundToBrowser(req, state)) throw new UnauthenticatedError('This sign-in was not begun in this browser; start it again');
+    bindingCookie(res, null);
     const pending = await tenants.takeSingleSignOn(state);
     // No tenant is known yet, so no trail to record in: as a sign-in naming no tenant.
     if (!pending) throw new UnauthenticatedError('This sign-in is unknown, used or expired; start it again');

@@ -5,6 +5,8 @@ import { signInAtProvider, startIdentityProvider, type IdentityProvider } from '
 import { startInProcessApp, type InProcessApp } from '../utils/in-process';
 
 const COOKIE = '__Host-hpp_session';
+/** The cookie binding a sign-in to the browser that began it. */
+const BINDING = '__Host-hpp_sso';
 
 /** A request the app answers with a redirect, not followed: a browser's first step. */
 const visit = (url: string, headers: Record<string, string> = {}) => fetch(url, { redirect: 'manual', headers });
@@ -37,12 +39,13 @@ describe('single sign-on through OpenID Connect', () => {
     expect(invited.body.errors).toBeUndefined();
     return invited.body.data.inviteUser.user.id;
   };
-  /** The whole round trip for a login at the provider: the callback's answer, and the callback URL (to replay). */
-  async function signInThroughProvider(login: string, tenant = tenantId): Promise<{ res: Response; callback: string }> {
+  /** The whole round trip for a login at the provider: the callback's answer, the callback URL and the browser's cookie binding it (to replay). */
+  async function signInThroughProvider(login: string, tenant = tenantId): Promise<{ res: Response; callback: string; binding: string }> {
     const start = await visit(`${appUrl}/auth/sso/start?tenant=${tenant}`);
     expect(start.status).toBe(302);
+    const binding = start.headers.getSetCookie().find((line) => line.startsWith(`${BINDING}=`))!.split(';')[0];
     const callback = await signInAtProvider(start.headers.get('location')!, login, appUrl);
-    return { res: await visit(callback), callback };
+    return { res: await visit(callback, { cookie: binding }), callback, binding };
   }
 
   beforeAll(async () => {
@@ -93,6 +96,9 @@ describe('single sign-on through OpenID Connect', () => {
     const params = Object.fromEntries(target.searchParams);
     expect(params).toMatchObject({ client_id: idp.clientId, response_type: 'code', scope: 'openid email', redirect_uri: `${appUrl}/auth/sso/callback`, code_challenge_method: 'S256' });
     for (const name of ['state', 'nonce', 'code_challenge']) expect(params[name]).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    // The browser that began it carries its state (SameSite=Lax: the way back is a cross-site navigation).
+    const binding = start.headers.getSetCookie().find((line) => line.startsWith(`${BINDING}=`))!;
+    expect(binding).toMatch(new RegExp(`^${BINDING}=${params.state}; Max-Age=600; Path=/; HttpOnly; Secure; SameSite=Lax$`));
     const { rows } = await db.query('select encode(state_hash, $2) as hash from tenant.oidc_logins where tenant_id = $1', [tenantId, 'hex']);
     expect(rows.length).toBeGreaterThan(0);
     expect(rows.map((row) => row.hash)).not.toContain(Buffer.from(params.state).toString('hex'));
@@ -100,7 +106,7 @@ describe('single sign-on through OpenID Connect', () => {
 
   it('an invited person signs in at the provider and comes back with a session that works; the state cannot be used again', async () => {
     const userId = await invite('nurse@example.com');
-    const { res, callback } = await signInThroughProvider('Nurse@Example.com');
+    const { res, callback, binding } = await signInThroughProvider('Nurse@Example.com');
     expect(res.status).toBe(302);
     expect(res.headers.get('location')).toBe('/console/');
     const token = sessionTokenOf(res);
@@ -119,13 +125,30 @@ describe('single sign-on through OpenID Connect', () => {
     const people = await graphql('{ users { items { email status } } }');
     expect(people.body.data.users.items).toContainEqual({ email: 'nurse@example.com', status: 'active' });
 
-    const replay = await visit(callback);
+    const replay = await visit(callback, { cookie: binding });
     expect(replay.status).toBe(401);
     expect(await replay.json()).toEqual({ detail: 'This sign-in is unknown, used or expired; start it again' });
     expect(sessionTokenOf(replay)).toBeNull();
     // A state never issued, or none, is refused alike.
-    expect((await visit(`${appUrl}/auth/sso/callback?code=x&state=${'A'.repeat(43)}`)).status).toBe(401);
+    expect((await visit(`${appUrl}/auth/sso/callback?code=x&state=${'A'.repeat(43)}`, { cookie: `${BINDING}=${'A'.repeat(43)}` })).status).toBe(401);
     expect((await visit(`${appUrl}/auth/sso/callback?code=x`)).status).toBe(422);
+  });
+
+  it("a callback link opened in a browser that did not begin the sign-in is refused, and the sign-in stays the other browser's (login CSRF)", async () => {
+    await invite('mallory@example.com');
+    const start = await visit(`${appUrl}/auth/sso/start?tenant=${tenantId}`);
+    const binding = start.headers.getSetCookie().find((line) => line.startsWith(`${BINDING}=`))!.split(';')[0];
+    // Someone signs in as themselves, then hands the callback link to another person.
+    const callback = await signInAtProvider(start.headers.get('location')!, 'mallory@example.com', appUrl);
+    const victim = await visit(callback);
+    expect(victim.status).toBe(401);
+    expect(await victim.json()).toEqual({ detail: 'This sign-in was not begun in this browser; start it again' });
+    expect(sessionTokenOf(victim)).toBeNull();
+    expect((await visit(callback, { cookie: `${BINDING}=${'B'.repeat(43)}` })).status).toBe(401);
+    const own = await visit(callback, { cookie: binding });
+    expect(own.status).toBe(302);
+    // The binding is forgotten once used.
+    expect(own.headers.getSetCookie().find((line) => line.startsWith(`${BINDING}=`))).toMatch(/Expires=Thu, 01 Jan 1970/);
   });
 
   it('an e-mail no one of the tenant has is 403, with no session; so is one the provider has not verified', async () => {
