@@ -84,6 +84,8 @@ export const ROOT_FIELD_SCOPES: Readonly<Record<'Query' | 'Mutation' | 'Subscrip
     removeUser: 'users:manage',
     setTwoFactorRequired: 'users:manage',
     setAllowedOrigins: 'users:manage',
+    configureSingleSignOn: 'users:manage',
+    disableSingleSignOn: 'users:manage',
     submitCampaignLead: 'any',
   },
   Subscription: {

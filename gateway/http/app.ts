@@ -37,6 +37,7 @@ import { streamHandler } from '../graphql/sse';
 import { graphiqlRouter } from './graphiql';
 import { consoleRouter } from './console';
 import { authRouter } from './auth-routes';
+import { oidcRouter } from './oidc-routes';
 import { crossOriginPages } from './cross-origin';
 import { documentHandler } from './public-document';
 import { refuseOtherMethods } from './method-guard';
@@ -150,6 +151,8 @@ export async function startApp(config: Config, platform: Platform, log: Logger, 
   // Public, before authentication: logos are shown to patients (rest-bridge routes return these URLs).
   app.use(assetsRouter(platform.tenants, limits));
   app.use('/auth', authRouter(platform.tenants, limits, config.sessions, anonymous, [...json, refuseBadText]));
+  // Single sign-on through each tenant's OpenID Connect provider, its answers taken back at PUBLIC_URL.
+  app.use('/auth', oidcRouter(platform.tenants, config.sessions, anonymous, config.publicUrl));
   if (config.operatorToken) app.use('/admin', adminRouter(admin, config.operatorToken, limits, [...json, refuseBadText]));
   // Prometheus text of every worker (docs/metrics.md); like /admin, absent without an operator token.
   if (config.operatorToken) app.get('/metrics', operatorOnly(config.operatorToken, limits), metricsRoute());

@@ -21,6 +21,8 @@ export const PLATFORM_PATHS: Entry[] = [
   { path: /^\/assets\/[^/]+$/, methods: READ },
   { path: /^\/auth\/(sign-in|sign-out|invitations\/accept|two-factor\/setup|two-factor\/confirm)$/, methods: ['POST'] },
   { path: /^\/auth\/session$/, methods: READ },
+  // GET only: each begins or ends a single sign-on (and a HEAD would spend a state for nothing).
+  { path: /^\/auth\/sso\/(start|callback)$/, methods: ['GET'] },
   { path: /^\/metrics$/, methods: READ, operator: true },
   // GET only: a HEAD would write the export's audit record for an answer nobody reads.
   { path: /^\/audit\/events\/export$/, methods: ['GET'] },

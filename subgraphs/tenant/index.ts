@@ -19,9 +19,11 @@ import { Migration20261220000400_webhook_endpoint_health } from './migrations/Mi
 import { Migration20261227000000_scoped_keys } from './migrations/Migration20261227000000_scoped_keys';
 import { Migration20261227030000_people_sessions } from './migrations/Migration20261227030000_people_sessions';
 import { Migration20261227040000_allowed_origins } from './migrations/Migration20261227040000_allowed_origins';
+import { Migration20261227050000_single_sign_on } from './migrations/Migration20261227050000_single_sign_on';
 import { User } from './entities/user.entity';
 import { Invitation } from './entities/invitation.entity';
 import { Session } from './entities/session.entity';
+import { OidcLogin } from './entities/oidc-login.entity';
 import { UserResolver } from './resolvers/user.resolver';
 import { outboxMigration } from '../common/outbox/outbox.migration';
 import { WebhookDeliveryResolver } from './resolvers/webhook-delivery.resolver';
@@ -44,7 +46,7 @@ import { readWebhookSettings, type WebhookSettings } from './webhooks/settings';
 export const tenantSubgraph: SubgraphDefinition<WebhookSettings | null, TenantDeps> = {
   name: 'tenant',
   schema: 'tenant',
-  entities: [Tenant, ApiKey, Asset, WebhookConfig, Location, Provider, Patient, User, Invitation, Session],
+  entities: [Tenant, ApiKey, Asset, WebhookConfig, Location, Provider, Patient, User, Invitation, Session, OidcLogin],
   migrations: [
     migration('Migration20261122000000_init', Migration20261122000000_init),
     migration('Migration20261201000000_profile_assets_webhooks', Migration20261201000000_profile_assets_webhooks),
@@ -58,6 +60,7 @@ export const tenantSubgraph: SubgraphDefinition<WebhookSettings | null, TenantDe
     migration('Migration20261227000000_scoped_keys', Migration20261227000000_scoped_keys),
     migration('Migration20261227030000_people_sessions', Migration20261227030000_people_sessions),
     migration('Migration20261227040000_allowed_origins', Migration20261227040000_allowed_origins),
+    migration('Migration20261227050000_single_sign_on', Migration20261227050000_single_sign_on),
   ],
   resolvers: [
     TenantResolver,
@@ -90,6 +93,7 @@ export const tenantSubgraph: SubgraphDefinition<WebhookSettings | null, TenantDe
 export { TenantAccess, type OperatorPeople, type TenantSummary } from './tenant-access';
 export { csrfTokenOf, type SessionLifetimes, type SessionPrincipal, type StartedSession } from './services/session.service';
 export type { SignInOrigin, SignInResult } from './services/sign-in.service';
+export type { PendingSingleSignOn, SingleSignOnResult, SingleSignOnSettings } from './services/single-sign-on.service';
 export { API_KEY_REVOKED_CHANNEL, OPERATOR_CLI, type ApiKeySummary, type IssuedKey, type KeyChangeOrigin, type KeyLimits, type KeyPrincipal } from './services/api-key.service';
 export type { AssetContent } from './repositories/asset.repository';
 export type { AuditEventFilter, AuditEventRecord } from './repositories/audit-event.repository';

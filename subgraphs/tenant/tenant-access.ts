@@ -26,6 +26,7 @@ export interface OperatorPeople {
 import { TwoFactorService, type TwoFactorSetup } from './services/two-factor.service';
 import { SessionService, type SessionLifetimes, type SessionPrincipal, type StartedSession } from './services/session.service';
 import { SignInService, type SignInOrigin, type SignInResult } from './services/sign-in.service';
+import { SingleSignOnService, type PendingSingleSignOn, type SingleSignOnResult, type SingleSignOnSettings } from './services/single-sign-on.service';
 import { TenantService } from './services/tenant.service';
 
 /** A tenant as the operator sees it on creation. */
@@ -118,6 +119,31 @@ export class TenantAccess {
   /** Ends the session a cookie's token names (signing out). */
   endSession(token: string, lifetimes: SessionLifetimes, origin: SignInOrigin): Promise<void> {
     return new SessionService(this.em(), lifetimes).end(token, origin);
+  }
+
+  /** A tenant's OpenID Connect provider, with the client's secret, or null when it has none (docs/access.md, Single sign-on). */
+  singleSignOnSettings(tenantId: string): Promise<SingleSignOnSettings | null> {
+    return new SingleSignOnService(this.em()).settings(tenantId);
+  }
+
+  /** Keeps a single sign-on just sent to the tenant's provider until it comes back (its state hashed). */
+  beginSingleSignOn(tenantId: string, state: string, codeVerifier: string, nonce: string): Promise<void> {
+    return new SingleSignOnService(this.em()).begin(tenantId, state, codeVerifier, nonce);
+  }
+
+  /** Takes back the single sign-on this state names, once; null when unknown, used or expired. */
+  takeSingleSignOn(state: string): Promise<PendingSingleSignOn | null> {
+    return new SingleSignOnService(this.em()).take(state);
+  }
+
+  /** The tenant's person with the e-mail its provider vouched for (an invited one made active), the sign-in recorded. */
+  completeSingleSignOn(tenantId: string, email: string, origin: SignInOrigin): Promise<SingleSignOnResult> {
+    return new SingleSignOnService(this.em()).complete(tenantId, email, origin);
+  }
+
+  /** Records a single sign-on that came back refused or failed a check. */
+  refuseSingleSignOn(tenantId: string, origin: SignInOrigin): Promise<void> {
+    return new SingleSignOnService(this.em()).refuse(tenantId, origin);
   }
 
   /** The operator's hand on a tenant's people (the CLI): invite, list, change a role, remove, as the graph's mutations do, audited as the operator. */

@@ -75,6 +75,18 @@ export class Tenant {
   @Property({ type: 'text[]', fieldName: 'allowed_origins' })
   allowedOrigins: string[] = [];
 
+  /** The OpenID Connect issuer its people sign in with (docs/access.md, Single sign-on); null: single sign-on is off. */
+  @Property({ type: 'text', fieldName: 'oidc_issuer', nullable: true })
+  oidcIssuer: string | null = null;
+
+  /** This service's client id at that issuer. */
+  @Property({ type: 'text', fieldName: 'oidc_client_id', nullable: true })
+  oidcClientId: string | null = null;
+
+  /** The client's secret at that issuer: never shown again once configured. */
+  @Property({ type: 'text', fieldName: 'oidc_client_secret', nullable: true, hidden: true })
+  oidcClientSecret: string | null = null;
+
   @Property({ type: 'timestamptz', fieldName: 'created_at' })
   createdAt: Date = new Date();
 

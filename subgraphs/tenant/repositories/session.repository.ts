@@ -21,6 +21,11 @@ export class SessionRepository {
     return this.em.create(Invitation, { tenantId: this.scope.tenantId, userId, tokenHash, expiresAt } as never);
   }
 
+  /** Marks a person's open invitations accepted (they signed in another way), in the caller's transaction. */
+  acceptInvitationsOf(userId: string): Promise<number> {
+    return this.em.nativeUpdate(Invitation, { userId, tenantId: this.scope.tenantId, acceptedAt: null }, { acceptedAt: new Date() });
+  }
+
   /** The session with this token hash that has not ended, of any tenant. */
   static findOpenUnscoped(em: EntityManager, tokenHash: Buffer): Promise<Session | null> {
     return em.findOne(Session, { tokenHash, endedAt: null }, { filters: false });

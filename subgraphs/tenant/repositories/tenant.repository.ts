@@ -112,6 +112,14 @@ export class TenantRepository {
     return tenant?.twoFactorRequired ?? false;
   }
 
+  /** A tenant's OpenID Connect provider, or null when it has none (or there is no such tenant): the edge begins a single sign-on before there is a request of the tenant. */
+  static async singleSignOnUnscoped(em: EntityManager, tenantId: string): Promise<{ tenantId: string; issuer: string; clientId: string; clientSecret: string } | null> {
+    const key = storedId(tenantId);
+    const tenant = key ? await em.findOne(Tenant, { id: key }, { filters: false, fields: ['oidcIssuer', 'oidcClientId', 'oidcClientSecret'] }) : null;
+    if (!tenant?.oidcIssuer || !tenant.oidcClientId || !tenant.oidcClientSecret) return null;
+    return { tenantId: tenant.id, issuer: tenant.oidcIssuer, clientId: tenant.oidcClientId, clientSecret: tenant.oidcClientSecret };
+  }
+
   /** How many tenants exist, all of them (the first start seeds a demo tenant only on an empty database). */
   static countUnscoped(em: EntityManager): Promise<number> {
     return em.count(Tenant, {}, { filters: false });

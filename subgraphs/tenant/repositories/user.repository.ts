@@ -28,6 +28,11 @@ export class UserRepository {
     return this.em.count(User, { tenantId: this.scope.tenantId, role: 'owner', status: { $ne: 'removed' } });
   }
 
+  /** The active or invited person with this e-mail (case-insensitively): whom a single sign-on names. */
+  findSignableByEmail(email: string): Promise<User | null> {
+    return this.em.findOne(User, { tenantId: this.scope.tenantId, status: { $in: ['active', 'invited'] }, email: { $ilike: email.replace(/[\\%_]/g, '\\$&') } });
+  }
+
   /** Writes the changes made to the scope's people found through this repository. */
   save(): Promise<void> {
     return this.em.flush();

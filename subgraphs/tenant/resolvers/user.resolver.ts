@@ -5,6 +5,7 @@ import { requireScope } from '../../common/require-tenant';
 import { validatePage } from '../../common/validate-page';
 import { PeopleService } from '../services/people.service';
 import { SignInRulesService } from '../services/sign-in-rules.service';
+import { ConfigureSingleSignOnInput } from '../inputs/configure-single-sign-on.input';
 import { InvitedUserType, InviteUserInput, toUserView, UserListArgs, UserPage, UserRole, UserType } from '../types/user.type';
 import type { Role } from '../../../schema/roles';
 
@@ -42,6 +43,16 @@ export class UserResolver {
   @Mutation(() => [String], { description: "Replaces the web origins (https://host[:port]) whose pages may call the API with a person's bearer session" })
   setAllowedOrigins(@Arg('origins', () => [String]) origins: string[], @Ctx() ctx: SubgraphContext): Promise<string[]> {
     return this.rules(ctx).setAllowedOrigins(origins);
+  }
+
+  @Mutation(() => Boolean, { description: "Lets people sign in through the tenant's OpenID Connect provider (GET /auth/sso/start?tenant=<id>)" })
+  configureSingleSignOn(@Arg('input', () => ConfigureSingleSignOnInput) input: ConfigureSingleSignOnInput, @Ctx() ctx: SubgraphContext): Promise<boolean> {
+    return this.rules(ctx).configureSingleSignOn(input.issuer, input.clientId, input.clientSecret);
+  }
+
+  @Mutation(() => Boolean, { description: "Turns single sign-on off and forgets the provider's client secret" })
+  disableSingleSignOn(@Ctx() ctx: SubgraphContext): Promise<boolean> {
+    return this.rules(ctx).disableSingleSignOn();
   }
 
   private rules(ctx: SubgraphContext): SignInRulesService {

@@ -64,6 +64,8 @@ const UNSCOPED_METHODS: Record<string, string> = {
   'SessionRepository.saveUnscoped': 'the edge ends or moves on a session it resolved unscoped; accepting an invitation activates its person',
   'SessionRepository.findInvitationUnscoped': 'an invitation is accepted with its secret token, before its person can sign in',
   'UserRepository.findActiveByEmailUnscoped': 'signing in names the tenant and e-mail before there is a session',
+  'TenantRepository.singleSignOnUnscoped': "single sign-on begins for a named tenant before there is a session, with its provider's settings",
+  'OidcLoginRepository.takeUnscoped': "a single sign-on comes back from the provider with only its secret state, before the tenant's request",
   'TenantRepository.twoFactorRequiredUnscoped': 'the edge resolves a session (and whether it may only enrol a second factor) before the tenant\'s request',
   'TenantRepository.anyAllowsOriginUnscoped': "a browser's preflight names an origin, not a tenant",
   'TenantRepository.allowsOriginUnscoped': 'the edge admits a bearer session from another origin before the tenant\'s request',
