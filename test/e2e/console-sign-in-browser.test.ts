@@ -1,7 +1,8 @@
 import { TOTP } from 'otpauth';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { findChromium } from '../browser/find-chromium';
-import { newWatchedPage, openConsoleSignedIn, sessionCookie, signIn } from '../browser/console-page';
+import { openConsoleSignedIn } from '../browser/console-page';
+import { newWatchedPage, sessionCookie, signIn } from '../browser/session-page';
 import { createDemoTenant } from '../subgraphs/analytics/revenue-kit';
 import { baseUrl, createTestTenant, type TestTenant } from '../utils/e2e';
 import { createTestPerson, sessionStatus, type TestPerson } from '../utils/people';
