@@ -2,9 +2,9 @@ import { chromium, type Browser, type Locator, type Page } from 'playwright-core
 import { findChromium } from '../browser/find-chromium';
 import { openConsoleSignedIn } from '../browser/console-page';
 import { newWatchedPage, sessionCookie, signIn } from '../browser/session-page';
-import { baseUrl, createTestTenant } from '../utils/e2e';
+import { baseUrl, createTestTenant, request } from '../utils/e2e';
 import { createLegacyTemplate } from '../utils/notes';
-import { createTestPerson, sessionStatus } from '../utils/people';
+import { createTestPerson, SESSION_COOKIE, sessionStatus } from '../utils/people';
 
 const executablePath = findChromium();
 const describeInBrowser = executablePath ? describe : describe.skip;
@@ -114,6 +114,28 @@ describeInBrowser(`GraphiQL in Chromium (${process.env.E2E_MODE} mode)`, () => {
     await fill(page, page.getByLabel('Query Editor'), '{ patients { total } }');
     await page.locator('.graphiql-execute-button').click();
     expect(await resultShowing(page, 'Missing scope')).toContain('"scope": "patients:read"');
+    expectSessionRequestsOnly();
+    expect(problems).toEqual([]);
+  });
+
+  it('a session ended elsewhere: the next query says so and brings the form back; the same person signing in again finds the tabs', async () => {
+    const tenant = await createTestTenant('GraphiQL Expiry Clinic');
+    const person = await createTestPerson(tenant, 'analyst');
+    await page.goto(`${baseUrl()}/graphql`);
+    await signIn(page, person);
+    await page.locator('.graphiql-execute-button').waitFor();
+    await fill(page, page.getByLabel('Query Editor'), '{ publicTenant { name } } # kept for its author');
+    // The session ends on the server (signed out from elsewhere, as another tab would).
+    const { value } = (await sessionCookie(page))!;
+    const cookie = `${SESSION_COOKIE}=${value}`;
+    const { body } = await request(`${baseUrl()}/auth/session`, { headers: { cookie } });
+    expect((await request(`${baseUrl()}/auth/sign-out`, { method: 'POST', headers: { cookie, 'x-csrf-token': body.csrfToken } })).status).toBe(204);
+    await page.locator('.graphiql-execute-button').click();
+    await page.getByRole('heading', { name: 'Sign in' }).waitFor();
+    await page.locator('#sign-in-error').filter({ hasText: /^Your session has ended/ }).waitFor();
+    await signIn(page, person);
+    await page.locator('.graphiql-execute-button').waitFor();
+    await expect(page.getByLabel('Query Editor').innerText()).resolves.toContain('kept for its author');
     expectSessionRequestsOnly();
     expect(problems).toEqual([]);
   });
