@@ -109,6 +109,20 @@ describeInBrowser(`signing in to the console in Chromium (${process.env.E2E_MODE
     expect(problems).toEqual([]);
   });
 
+  it('a sign-in in another tab replaces the session: this tab’s next request is refused (CSRF) and says to reload, which shows the new one', async () => {
+    const [first, second] = await Promise.all([createTestPerson(demo, 'analyst'), createTestPerson(demo, 'admin')]);
+    await openConsoleSignedIn(page, first);
+    await page.getByRole('heading', { name: 'Dashboards', level: 1 }).waitFor();
+    // Another tab of the same browser signs in as someone else (the browser's own requests, sharing its cookies): the cookie is now that session's.
+    const signedIn = await page.context().request.post(`${baseUrl()}/auth/sign-in`, { data: { tenantId: second.tenantId, email: second.email, password: second.password } });
+    expect(signedIn.status()).toBe(200);
+    await page.getByRole('link', { name: 'Revenue explorer' }).click();
+    await page.getByRole('alert').filter({ hasText: 'security token was not accepted' }).waitFor();
+    await page.reload();
+    await page.locator('#session-tenant').filter({ hasText: 'as admin' }).waitFor();
+    expect(problems).toEqual([]);
+  });
+
   it('after five failed sign-ins the account waits, and the form says how long', async () => {
     const person = await createTestPerson(demo, 'analyst');
     await page.goto(`${baseUrl()}/console`);
