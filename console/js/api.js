@@ -20,6 +20,7 @@ export class ApiError extends Error {
 }
 
 const SESSION_OVER = 'Your session has ended (signed out, idle for too long, or your access changed): sign in again.';
+const NO_COOKIE = 'The server accepted the sign-in, but this browser did not keep the session cookie, which is sent over HTTPS only: open the console at an https:// address (or at http://localhost).';
 const wait = (seconds) => (!seconds ? 'a few minutes' : seconds >= 120 ? `about ${Math.ceil(seconds / 60)} minutes` : `${seconds} seconds`);
 
 /** Messages for the answers a person can act on (docs/console.md lists them). */
@@ -87,7 +88,10 @@ export async function signIn({ tenantId, email, password, code = '' }) {
   const body = { tenantId: tenantId.trim(), email: email.trim(), password, ...(code.trim() ? { code: code.trim() } : {}) };
   const { response, data, retryAfter } = await send('/auth/sign-in', { method: 'POST', body });
   if (!response.ok) throw signInError(response.status, data, retryAfter, Boolean(body.code));
-  return restoreSession();
+  const restored = await restoreSession();
+  // Browsers keep a Secure cookie only from https:// or localhost: a page served over plain HTTP elsewhere loses it at once.
+  if (!restored) throw new ApiError(NO_COOKIE);
+  return restored;
 }
 
 /** Reads the browser's session (GET /auth/session) and the tenant's public details; null when nobody is signed in. */

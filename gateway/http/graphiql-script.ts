@@ -29,6 +29,7 @@ export const GRAPHIQL_SCRIPT = `'use strict';
 
   var SESSION_OVER = 'Your session has ended (signed out, idle for too long, or your access changed): sign in again.';
   var UNREACHABLE = 'Cannot reach the server: check the connection and try again.';
+  var NO_COOKIE = 'The server accepted the sign-in, but this browser did not keep the session cookie, which is sent over HTTPS only: open this page at an https:// address (or at http://localhost).';
   var storage = memoryStorage();
   var session = null;
   var person = null;
@@ -135,10 +136,11 @@ export const GRAPHIQL_SCRIPT = `'use strict';
   }
 
   // Takes up the session the browser holds (its cookie outlives a reload), or asks to sign in.
-  async function start() {
+  // Browsers keep a Secure cookie only from https:// or localhost: right after a sign-in, none means plain HTTP elsewhere.
+  async function start(justSignedIn) {
     var response;
     try { response = await send('/auth/session', 'GET'); } catch (e) { return showSignIn(UNREACHABLE); }
-    if (response.status === 401) return showSignIn(null);
+    if (response.status === 401) return showSignIn(justSignedIn ? NO_COOKIE : null);
     if (!response.ok) return showSignIn('The server answered HTTP ' + response.status + ': reload the page to try again.');
     session = await response.json();
     showSignedIn();
@@ -166,7 +168,7 @@ export const GRAPHIQL_SCRIPT = `'use strict';
       if (response.ok) {
         $('password').value = '';
         $('code').value = '';
-        return await start();
+        return await start(true);
       }
       var data = await readJson(response);
       var detail = data && typeof data.detail === 'string' ? data.detail : '';
