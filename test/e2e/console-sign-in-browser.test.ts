@@ -136,6 +136,20 @@ describeInBrowser(`signing in to the console in Chromium (${process.env.E2E_MODE
     expect(problems).toEqual([]);
   });
 
+  it('served over plain HTTP at a host name (not loopback) the browser drops the Secure cookie, and the form says to use HTTPS', async () => {
+    // Chromium counts http://127.0.0.1 and http://localhost as secure origins (the other tests), but not an ordinary host name.
+    const plain = await chromium.launch({ executablePath: executablePath!, headless: true, args: ['--no-sandbox', '--host-resolver-rules=MAP clinic.test 127.0.0.1'] });
+    try {
+      const insecure = await plain.newPage();
+      await insecure.goto(`${baseUrl().replace('127.0.0.1', 'clinic.test')}/console`);
+      await signIn(insecure, await createTestPerson(demo, 'analyst'));
+      await insecure.locator('#sign-in-error').filter({ hasText: 'did not keep the session cookie, which is sent over HTTPS only' }).waitFor();
+      expect(await insecure.context().cookies()).toEqual([]);
+    } finally {
+      await plain.close();
+    }
+  });
+
   it('a tenant that requires a second factor: the console sets it up, then asks for the code at every sign-in', async () => {
     const tenant = await createTestTenant('Console TOTP Clinic');
     expect((await tenant.graphql('mutation { setTwoFactorRequired(required: true) }')).body.data.setTwoFactorRequired).toBe(true);
