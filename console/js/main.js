@@ -1,4 +1,4 @@
-import { currentTenant, signOut, whenSignedOut } from './api.js';
+import { currentSession, restoreSession, signOut, whenSessionChanges } from './api.js';
 import { disposeIn } from './charts.js';
 import { renderComposer } from './composer.js';
 import { renderDashboard } from './dashboard.js';
@@ -6,9 +6,10 @@ import { renderDashboards } from './dashboards.js';
 import { h, replace } from './dom.js';
 import { renderRevenue } from './revenue.js';
 import { renderSignIn } from './sign-in.js';
+import { renderTwoFactorSetup } from './two-factor.js';
 
 // Views are addressed by the URL's hash (#/dashboards/<id>, ...), so back/forward and a reload keep
-// the place; the credentials never go there (a reload asks for them again).
+// the place; a reload keeps the session too (its cookie), and nothing of it ever goes in the URL.
 const ROUTES = [
   [/^#\/dashboards\/([^/?]+)\/widgets\/new$/, (view, [dashboardId]) => renderComposer(view, { dashboardId })],
   [/^#\/widgets\/([^/?]+)\/edit$/, (view, [widgetId]) => renderComposer(view, { widgetId })],
@@ -22,18 +23,19 @@ const nav = document.getElementById('nav');
 const session = document.getElementById('session');
 let rendering = 0;
 
-function showSession(tenant) {
-  nav.hidden = !tenant;
-  session.hidden = !tenant;
-  document.getElementById('session-tenant').textContent = tenant ? `Signed in to ${tenant.name}` : '';
+function showSession(current) {
+  nav.hidden = !current?.tenant;
+  session.hidden = !current;
+  const role = current?.user.role;
+  document.getElementById('session-tenant').textContent = !current ? '' : current.tenant ? `Signed in to ${current.tenant.name} as ${role}` : `Signed in as ${role}`;
 }
 
 async function route() {
   const run = ++rendering;
   disposeIn(view);
-  const tenant = currentTenant();
-  showSession(tenant);
-  if (!tenant) return;
+  const current = currentSession();
+  if (!current?.tenant) return;
+  showSession(current);
   const hash = location.hash || '#/dashboards';
   for (const link of nav.querySelectorAll('a')) link.toggleAttribute('aria-current', hash.startsWith(link.getAttribute('href')));
   const found = ROUTES.map(([pattern, render]) => [hash.match(pattern), render]).find(([match]) => match);
@@ -48,13 +50,29 @@ async function route() {
   if (run === rendering) view.querySelector('h1')?.focus({ preventScroll: false });
 }
 
-function askToSignIn(reason) {
+/** Shows what the session allows: the sign-in form (with `reason`), the second factor's set-up, or the view the hash names. */
+function show(reason) {
+  const current = currentSession();
+  ++rendering;
   disposeIn(view);
-  showSession(null);
-  renderSignIn(view, { reason, onSignedIn: () => route() });
+  showSession(current);
+  if (!current) return renderSignIn(view, { reason, onSignedIn: () => show(null) });
+  if (current.twoFactorPending) return renderTwoFactorSetup(view, { onEnrolled: () => show(null) });
+  // Signed in, but the tenant's details could not be read (the server busy, say): offer another try.
+  if (!current.tenant) return replace(view, h('h1', { tabindex: '-1' }, 'Analyst console'), h('div', { className: 'error-box', role: 'alert' }, reason ?? 'The session could not be read.'), h('button', { type: 'button', onClick: start }, 'Try again'));
+  return route();
 }
 
-whenSignedOut((reason) => askToSignIn(reason));
-document.getElementById('sign-out').addEventListener('click', () => signOut(null));
+/** Takes up the session the browser holds, if any (its cookie outlives a reload). */
+function start() {
+  restoreSession().then(
+    () => show(null),
+    (error) => show(error.message),
+  );
+}
+
+// After a turn: the view whose request found the session over shows its own error first, then the form replaces it.
+whenSessionChanges((reason) => void setTimeout(() => show(reason)));
+document.getElementById('sign-out').addEventListener('click', () => void signOut());
 window.addEventListener('hashchange', () => void route());
-askToSignIn(null);
+start();

@@ -1,6 +1,7 @@
 import path from 'node:path';
 import express from 'express';
 import type { DocumentServer } from '../../rest-bridge/docs';
+import { GRAPHIQL_SCRIPT } from './graphiql-script';
 import { CONTENT_TYPES, IMMUTABLE, REVALIDATE } from './public-document';
 
 /** A browser file served under `/graphiql/assets/`: which package holds it, where, and at which version. */
@@ -30,103 +31,47 @@ const url = (name: string) => `/graphiql/assets/${name}?v=${ASSETS[name].version
 const SCRIPTS = ['react.production.min.js', 'react-dom.production.min.js', 'graphql-sse.min.js', 'graphiql.min.js'];
 
 // An inline <style> is allowed (helmet's CSP has style-src 'unsafe-inline'); an inline script is not.
+// The sign-in form is the page's own markup; /graphiql/init.js shows it or GraphiQL (graphiql-script.ts).
 const PAGE = `<!DOCTYPE html>
 <html lang="en">
 <head>
 <meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
 <title>GraphiQL · Healthcare Practice Platform</title>
 <link rel="stylesheet" href="${url('graphiql.min.css')}">
-<style>body { margin: 0; } #graphiql { height: 100vh; }</style>
+<style>
+body { margin: 0; height: 100vh; display: flex; flex-direction: column; font-family: system-ui, sans-serif; }
+#graphiql { flex: 1; min-height: 0; }
+#bar { display: flex; gap: 1rem; align-items: center; padding: 0.35rem 1rem; background: #15263f; color: #fff; font-size: 0.9rem; }
+#bar button { margin-left: auto; font: inherit; color: #dbe6f7; background: none; border: 0; text-decoration: underline; cursor: pointer; }
+#sign-in, #notice { max-width: 28rem; margin: 3rem auto; padding: 0 1rem; }
+#sign-in label { display: block; font-weight: 600; margin: 0.8rem 0 0.2rem; }
+#sign-in input { width: 100%; box-sizing: border-box; font: inherit; padding: 0.35rem 0.5rem; }
+#sign-in button { margin-top: 1rem; font: inherit; padding: 0.4rem 1rem; }
+#sign-in-error { background: #fdecec; color: #a4161a; border: 1px solid #f1b0b0; padding: 0.6rem 0.8rem; }
+[hidden] { display: none !important; }
+</style>
 </head>
 <body>
-<div id="graphiql">Loading GraphiQL…</div>
+<header id="bar" hidden><strong>GraphiQL</strong><span id="who"></span><button type="button" id="sign-out">Sign out</button></header>
+<main id="sign-in" hidden>
+<form id="sign-in-form" novalidate aria-labelledby="sign-in-title">
+<h1 id="sign-in-title">Sign in</h1>
+<p>GraphiQL runs your queries as you, with your role's scopes: sign in with your clinic's tenant id, your e-mail and password, as at the analyst console (signed in at one, you are at the other).</p>
+<div id="sign-in-error" role="alert" hidden></div>
+<label for="tenant">Tenant id</label><input id="tenant" name="tenant" autocomplete="off" spellcheck="false" required>
+<label for="email">E-mail</label><input id="email" name="email" type="email" autocomplete="username" spellcheck="false" required>
+<label for="password">Password</label><input id="password" name="password" type="password" autocomplete="current-password" required>
+<div id="code-field" hidden><label for="code">Two-factor code</label><input id="code" name="code" inputmode="numeric" autocomplete="one-time-code" spellcheck="false" maxlength="10"></div>
+<button type="submit" id="sign-in-button">Sign in</button>
+</form>
+</main>
+<p id="notice" role="alert" hidden>Your clinic asks for a second factor, which you have not set up yet: set it up in the analyst console (<code>/console</code>), then reload this page.</p>
+<div id="graphiql" hidden>Loading GraphiQL…</div>
 ${SCRIPTS.map((name) => `<script src="${url(name)}"></script>`).join('\n')}
 <script src="/graphiql/init.js"></script>
 </body>
 </html>
-`;
-
-// A file, not an inline script: helmet's default CSP is `script-src 'self'`. Queries and mutations
-// are POSTs to /graphql; subscriptions go to /graphql/stream with graphql-sse's client in its
-// distinct-connections mode (one SSE request per subscription, as the server serves them). Both
-// send the headers typed in GraphiQL's headers editor. GraphiQL keeps its tabs, history (queries,
-// variables, headers) and settings in its \`storage\`, localStorage by default: here it is a Map
-// that dies with the page, so neither a key nor a query that may name a patient outlives the tab.
-const INIT = `'use strict';
-(function () {
-  function memoryStorage() {
-    var items = new Map();
-    return {
-      getItem: function (key) { return items.has(key) ? items.get(key) : null; },
-      setItem: function (key, value) { items.set(key, String(value)); },
-      removeItem: function (key) { items.delete(key); },
-      clear: function () { items.clear(); },
-      key: function (index) { var keys = Array.from(items.keys()); return index < keys.length ? keys[index] : null; },
-      get length() { return items.size; },
-    };
-  }
-
-  var TEMPLATE = JSON.stringify({ TENANT: '', 'API-KEY': '' }, null, 2);
-  var MISSING = { errors: [{ message: 'Fill in TENANT and API-KEY in the Headers tab below, then run again (the refresh button on the left reloads the schema).' }] };
-
-  function blank(headers, name) {
-    var key = Object.keys(headers || {}).find(function (k) { return k.toLowerCase() === name; });
-    return !key || String(headers[key]).trim() === '';
-  }
-
-  function isSubscription(params, documentAST) {
-    if (!documentAST) return /^\\s*subscription\\b/.test(params.query || '');
-    var operations = documentAST.definitions.filter(function (d) { return d.kind === 'OperationDefinition'; });
-    var chosen = params.operationName
-      ? operations.find(function (d) { return d.name && d.name.value === params.operationName; })
-      : operations[0];
-    return Boolean(chosen) && chosen.operation === 'subscription';
-  }
-
-  async function post(params, headers) {
-    var response = await fetch('/graphql', {
-      method: 'POST',
-      credentials: 'omit',
-      headers: Object.assign({}, headers, { 'content-type': 'application/json', accept: 'application/json' }),
-      body: JSON.stringify(params),
-    });
-    var text = await response.text();
-    try { return JSON.parse(text); } catch (e) { return { errors: [{ message: 'HTTP ' + response.status + ': ' + text }] }; }
-  }
-
-  // An async iterable whose return() ends the stream at once, even while it waits for an event.
-  function subscribe(params, headers) {
-    var client = graphqlSse.createClient({ url: '/graphql/stream', headers: headers, singleConnection: false, retryAttempts: 0 });
-    var events = client.iterate(params);
-    var iterator = {
-      next: function () {
-        return events.next().then(function (step) { if (step.done) client.dispose(); return step; }, function (error) { client.dispose(); throw error; });
-      },
-      return: function () {
-        return Promise.resolve(events.return ? events.return() : undefined).finally(function () { client.dispose(); }).then(function () { return { done: true, value: undefined }; });
-      },
-    };
-    iterator[Symbol.asyncIterator] = function () { return iterator; };
-    return iterator;
-  }
-
-  function fetcher(params, options) {
-    var headers = (options && options.headers) || {};
-    if (blank(headers, 'tenant') || blank(headers, 'api-key')) return Promise.resolve(MISSING);
-    return isSubscription(params, options && options.documentAST) ? subscribe(params, headers) : post(params, headers);
-  }
-
-  ReactDOM.createRoot(document.getElementById('graphiql')).render(
-    React.createElement(GraphiQL, {
-      fetcher: fetcher,
-      storage: memoryStorage(),
-      defaultHeaders: TEMPLATE,
-      headerEditorEnabled: true,
-      shouldPersistHeaders: false,
-      defaultEditorToolsVisibility: 'headers',
-    }),
-  );
-})();
 `;
 
 /**
@@ -142,7 +87,7 @@ export function graphiqlRouter(pageHeaders: express.RequestHandler, charge: expr
     if (req.accepts(['application/graphql-response+json', 'application/json', 'text/html']) !== 'text/html') return next();
     charge(req, res, (error?: unknown) => (error ? next(error) : pageHeaders(req, res, () => page(req, res, next))));
   });
-  router.get('/graphiql/init.js', charge, serve(INIT, CONTENT_TYPES['.js'], REVALIDATE));
+  router.get('/graphiql/init.js', charge, serve(GRAPHIQL_SCRIPT, CONTENT_TYPES['.js'], REVALIDATE));
   const assets = new Map(Object.entries(ASSETS).map(([name, found]) => [name, serve({ file: path.join(found.dir, found.file) }, CONTENT_TYPES[path.extname(name)], IMMUTABLE)]));
   router.get('/graphiql/assets/:name', (req, res, next) => {
     const asset = assets.get(req.params.name);

@@ -1,5 +1,6 @@
 import type { Page } from 'playwright-core';
-import { baseUrl, type TestTenant } from '../utils/e2e';
+import { baseUrl } from '../utils/e2e';
+import { signIn, type Credentials } from './session-page';
 
 // Functions given to page.evaluate run in the browser; these names are the browser's there (the tests' tsconfig has no DOM lib).
 declare const document: any, window: any, localStorage: any, sessionStorage: any, location: any;
@@ -7,18 +8,11 @@ declare type HTMLElement = any;
 declare type HTMLInputElement = any;
 declare type HTMLOptionElement = any;
 
-/** Opens the console (at `hash`, if given) and signs in with the tenant's id and key, as a person would type them. */
-export async function openConsoleSignedIn(page: Page, tenant: Pick<TestTenant, 'tenantId' | 'apiKey'>, hash = ''): Promise<void> {
+/** Opens the console (at `hash`, if given) and signs in as a person would, typing tenant id, e-mail and password. */
+export async function openConsoleSignedIn(page: Page, person: Credentials, hash = ''): Promise<void> {
   await page.goto(`${baseUrl()}/console${hash}`);
-  await signIn(page, tenant.tenantId, tenant.apiKey);
+  await signIn(page, person);
   await page.locator('#session').waitFor({ state: 'visible' });
-}
-
-/** Types a tenant id and key into the sign-in form and submits it. */
-export async function signIn(page: Page, tenantId: string, apiKey: string): Promise<void> {
-  await page.getByLabel('Tenant id').fill(tenantId);
-  await page.getByLabel('API key').fill(apiKey);
-  await page.getByRole('button', { name: 'Sign in' }).click();
 }
 
 /** Waits until every widget of the open dashboard is drawn or failed; answers their states. */

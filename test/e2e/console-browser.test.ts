@@ -3,9 +3,11 @@ import { buildSchema, isEnumType } from 'graphql';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { schemaDir } from '../../schema/paths';
 import { findChromium } from '../browser/find-chromium';
-import { openConsoleSignedIn, signIn, widgetContent, widgetStates } from '../browser/console-page';
+import { openConsoleSignedIn, widgetContent, widgetStates } from '../browser/console-page';
+import { newWatchedPage, sessionCookie } from '../browser/session-page';
 import { createDemoTenant } from '../subgraphs/analytics/revenue-kit';
-import { baseUrl, createTestTenant, type TestTenant } from '../utils/e2e';
+import type { TestTenant } from '../utils/e2e';
+import { createTestPerson, type TestPerson } from '../utils/people';
 
 // Functions given to page.evaluate run in the browser; these names are the browser's there (the tests' tsconfig has no DOM lib).
 declare const document: any, window: any, localStorage: any, sessionStorage: any, location: any;
@@ -48,28 +50,28 @@ function parseCsv(text: string): string[][] {
 describeInBrowser(`the analyst console in Chromium (${process.env.E2E_MODE} mode)`, () => {
   let browser: Browser;
   let page: Page;
+  let sent: Awaited<ReturnType<typeof newWatchedPage>>['sent'];
   let demo: TestTenant;
+  // The demo tenant's analyst (no patients:read) and admin, who sign in as people do: no test types an API key.
+  let analyst: TestPerson;
+  let admin: TestPerson;
   const problems: string[] = [];
   jest.setTimeout(90_000);
 
   beforeAll(async () => {
     [browser, demo] = await Promise.all([chromium.launch({ executablePath: executablePath!, headless: true, args: ['--no-sandbox'] }), createDemoTenant('Console Demo Clinic')]);
+    [analyst, admin] = await Promise.all([createTestPerson(demo, 'analyst'), createTestPerson(demo, 'admin')]);
   }, 90_000);
   afterAll(() => browser?.close());
 
   beforeEach(async () => {
     problems.length = 0;
-    page = await browser.newPage({ viewport: { width: 1366, height: 900 }, reducedMotion: 'reduce', acceptDownloads: true });
-    // A script the CSP blocks, or one that throws, shows up here; so does any failed request but the deliberate 401/403.
-    page.on('pageerror', (error) => problems.push(`page error: ${error.message}`));
-    page.on('console', (message) => {
-      if (message.type() === 'error' && !/status of 40[13]/.test(message.text())) problems.push(`console: ${message.text()} (${message.location().url})`);
-    });
+    ({ page, sent } = await newWatchedPage(browser, problems, { viewport: { width: 1366, height: 900 }, reducedMotion: 'reduce', acceptDownloads: true }));
   });
   afterEach(() => page?.close());
 
-  it('signs in with the demo tenant and draws every widget of the demo dashboard, one of each chart type, with the API’s figures', async () => {
-    await openConsoleSignedIn(page, demo);
+  it('signs in as the demo tenant’s analyst and draws every widget of the demo dashboard, one of each chart type, with the API’s figures', async () => {
+    await openConsoleSignedIn(page, analyst);
     await page.getByRole('heading', { name: 'Dashboards', level: 1 }).waitFor();
     await page.getByRole('link', { name: 'Revenue overview' }).click();
     const widgets = await widgetStates(page);
@@ -97,14 +99,21 @@ describeInBrowser(`the analyst console in Chromium (${process.env.E2E_MODE} mode
     await page.getByLabel('Location', { exact: true }).selectOption((await firstLocation.getAttribute('value'))!);
     expect((await widgetStates(page)).every((w) => w.state === 'drawn')).toBe(true);
     expect((await widgetContent(page, 'Net revenue by location')).series![0]).toHaveLength(1);
-    // The key is in the tab's memory only.
+    // The session is an HttpOnly cookie the page's scripts cannot read, Secure and SameSite=Strict, which Chromium keeps over
+    // http://127.0.0.1 (a loopback origin counts as secure); nothing of it is in storage or the URL.
     expect(await page.evaluate(() => [localStorage.length, sessionStorage.length, document.cookie, location.href.includes('hpp_')])).toEqual([0, 0, '', false]);
+    expect(await sessionCookie(page)).toMatchObject({ httpOnly: true, secure: true, sameSite: 'Strict' });
+    // No request carried a key or a tenant header; every POST after the sign-in carried the session's CSRF token.
+    expect(sent.filter((req) => req.headers['api-key'] || req.headers.tenant)).toEqual([]);
+    const posts = sent.filter((req) => req.method === 'POST' && !req.url.endsWith('/auth/sign-in'));
+    expect(posts.length).toBeGreaterThan(0);
+    expect(posts.filter((req) => !/^[A-Za-z0-9_-]{20,}$/.test(req.headers['x-csrf-token'] ?? '')).map((req) => req.url)).toEqual([]);
     expect(problems).toEqual([]);
   });
 
   it('creates a widget through the composer, previews it, and finds it drawn after a reload', async () => {
     const tenant = await createDemoTenant('Console Composer Clinic');
-    await openConsoleSignedIn(page, tenant, '#/dashboards?name=Discounts');
+    await openConsoleSignedIn(page, await createTestPerson(tenant, 'analyst'), '#/dashboards?name=Discounts');
     await page.getByRole('link', { name: 'Discounts' }).click();
     await page.getByRole('link', { name: 'Add a widget' }).click();
     await page.getByRole('textbox', { name: 'Name', exact: true }).fill('Net by item category');
@@ -124,10 +133,10 @@ describeInBrowser(`the analyst console in Chromium (${process.env.E2E_MODE} mode
     expect(saved.body.data.widgets.items.filter((w: { name: string }) => w.name === 'Net by item category')).toEqual([
       { name: 'Net by item category', query: { measures: ['revenue.netAmount'], dimensions: ['revenue.itemCategory'], order: { 'revenue.netAmount': 'desc' }, timezone: 'America/New_York' }, position: { x: 0, y: 0, w: 6, h: 4 } },
     ]);
-    // A reload forgets the key: sign in again, and the route (in the hash) brings the dashboard back.
+    // A reload keeps the session (its cookie): no sign-in form, and the route (in the hash) brings the dashboard back.
     await page.reload();
-    await signIn(page, tenant.tenantId, tenant.apiKey);
     const widgets = await widgetStates(page);
+    expect(await page.getByRole('button', { name: 'Sign in' }).count()).toBe(0);
     expect(widgets).toContainEqual({ name: 'Net by item category', chartType: 'bar', state: 'drawn' });
     expect((await widgetContent(page, 'Net by item category')).series![0]).toHaveLength(previewed);
     expect(problems).toEqual([]);
@@ -137,7 +146,7 @@ describeInBrowser(`the analyst console in Chromium (${process.env.E2E_MODE} mode
     const tenant = await createDemoTenant('Console Validation Clinic');
     const dashboard = (await tenant.graphql('{ dashboards(name: "Providers") { items { id } } }')).body.data.dashboards.items[0];
     const before = (await tenant.graphql('{ widgets { total } }')).body.data.widgets.total;
-    await openConsoleSignedIn(page, tenant, `#/dashboards/${dashboard.id}/widgets/new`);
+    await openConsoleSignedIn(page, await createTestPerson(tenant, 'analyst'), `#/dashboards/${dashboard.id}/widgets/new`);
     await page.getByRole('checkbox', { name: 'Count', exact: true }).check();
     await page.getByLabel('Row limit').fill('20000');
     await page.getByLabel('Width (w)').fill('0');
@@ -160,7 +169,8 @@ describeInBrowser(`the analyst console in Chromium (${process.env.E2E_MODE} mode
   }
 
   it('exports the revenue lines shown as CSV, row for row what the REST breakdown answers for the same filters', async () => {
-    await openConsoleSignedIn(page, demo, '#/revenue');
+    // An admin sees patients' names whole, as the tenant's full key does: the same rows, names included.
+    await openConsoleSignedIn(page, admin, '#/revenue');
     await page.getByRole('heading', { name: 'Lines', exact: true }).waitFor();
     // Half a year of the demo's two (its lines end yesterday, wherever today is).
     const day = (daysAgo: number) => new Date(Date.now() - daysAgo * 86_400_000).toISOString().slice(0, 10);
@@ -191,19 +201,8 @@ describeInBrowser(`the analyst console in Chromium (${process.env.E2E_MODE} mode
     expect(problems).toEqual([]);
   });
 
-  it('a wrong key, or another tenant’s, shows the sign-in error and signs nobody in', async () => {
-    const other = await createTestTenant('Console Other Clinic');
-    await page.goto(`${baseUrl()}/console`);
-    await signIn(page, demo.tenantId, 'hpp_not-a-real-key');
-    await expect(page.getByRole('alert').innerText()).resolves.toMatch(/API key was not accepted/);
-    await signIn(page, demo.tenantId, other.apiKey);
-    await expect(page.getByRole('alert').filter({ hasText: 'another tenant' }).innerText()).resolves.toMatch(/belongs to another tenant/);
-    expect(await page.locator('#session').isHidden()).toBe(true);
-    expect(problems).toEqual([]);
-  });
-
   it('offers exactly the schema’s enums and the API’s query model in its pickers', async () => {
-    await openConsoleSignedIn(page, demo);
+    await openConsoleSignedIn(page, analyst);
     // A string, not a function: jest's compiler would turn import() into require().
     const lists = await page.evaluate(`(async () => {
       const [charts, revenue] = await Promise.all([import('/console/js/charts.js'), import('/console/js/revenue-filters.js')]);

@@ -1,7 +1,7 @@
 import { baseUrl, createTestTenant, request } from '../utils/e2e';
 
 describe(`the analyst console's files at /console (${process.env.E2E_MODE} mode)`, () => {
-  it('serves the page without TENANT or API-KEY, under the app CSP, with every script a same-origin file', async () => {
+  it('serves the page to anyone (signing in is the page’s), under the app CSP, with every script a same-origin file', async () => {
     const res = await request(`${baseUrl()}/console`);
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toBe('text/html; charset=utf-8');
@@ -10,6 +10,9 @@ describe(`the analyst console's files at /console (${process.env.E2E_MODE} mode)
     const scripts = [...res.text.matchAll(/<script([^>]*)>/g)].map((m) => m[1]);
     expect(scripts).toEqual([' src="/console/vendor/echarts.js?v=6.1.0"', ' type="module" src="/console/js/main.js"']);
     expect(res.text).not.toMatch(/https?:\/\//);
+    // Its requests (the session's, with its cookie) may go to this origin only: no connect-src widens default-src 'self'.
+    expect(res.headers.get('content-security-policy')).toContain("default-src 'self'");
+    expect(res.headers.get('content-security-policy')).not.toContain('connect-src');
   });
 
   it('serves ECharts from node_modules as immutable, and the console files revalidated', async () => {

@@ -9,12 +9,30 @@ describe(`GraphiQL at GET /graphql (${process.env.E2E_MODE} mode)`, () => {
     expect(res.headers.get('content-type')).toBe('text/html; charset=utf-8');
     expect(res.headers.get('vary')).toContain('Accept');
     expect(res.headers.get('content-security-policy')).toContain("script-src 'self'");
-    expect(res.text).toContain('<div id="graphiql">');
+    expect(res.text).toContain('<div id="graphiql" hidden>');
     // Every script is a same-origin file: no CDN, and no inline script for the CSP to block.
     const scripts = [...res.text.matchAll(/<script([^>]*)>/g)].map((m) => m[1]);
     expect(scripts.length).toBeGreaterThan(0);
     for (const attributes of scripts) expect(attributes).toMatch(/^ src="\/graphiql\//);
     expect(res.text).not.toMatch(/https?:\/\//);
+    // Its requests may go to this origin only: no connect-src widens default-src 'self'.
+    expect(res.headers.get('content-security-policy')).toContain("default-src 'self'");
+    expect(res.headers.get('content-security-policy')).not.toContain('connect-src');
+  });
+
+  it('signs people in with the session (its own form), and never asks for or sends an API key', async () => {
+    const page = await request(`${baseUrl()}/graphql`, { headers: { accept: BROWSER_ACCEPT } });
+    expect(page.text).toContain('<form id="sign-in-form"');
+    for (const label of ['Tenant id', 'E-mail', 'Password', 'Two-factor code']) expect(page.text).toContain(`>${label}</label>`);
+    const script = await request(`${baseUrl()}/graphiql/init.js`);
+    expect(script.status).toBe(200);
+    expect(script.text).toContain("fetch(path, { method: method, headers: headers, body: body === undefined ? undefined : JSON.stringify(body), credentials: 'same-origin'");
+    expect(script.text).toContain("headers['x-csrf-token'] = session.csrfToken");
+    expect(script.text).toContain('isHeadersEditorEnabled: false');
+    for (const text of [page.text, script.text]) {
+      expect(text).not.toMatch(/api-key/i);
+      expect(text).not.toContain('TENANT');
+    }
   });
 
   it('serves every asset the page names from local packages, cacheable as immutable', async () => {
