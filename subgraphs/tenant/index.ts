@@ -19,6 +19,7 @@ import { Migration20261220000400_webhook_endpoint_health } from './migrations/Mi
 import { Migration20261227000000_scoped_keys } from './migrations/Migration20261227000000_scoped_keys';
 import { Migration20261227030000_people_sessions } from './migrations/Migration20261227030000_people_sessions';
 import { Migration20261227040000_allowed_origins } from './migrations/Migration20261227040000_allowed_origins';
+import { Migration20261227060000_totp_replay } from './migrations/Migration20261227060000_totp_replay';
 import { Migration20261227050000_single_sign_on } from './migrations/Migration20261227050000_single_sign_on';
 import { User } from './entities/user.entity';
 import { Invitation } from './entities/invitation.entity';
@@ -61,6 +62,7 @@ export const tenantSubgraph: SubgraphDefinition<WebhookSettings | null, TenantDe
     migration('Migration20261227030000_people_sessions', Migration20261227030000_people_sessions),
     migration('Migration20261227040000_allowed_origins', Migration20261227040000_allowed_origins),
     migration('Migration20261227050000_single_sign_on', Migration20261227050000_single_sign_on),
+    migration('Migration20261227060000_totp_replay', Migration20261227060000_totp_replay),
   ],
   resolvers: [
     TenantResolver,

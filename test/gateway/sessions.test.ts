@@ -231,7 +231,10 @@ describe('a second factor (TOTP)', () => {
     expect(noCode.status).toBe(401);
     expect(noCode.body.detail).toBe('A two-factor code is required: send it as "code"');
     expect((await post('/auth/sign-in', { ...credentials, code: wrong })).status).toBe(401);
-    expect((await post('/auth/sign-in', { ...credentials, code: totp.generate() })).status).toBe(200);
+    const code = totp.generate();
+    expect((await post('/auth/sign-in', { ...credentials, code })).status).toBe(200);
+    // A code is taken once (RFC 6238, section 5.2): the same one again, overheard or replayed, is refused.
+    expect((await post('/auth/sign-in', { ...credentials, code })).status).toBe(401);
   });
 });
 

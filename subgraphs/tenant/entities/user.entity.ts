@@ -24,6 +24,10 @@ export class User extends TenantScopedEntity {
   @Property({ type: 'text', fieldName: 'totp_secret', nullable: true, hidden: true })
   totpSecret: string | null = null;
 
+  /** The TOTP time step of the last code accepted at sign-in: no code is accepted twice (RFC 6238, section 5.2). */
+  @Property({ type: 'bigint', fieldName: 'totp_last_step', nullable: true, hidden: true })
+  totpLastStep: string | null = null;
+
   @Property({ type: 'text' })
   status: UserStatus = 'invited';
 

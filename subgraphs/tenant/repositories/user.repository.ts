@@ -49,6 +49,12 @@ export class UserRepository {
     return tenant ? em.findOne(User, { tenantId: tenant, status: 'active', email: { $ilike: email.replace(/[\\%_]/g, '\\$&') } }, { filters: false }) : Promise.resolve(null);
   }
 
+  /** Records a TOTP step as used if it is later than the last one; false when it is not (a replayed code). Signing in comes before the tenant's request. */
+  static async takeTotpStepUnscoped(em: EntityManager, userId: string, step: number): Promise<boolean> {
+    const taken = await em.nativeUpdate(User, { id: userId, $or: [{ totpLastStep: null }, { totpLastStep: { $lt: String(step) } }] }, { totpLastStep: String(step) }, { filters: false });
+    return taken === 1;
+  }
+
   /** A person by id, of any tenant (an invitation or a session names them). */
   static findByIdUnscoped(em: EntityManager, id: string): Promise<User | null> {
     return em.findOne(User, { id }, { filters: false });

@@ -18,9 +18,15 @@ export type SignInResult = { user: User } | { refused: 'invalid' | 'code_require
 
 const sha256 = (text: string) => createHash('sha256').update(text).digest();
 
-/** Whether a six-digit code is the secret's now (RFC 6238, 30 s steps, one step either side for clock drift). */
+/** The time step a six-digit code is the secret's for, now or one step either side (RFC 6238, 30 s steps, clock drift); null when it is none. */
+export function totpStep(secret: string, code: string): number | null {
+  const delta = new TOTP({ secret, algorithm: 'SHA1', digits: 6, period: 30 }).validate({ token: code, window: 1 });
+  return delta === null ? null : Math.floor(Date.now() / 30_000) + delta;
+}
+
+/** Whether a six-digit code is the secret's now (or a step either side). */
 export function totpMatches(secret: string, code: string): boolean {
-  return new TOTP({ secret, algorithm: 'SHA1', digits: 6, period: 30 }).validate({ token: code, window: 1 }) !== null;
+  return totpStep(secret, code) !== null;
 }
 
 /** Signing in and accepting invitations: before there is a tenant's request, so across tenants; each attempt leaves an audit record in its tenant's trail. */
@@ -34,7 +40,7 @@ export class SignInService {
     let result: SignInResult;
     if (!user || !matches) result = { refused: 'invalid' };
     else if (user.totpSecret && !code) result = { refused: 'code_required' };
-    else if (user.totpSecret && !totpMatches(user.totpSecret, code!)) result = { refused: 'invalid' };
+    else if (user.totpSecret && !(await this.useCode(user, code!))) result = { refused: 'invalid' };
     else result = { user };
     // A tenant that does not exist has no trail to extend.
     if (user || (await TenantRepository.existsUnscoped(this.em, tenantId))) {
@@ -43,6 +49,13 @@ export class SignInService {
       );
     }
     return result;
+  }
+
+  /** Whether the code is the person's for a step later than the last one they signed in with, which it then becomes: a code overheard or replayed is refused. */
+  private async useCode(user: User, code: string): Promise<boolean> {
+    const step = totpStep(user.totpSecret!, code);
+    // One statement decides: two sign-ins racing with the same code cannot both take its step.
+    return step !== null && UserRepository.takeTotpStepUnscoped(this.em, user.id, step);
   }
 
   /** Sets the password of an invited person and makes them active; the invitation is used up. An unknown or expired token is 404. */

@@ -69,6 +69,7 @@ const UNSCOPED_METHODS: Record<string, string> = {
   'TenantRepository.twoFactorRequiredUnscoped': 'the edge resolves a session (and whether it may only enrol a second factor) before the tenant\'s request',
   'TenantRepository.anyAllowsOriginUnscoped': "a browser's preflight names an origin, not a tenant",
   'TenantRepository.allowsOriginUnscoped': 'the edge admits a bearer session from another origin before the tenant\'s request',
+  'UserRepository.takeTotpStepUnscoped': 'a sign-in uses up its TOTP code before there is a session',
   'UserRepository.findByIdUnscoped': "a session or an invitation names its person, before the tenant's request",
   'TenantRepository.existsUnscoped': 'the operator names a tenant by id',
   'TenantRepository.countUnscoped': 'the first start seeds a demo tenant only on an empty database',
