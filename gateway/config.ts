@@ -52,6 +52,8 @@ export interface Config {
   shutdownGraceMs: number;
   /** People's sessions (docs/access.md, Sessions): the idle timeout (SESSION_IDLE_SECONDS, 15 minutes) and the absolute lifetime (SESSION_LIFETIME_SECONDS, 12 hours). */
   sessions: { idleMs: number; maxMs: number };
+  /** SSO_ALLOW_INTERNAL=1 (development and tests only): tenants' identity providers may be on this machine or network; otherwise public addresses only. */
+  ssoAllowInternal: boolean;
   /** How many days audit records are kept (AUDIT_RETENTION_DAYS; six years by default, at least one; docs/audit.md). */
   auditRetentionDays: number;
   /** Port of the Prometheus metrics server (METRICS_PORT); null: none (the operator's `/metrics` may still answer). */
@@ -255,6 +257,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     workers: int('WEB_CONCURRENCY', 1, 1, 64),
     shutdownGraceMs: readShutdownGraceMs(env, problems),
     sessions: { idleMs: int('SESSION_IDLE_SECONDS', 900, 1, 86_400) * 1000, maxMs: int('SESSION_LIFETIME_SECONDS', 43_200, 60, 2_592_000) * 1000 },
+    ssoAllowInternal: bool('SSO_ALLOW_INTERNAL', false),
     auditRetentionDays: int('AUDIT_RETENTION_DAYS', DEFAULT_RETENTION_DAYS, MIN_RETENTION_DAYS, 36_500),
     metricsPort,
     metricsHost: text('METRICS_HOST') ?? host,

@@ -38,6 +38,7 @@ import { graphiqlRouter } from './graphiql';
 import { consoleRouter } from './console';
 import { authRouter } from './auth-routes';
 import { oidcRouter } from './oidc-routes';
+import { OidcDiscovery } from './oidc-discovery';
 import { crossOriginPages } from './cross-origin';
 import { documentHandler } from './public-document';
 import { refuseOtherMethods } from './method-guard';
@@ -152,7 +153,7 @@ export async function startApp(config: Config, platform: Platform, log: Logger, 
   app.use(assetsRouter(platform.tenants, limits));
   app.use('/auth', authRouter(platform.tenants, limits, config.sessions, anonymous, [...json, refuseBadText]));
   // Single sign-on through each tenant's OpenID Connect provider, its answers taken back at PUBLIC_URL.
-  app.use('/auth', oidcRouter(platform.tenants, config.sessions, anonymous, config.publicUrl));
+  app.use('/auth', oidcRouter(platform.tenants, config.sessions, anonymous, config.publicUrl, new OidcDiscovery(config.ssoAllowInternal)));
   if (config.operatorToken) app.use('/admin', adminRouter(admin, config.operatorToken, limits, [...json, refuseBadText]));
   // Prometheus text of every worker (docs/metrics.md); like /admin, absent without an operator token.
   if (config.operatorToken) app.get('/metrics', operatorOnly(config.operatorToken, limits), metricsRoute());

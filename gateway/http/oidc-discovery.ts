@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import type * as OpenIdClientModule from 'openid-client' with { 'resolution-mode': 'import' };
 import { importEsm } from '../../platform/import-esm';
+import { publicProviderFetch } from './provider-fetch';
 import { ServiceUnavailableError } from '../../schema/errors';
 import type { SingleSignOnSettings } from '../../subgraphs/tenant';
 
@@ -40,7 +41,8 @@ interface Cached {
 export class OidcDiscovery {
   private readonly cache = new Map<string, Cached>();
 
-  constructor(private readonly freshMs = FRESH_MS) {}
+  /** `allowInternal` (SSO_ALLOW_INTERNAL=1, development and tests): providers on this machine or network may be reached; otherwise only public addresses (provider-fetch.ts). */
+  constructor(private readonly allowInternal = false, private readonly freshMs = FRESH_MS) {}
 
   /** openid-client and the tenant's provider's configuration; 503 when the provider cannot be discovered. */
   async configuration(settings: SingleSignOnSettings): Promise<{ client: OpenIdClient; config: OidcConfiguration }> {
@@ -55,6 +57,8 @@ export class OidcDiscovery {
       const configuration = client.discovery(issuer, settings.clientId, undefined, client.ClientSecretBasic(settings.clientSecret), {
         timeout: TIMEOUT_SECONDS,
         execute: isLoopbackHttp(issuer) ? [client.allowInsecureRequests] : [],
+        // Kept by the configuration for every later request (keys, tokens, user info).
+        ...(this.allowInternal ? {} : { [client.customFetch]: publicProviderFetch }),
       });
       cached = { fingerprint, madeAt: now, configuration };
       this.cache.set(settings.tenantId, cached);

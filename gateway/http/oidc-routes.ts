@@ -67,7 +67,7 @@ async function vouchedEmail(client: OpenIdClient, config: OidcConfiguration, tok
  * began it, once: the state is used up), checks it, finds the tenant's person by the e-mail it vouches for and starts a session
  * as password sign-in does. Both count against the client address's budget (`anonymous`).
  */
-export function oidcRouter(tenants: TenantAccess, lifetimes: SessionLifetimes, anonymous: RequestHandler, publicUrl: string, discovery = new OidcDiscovery()): Router {
+export function oidcRouter(tenants: TenantAccess, lifetimes: SessionLifetimes, anonymous: RequestHandler, publicUrl: string, discovery: OidcDiscovery): Router {
   const router = Router();
   const redirectUri = `${publicUrl}/auth/sso/callback`;
   const origin = (res: Response) => {

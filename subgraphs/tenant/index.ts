@@ -101,6 +101,8 @@ export type { AssetContent } from './repositories/asset.repository';
 export type { AuditEventFilter, AuditEventRecord } from './repositories/audit-event.repository';
 export type { AuditExportOrigin } from './services/audit-event.service';
 export { startWebhookWorkers } from './webhooks/start';
+// The public-only lookup webhooks connect through, for the edge's requests to tenants' identity providers too.
+export { publicOnlyLookup, refusedAddress } from './webhooks/safe-lookup';
 export { readWebhookQueue } from './webhooks/queue-stats';
 export type { DeliveryHooks } from './webhooks/deliver';
 export type { WebhookSettings } from './webhooks/settings';

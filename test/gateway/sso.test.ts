@@ -55,7 +55,8 @@ describe('single sign-on through OpenID Connect', () => {
       idTokenClaims: true,
       claimsOf: (login) => ({ email: login, email_verified: !login.startsWith('unverified') }),
     });
-    app = await startInProcessApp({ PORT: String(port), PUBLIC_URL: appUrl });
+    // The provider runs on this machine: allowed only with SSO_ALLOW_INTERNAL=1 (development and tests).
+    app = await startInProcessApp({ PORT: String(port), PUBLIC_URL: appUrl, SSO_ALLOW_INTERNAL: '1' });
     const created = await admin('/tenants', { method: 'POST', body: JSON.stringify({ name: 'SSO Clinic' }) }, appUrl);
     tenantId = created.body.tenant.id;
     fullKey = created.body.apiKey;
@@ -201,3 +202,29 @@ describe('single sign-on through OpenID Connect', () => {
     expect(audit).toHaveLength(1);
   });
 });
+
+describe('identity providers on internal addresses', () => {
+  it('are not reached without SSO_ALLOW_INTERNAL: the edge does not probe its own network for a tenant admin', async () => {
+    const port = await freePort();
+    const appUrl = `http://127.0.0.1:${port}`;
+    const idp = await startIdentityProvider(`${appUrl}/auth/sso/callback`, { idTokenClaims: true, claimsOf: (login) => ({ email: login, email_verified: true }) });
+    const app = await startInProcessApp({ PORT: String(port), PUBLIC_URL: appUrl });
+    try {
+      const created = await admin('/tenants', { method: 'POST', body: JSON.stringify({ name: 'SSRF Clinic' }) }, appUrl);
+      const headers = { TENANT: created.body.tenant.id, 'API-KEY': created.body.apiKey, 'content-type': 'application/json' };
+      const configure = await fetch(`${appUrl}/graphql`, {
+        method: 'POST',
+        headers,
+        body: JSON.stringify({ query: 'mutation($i: ConfigureSingleSignOnInput!) { configureSingleSignOn(input: $i) }', variables: { i: { issuer: idp.issuer, clientId: idp.clientId, clientSecret: idp.clientSecret } } }),
+      });
+      expect(((await configure.json()) as { errors?: unknown }).errors).toBeUndefined();
+      const start = await fetch(`${appUrl}/auth/sso/start?tenant=${created.body.tenant.id}`, { redirect: 'manual' });
+      expect(start.status).toBe(503);
+      expect(await start.json()).toEqual({ detail: "The tenant's identity provider could not be reached; try again shortly" });
+    } finally {
+      await app.close();
+      await idp.close();
+    }
+  });
+});
+
