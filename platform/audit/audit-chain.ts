@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import type { StoredAuditColumns } from './audit-entry';
 import type { Execute } from './audit-store';
 
 /** What verifying a tenant's chain found. */
@@ -12,19 +13,10 @@ export interface ChainVerdict {
   problems: { seq: string; problem: string }[];
 }
 
-interface ChainRow {
-  id: string;
+/** A record as the verifier reads it: its time as the hash covers it, and the chain's two hashes. */
+interface ChainRow extends StoredAuditColumns {
   tenant_id: string;
-  seq: string;
   occurred: string;
-  actor_kind: string;
-  actor_id: string | null;
-  action: string;
-  resource_type: string;
-  resource_ids: string[];
-  outcome: string;
-  request_id: string | null;
-  client_address: string | null;
   prev_hash: Buffer;
   hash: Buffer;
 }

@@ -32,3 +32,17 @@ export interface AuditOrigin {
 export function auditEntry(origin: AuditOrigin, action: string, resourceType: string, resourceIds: readonly string[], outcome: AuditOutcome = 'success'): AuditEntry {
   return { id: randomUUID(), occurredAt: new Date(), ...origin, action, resourceType, resourceIds, outcome };
 }
+
+/** The columns of a stored record every reader selects, as PostgreSQL names them (`seq` read as text: a bigint). */
+export interface StoredAuditColumns {
+  id: string;
+  seq: string;
+  actor_kind: string;
+  actor_id: string | null;
+  action: string;
+  resource_type: string;
+  resource_ids: string[];
+  outcome: string;
+  request_id: string | null;
+  client_address: string | null;
+}

@@ -1,4 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
+import type { StoredAuditColumns } from '../../../platform/audit/audit-entry';
 import { verifyChain, type ChainVerdict } from '../../../platform/audit/audit-chain';
 import type { Actor, ActorKind } from '../../../schema/actor';
 import type { TenantScope } from '../../../platform/tenant-scope';
@@ -38,18 +39,9 @@ export interface SeqBounds {
   before: number;
 }
 
-interface Row {
-  id: string;
-  seq: string;
+interface Row extends StoredAuditColumns {
   occurred_at: string | Date;
   actor_kind: ActorKind;
-  actor_id: string | null;
-  action: string;
-  resource_type: string;
-  resource_ids: string[];
-  outcome: string;
-  request_id: string | null;
-  client_address: string | null;
 }
 
 const COLUMNS = 'id::text as id, seq::text as seq, occurred_at, actor_kind, actor_id, action, resource_type, resource_ids, outcome, request_id, client_address';

@@ -4,21 +4,11 @@ import { appendEntries } from '../../../platform/audit/audit-store';
 import { auditEntry } from '../../../platform/audit/audit-entry';
 import { TenantScope } from '../../../platform/tenant-scope';
 import { PatientService } from '../../../subgraphs/tenant/services/patient.service';
+import type { AuditRow } from '../../utils/audit-records';
 import { admin, createTestTenant, type HttpResult, type TestTenant } from '../../utils/e2e';
 import { startInProcessApp, type InProcessApp } from '../../utils/in-process';
 
-/** One audit record as stored. */
-interface Row {
-  seq: string;
-  action: string;
-  resource_type: string;
-  resource_ids: string[];
-  actor_kind: string;
-  actor_id: string | null;
-  outcome: string;
-  request_id: string | null;
-  client_address: string | null;
-}
+type Row = AuditRow;
 
 /**
  * The audit trail (docs/audit.md) through the real app and PostgreSQL: what reads and changes
@@ -42,7 +32,7 @@ describe('audit trail', () => {
   const tenantSubgraph = () => server.platform.subgraphs!.find((subgraph) => subgraph.name === 'tenant')!;
   const records = async (tenantId: string): Promise<Row[]> => {
     await tenantSubgraph().auditReads.flush();
-    return (await db.query('select seq::text, action, resource_type, resource_ids, actor_kind, actor_id, outcome, request_id, client_address from audit.events where tenant_id = $1 order by seq', [tenantId])).rows;
+    return (await db.query('select seq::text, action, resource_type, resource_ids, actor_kind, actor_id, outcome, request_id, client_address from audit.events where tenant_id = $1 order by events.seq', [tenantId])).rows;
   };
   const verify = async (tenantId: string) => (await admin(`/tenants/${tenantId}/audit-verification`, {}, server.url)).body;
   const keyIdOf = async (tenant: TestTenant) => (await admin(`/tenants/${tenant.tenantId}/api-keys`, {}, server.url)).body[0].id as string;
