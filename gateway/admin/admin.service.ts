@@ -44,6 +44,11 @@ export class AdminService {
     return this.tenants.people(tenantId);
   }
 
+  /** Accepts an invitation with a password (the demo start's own person). */
+  acceptInvitation(token: string, password: string): Promise<{ userId: string; tenantId: string }> {
+    return this.tenants.acceptInvitation(token, password, { requestId: null, clientAddress: null });
+  }
+
   /** How many tenants exist (the first start creates a demo tenant only on an empty database). */
   countTenants(): Promise<number> {
     return this.tenants.countTenants();

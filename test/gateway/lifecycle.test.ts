@@ -41,6 +41,11 @@ describe('process lifecycle on the embedded database', () => {
       const apiKey = (await waitForOutput(app.output, /API-KEY: +(\S+)/))[1];
       expect(app.output()).toContain('http://public.example/docs');
       expect(app.output()).toContain(`curl -H 'TENANT: ${tenantId}' -H 'API-KEY: ${apiKey}' http://public.example/tenant/public`);
+      // The demo tenant's owner signs in with the printed password, and sees what the key sees.
+      const password = (await waitForOutput(app.output, /password: +(\S+)/))[1];
+      const signedIn = await fetch(`${url}/auth/sign-in`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ tenantId, email: 'demo@example.com', password }) });
+      expect(signedIn.status).toBe(200);
+      expect(((await signedIn.json()) as { user: { role: string } }).user.role).toBe('owner');
       expect(readRecordedServer(dataDir)).not.toBeNull();
       const pub = await fetch(`${url}/tenant/public`, { headers: { TENANT: tenantId, 'API-KEY': apiKey } });
       expect(((await pub.json()) as { name: string }).name).toBe('Demo Clinic');
