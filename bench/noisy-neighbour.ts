@@ -97,7 +97,7 @@ export async function benchNoisyNeighbour(ctx: BenchContext): Promise<{ markdown
   floodAnswers.push({ flood: `dead receiver: ${ATTACKER_EVENTS} events per flooded round to a receiver that accepts and never answers`, answers: { 'connections accepted': hooks.deadAttempts } });
 
   // The dispatcher's settings as the app read them, from the environment it inherited.
-  const webhookSettings = tenantSubgraph.readSettings?.(process.env).settings;
+  const webhookSettings = tenantSubgraph.readSettings?.(process.env).settings?.webhooks;
   const report = buildNoisyReport(lines, {
     date: new Date(),
     machine: describeMachine(),

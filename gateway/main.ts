@@ -12,7 +12,7 @@ import { startProcessMetrics } from './metrics/start';
 import { webhookMetricsHooks } from './metrics/webhook-hooks';
 import { bootPlatform } from './database/platform';
 import { Lifecycle } from './lifecycle';
-import { startWebhookWorkers, type WebhookSettings } from '../subgraphs/tenant';
+import { startWebhookWorkers, type TenantSubgraphSettings } from '../subgraphs/tenant';
 
 /** `npm start`: the gateway, and in all-in-one mode the subgraphs and embedded database too. */
 async function main(): Promise<void> {
@@ -57,7 +57,7 @@ async function main(): Promise<void> {
   if (first && platform.jobs && config.webhookWorkers) {
     const jobs = platform.jobs;
     await life.step(
-      () => startWebhookWorkers(jobs, config.subgraphSettings.tenant as WebhookSettings, log.child({ component: 'webhooks' }), webhookMetricsHooks),
+      () => startWebhookWorkers(jobs, (config.subgraphSettings.tenant as TenantSubgraphSettings).webhooks, log.child({ component: 'webhooks' }), webhookMetricsHooks),
       (started) => started.stop(),
     );
   }

@@ -1,5 +1,5 @@
 import { DEFAULT_SUPERVISE_SECONDS, readJobSettings, type JobSettings } from '../platform/jobs/job-settings';
-import { tenantSubgraph, type WebhookSettings } from '../subgraphs/tenant';
+import { readWebhookSettings, type WebhookSettings } from '../subgraphs/tenant';
 import { ConfigError } from './config';
 
 /** What `npm run worker` needs: the shared database, its job queue's settings and the tenant subgraph's webhook settings. */
@@ -13,7 +13,7 @@ export interface WorkerConfig {
 /** The config loader of `npm run worker`: DATABASE_URL, LOG_LEVEL, JOB_SUPERVISE_SECONDS and the WEBHOOK_* variables, every problem at once. */
 export function loadWorkerConfig(env: NodeJS.ProcessEnv = process.env): WorkerConfig {
   const jobs = readJobSettings(env);
-  const webhooks = tenantSubgraph.readSettings!(env);
+  const webhooks = readWebhookSettings(env);
   const problems = [...jobs.problems, ...webhooks.problems];
   const databaseUrl = env.DATABASE_URL?.trim();
   if (!databaseUrl) problems.unshift('DATABASE_URL is required: the worker delivers from the shared database');

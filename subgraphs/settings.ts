@@ -1,8 +1,8 @@
 import type { Env, SettingsRead, SubgraphName } from '../platform/subgraph-definition';
 import { readAnalyticsSettings } from './analytics/analytics-deps';
-import { readMailSettings } from './billing/notifications/mail-settings';
+import { readMailSettings } from './common/mail/mail-settings';
 import { readLlmSettings } from './notes/providers/llm-settings';
-import { readWebhookSettings } from './tenant/webhooks/settings';
+import { readTenantSubgraphSettings } from './tenant/subgraph-settings';
 
 /** Reads one subgraph's own settings from the environment, every problem listed. */
 export type SubgraphSettingsReader = (env: Env) => SettingsRead<unknown>;
@@ -13,7 +13,7 @@ export type SubgraphSettingsReader = (env: Env) => SettingsRead<unknown>;
  * (type-graphql's decorators need `reflect-metadata` first, which entry points load, loaders not).
  */
 export const SUBGRAPH_SETTINGS: Readonly<Record<SubgraphName, SubgraphSettingsReader>> = {
-  tenant: readWebhookSettings,
+  tenant: readTenantSubgraphSettings,
   billing: readMailSettings,
   analytics: readAnalyticsSettings,
   notes: readLlmSettings,

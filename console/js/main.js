@@ -6,6 +6,7 @@ import { renderDashboards } from './dashboards.js';
 import { h, replace } from './dom.js';
 import { renderRevenue } from './revenue.js';
 import { renderSignIn } from './sign-in.js';
+import { renderAcceptInvitation } from './accept-invitation.js';
 import { renderTwoFactorSetup } from './two-factor.js';
 
 // Views are addressed by the URL's hash (#/dashboards/<id>, ...), so back/forward and a reload keep
@@ -56,6 +57,17 @@ function show(reason) {
   ++rendering;
   disposeIn(view);
   showSession(current);
+  const invitation = /^#\/accept-invitation\?token=([A-Za-z0-9_-]{43})$/.exec(location.hash);
+  if (!current && invitation) {
+    return renderAcceptInvitation(view, {
+      token: invitation[1],
+      // The token is used up: it leaves the address bar, and the person signs in with the password just chosen.
+      onAccepted: (tenantId) => {
+        history.replaceState(null, '', '#/dashboards');
+        renderSignIn(view, { reason: null, tenantId, notice: 'Your password is set: sign in with it.', onSignedIn: () => show(null) });
+      },
+    });
+  }
   if (!current) return renderSignIn(view, { reason, onSignedIn: () => show(null) });
   if (current.twoFactorPending) return renderTwoFactorSetup(view, { onEnrolled: () => show(null) });
   // Signed in, but the tenant's details could not be read (the server busy, say): offer another try.

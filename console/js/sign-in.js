@@ -2,8 +2,8 @@ import { signIn } from './api.js';
 import { field, h, replace } from './dom.js';
 
 /** The sign-in form: tenant id, e-mail and password, and a code from an authenticator app once the server asks for one. */
-export function renderSignIn(view, { reason = null, onSignedIn }) {
-  const tenant = h('input', { name: 'tenant', autocomplete: 'off', spellcheck: 'false', required: true, size: 40 });
+export function renderSignIn(view, { reason = null, tenantId = '', notice = null, onSignedIn }) {
+  const tenant = h('input', { name: 'tenant', autocomplete: 'off', spellcheck: 'false', required: true, size: 40, value: tenantId });
   const email = h('input', { name: 'email', type: 'email', autocomplete: 'username', spellcheck: 'false', required: true, size: 40 });
   // A person's password, not a key: the browser's password manager may offer to keep it.
   const password = h('input', { name: 'password', type: 'password', autocomplete: 'current-password', required: true, size: 40 });
@@ -42,6 +42,7 @@ export function renderSignIn(view, { reason = null, onSignedIn }) {
     },
     h('h1', { id: 'sign-in-title' }, 'Sign in'),
     h('p', {}, 'Use your clinic’s tenant id and the e-mail and password you chose when you accepted your invitation. This browser then keeps you signed in, reloads included, until you sign out or leave it idle for a while.'),
+    ...(notice ? [h('p', { id: 'sign-in-notice', role: 'status' }, notice)] : []),
     status,
     field('Tenant id', tenant),
     field('E-mail', email),
@@ -56,5 +57,5 @@ export function renderSignIn(view, { reason = null, onSignedIn }) {
     if (focus === password || focus === code) focus.select();
   }
   replace(view, form);
-  tenant.focus();
+  (tenantId ? email : tenant).focus();
 }

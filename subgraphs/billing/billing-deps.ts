@@ -1,5 +1,5 @@
 import type { SubgraphContext } from '../../platform/context';
-import { DEFAULT_DAILY_LIMIT, type MailSettings } from './notifications/mail-settings';
+import { DEFAULT_DAILY_LIMIT, type MailSettings } from '../common/mail/mail-settings';
 import type { PaymentProcessor } from './processor/payment-processor';
 import { SandboxPaymentProcessor } from './processor/sandbox.processor';
 

@@ -24,7 +24,7 @@ import { Migration20261215000000_revenue_rollups } from './migrations/Migration2
 import { Migration20261231000000_notification_quota } from './migrations/Migration20261231000000_notification_quota';
 import { startBillingBackground } from './notifications/background';
 import { BILLING_QUEUES } from './notifications/email-queue';
-import { readMailSettings, type MailSettings } from './notifications/mail-settings';
+import { readMailSettings, type MailSettings } from '../common/mail/mail-settings';
 import { resolveLocationReference, resolvePatientReference } from './resolvers/directory.reference';
 import { GiftCardResolver } from './resolvers/gift-card.resolver';
 import { LocationMerchantAccountsResolver } from './resolvers/location-merchant-accounts.resolver';

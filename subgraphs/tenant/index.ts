@@ -41,10 +41,10 @@ import { WebhookConfigResolver } from './resolvers/webhook-config.resolver';
 import { seedTenantDemo } from './seeder';
 import { WEBHOOK_QUEUES } from './webhooks/queues';
 import { configureTenant, type TenantDeps } from './tenant-deps';
-import { readWebhookSettings, type WebhookSettings } from './webhooks/settings';
+import { readTenantSubgraphSettings, type TenantSubgraphSettings } from './subgraph-settings';
 
 /** The tenant subgraph: tenants, API keys, settings, logos, webhook configuration and the practice directory (docs/decisions.md, Data ownership). */
-export const tenantSubgraph: SubgraphDefinition<WebhookSettings | null, TenantDeps> = {
+export const tenantSubgraph: SubgraphDefinition<TenantSubgraphSettings | null, TenantDeps> = {
   name: 'tenant',
   schema: 'tenant',
   entities: [Tenant, ApiKey, Asset, WebhookConfig, Location, Provider, Patient, User, Invitation, Session, OidcLogin],
@@ -86,7 +86,7 @@ export const tenantSubgraph: SubgraphDefinition<WebhookSettings | null, TenantDe
   seedDemo: seedTenantDemo,
   jobQueues: WEBHOOK_QUEUES,
   // WEBHOOK_* and ALLOW_HTTP_WEBHOOKS: how this subgraph validates endpoints and its workers deliver.
-  readSettings: readWebhookSettings,
+  readSettings: readTenantSubgraphSettings,
   configure: configureTenant,
   fairQueues: (deps) => [deps.decodes],
 };
@@ -105,5 +105,6 @@ export { startWebhookWorkers } from './webhooks/start';
 export { publicOnlyLookup, refusedAddress } from './webhooks/safe-lookup';
 export { readWebhookQueue } from './webhooks/queue-stats';
 export type { DeliveryHooks } from './webhooks/deliver';
-export type { WebhookSettings } from './webhooks/settings';
+export { readWebhookSettings, type WebhookSettings } from './webhooks/settings';
+export type { TenantSubgraphSettings } from './subgraph-settings';
 export type { TenantDeps } from './tenant-deps';

@@ -176,4 +176,30 @@ describeInBrowser(`signing in to the console in Chromium (${process.env.E2E_MODE
     // The wrong code's 422 was deliberate.
     expect(problems.filter((problem) => !/status of 422 .*\/auth\/two-factor\/confirm/.test(problem))).toEqual([]);
   });
+
+  it("an invitation's link opens the console's page for it: the person chooses a password (twice, 12 or more), then signs in with it", async () => {
+    const invited = await demo.graphql('mutation { inviteUser(input: {email: "linked.person@example.com", role: analyst}) { invitationToken } }');
+    const token = invited.body.data.inviteUser.invitationToken as string;
+    await page.goto(`${baseUrl()}/console/#/accept-invitation?token=${token}`);
+    await page.getByRole('heading', { name: 'Accept your invitation' }).waitFor();
+    await page.getByLabel('Password', { exact: true }).fill('too short');
+    await page.getByLabel('Password again').fill('too short');
+    await page.getByRole('button', { name: 'Choose this password' }).click();
+    await page.locator('#accept-error').filter({ hasText: /at least 12 characters/ }).waitFor();
+    await page.getByLabel('Password', { exact: true }).fill('a long enough passphrase');
+    await page.getByLabel('Password again').fill('a long enough passphrase');
+    await page.getByRole('button', { name: 'Choose this password' }).click();
+    // The sign-in form, the tenant filled in; the token has left the address bar.
+    await page.locator('#sign-in-notice').filter({ hasText: /Your password is set/ }).waitFor();
+    expect(await page.getByLabel('Tenant id').inputValue()).toBe(demo.tenantId);
+    expect(page.url()).not.toContain(token);
+    await signIn(page, { tenantId: demo.tenantId, email: 'linked.person@example.com', password: 'a long enough passphrase' });
+    await page.getByRole('heading', { name: 'Dashboards', level: 1 }).waitFor();
+    // The link works once.
+    await page.goto('about:blank');
+    const again = await fetch(`${baseUrl()}/auth/invitations/accept`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ token, password: 'a long enough passphrase' }) });
+    expect(again.status).toBe(404);
+    expect(problems).toEqual([]);
+  });
 });
+

@@ -1,3 +1,6 @@
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { Client } from 'pg';
 import { TOTP } from 'otpauth';
 import { admin, request, type HttpResult } from '../utils/e2e';
@@ -279,5 +282,37 @@ describe("bearer sessions from a tenant's own web origins (CORS)", () => {
     expect((await request(`${app.url}/tenant/public`, { headers: bearer })).status).toBe(200);
     expect((await request(`${app.url}/auth/sign-out`, { method: 'POST', headers: bearer })).status).toBe(204);
     expect((await request(`${app.url}/tenant/public`, { headers: bearer })).status).toBe(401);
+  });
+});
+
+describe('invitation e-mails', () => {
+  let app: InProcessApp;
+  let dataDir: string;
+  afterAll(async () => {
+    await app.close();
+    rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  it("e-mail the person a link to the console's page that accepts the invitation; the token in the link works once", async () => {
+    dataDir = mkdtempSync(join(tmpdir(), 'hpp-invite-'));
+    app = await startInProcessApp({ DATA_DIR: dataDir, PUBLIC_URL: 'https://clinic.example' });
+    const created = await admin('/tenants', { method: 'POST', body: JSON.stringify({ name: 'Mail Clinic' }) }, app.url);
+    const headers = { TENANT: created.body.tenant.id, 'API-KEY': created.body.apiKey, 'content-type': 'application/json' };
+    const invited = await request(`${app.url}/graphql`, { method: 'POST', headers, body: JSON.stringify({ query: 'mutation { inviteUser(input: {email: "new.person@example.com", role: clinician}) { invitationSent user { id } } }' }) });
+    expect(invited.body.data.inviteUser.invitationSent).toBe(true);
+
+    // The message as SMTP would carry it, kept as an .eml file without SMTP_URL (quoted-printable undone).
+    const files = readdirSync(join(dataDir, 'mail'));
+    expect(files).toHaveLength(1);
+    const message = readFileSync(join(dataDir, 'mail', files[0]), 'utf8')
+      .replace(/=\r?\n/g, '')
+      .replace(/=([0-9A-F]{2})/g, (_, hex: string) => String.fromCharCode(parseInt(hex, 16)));
+    expect(message).toMatch(/^To: new\.person@example\.com$/m);
+    expect(message).toMatch(/^Subject: You are invited to Mail Clinic$/m);
+    const link = /https:\/\/clinic\.example\/console\/#\/accept-invitation\?token=([A-Za-z0-9_-]{43})/.exec(message);
+    expect(link).not.toBeNull();
+    const accept = (password: string) => request(`${app.url}/auth/invitations/accept`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ token: link![1], password }) });
+    expect((await accept('correct horse battery')).status).toBe(200);
+    expect((await accept('correct horse battery')).status).toBe(404);
   });
 });

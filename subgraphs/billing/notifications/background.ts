@@ -3,8 +3,8 @@ import type { Logger } from 'pino';
 import type { JobQueue } from '../../../platform/jobs/job-queue';
 import type { BackgroundWork } from '../../../platform/subgraph-definition';
 import { EmailJobs } from './email-jobs';
-import type { MailSettings } from './mail-settings';
-import { createMailTransport } from './mail-transport';
+import type { MailSettings } from '../../common/mail/mail-settings';
+import { createMailTransport } from '../../common/mail/mail-transport';
 
 /**
  * Billing's background work, started by the subgraph runtime in whichever process runs billing

@@ -5,7 +5,7 @@ import type { JobQueue } from '../../../platform/jobs/job-queue';
 import { NotificationRepository } from '../repositories/notification.repository';
 import { GIFT_CARD_EMAIL_QUEUE, type GiftCardEmailJob } from './email-queue';
 import { errorCode, sendGiftCardEmail, type EmailJobOutcome } from './gift-card-email-job';
-import type { MailTransport } from './mail-transport';
+import type { MailTransport } from '../../common/mail/mail-transport';
 
 /** Sender options; `pollMs` from NOTIFICATION_POLL_MS. */
 export interface EmailJobsOptions {

@@ -7,7 +7,7 @@ import { TenantScope } from '../../../platform/tenant-scope';
 import { NotificationRepository } from '../repositories/notification.repository';
 import { GIFT_CARD_EMAIL_QUEUE, type GiftCardEmailJob } from './email-queue';
 import { giftCardEmail } from './gift-card-email';
-import type { MailTransport } from './mail-transport';
+import type { MailTransport } from '../../common/mail/mail-transport';
 
 /** Attempts before a notification is given up (`failed_at`). */
 export const MAX_ATTEMPTS = 8;

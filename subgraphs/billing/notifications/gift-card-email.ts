@@ -1,4 +1,4 @@
-import type { MailMessage } from './mail-transport';
+import type { MailMessage } from '../../common/mail/mail-transport';
 
 /** What the recipient e-mail shows; read from the card when the mail is sent. */
 export interface GiftCardMailData {

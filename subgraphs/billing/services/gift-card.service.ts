@@ -10,7 +10,7 @@ import type { IssueGiftCardInput } from '../inputs/gift-card.input';
 import { enqueue } from '../../../platform/jobs/job-queue';
 import { GIFT_CARD_EMAIL_QUEUE, type GiftCardEmailJob } from '../notifications/email-queue';
 import { takeEmailSlot } from '../notifications/email-quota';
-import { DEFAULT_DAILY_LIMIT } from '../notifications/mail-settings';
+import { DEFAULT_DAILY_LIMIT } from '../../common/mail/mail-settings';
 import { NotificationRepository } from '../repositories/notification.repository';
 import { DirectoryRepository } from '../repositories/directory.repository';
 import { GiftCardRepository } from '../repositories/gift-card.repository';

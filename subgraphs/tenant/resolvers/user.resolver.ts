@@ -1,5 +1,5 @@
 import { Arg, Args, Ctx, ID, Mutation, Query, Resolver } from 'type-graphql';
-import type { SubgraphContext } from '../../../platform/context';
+import type { TenantContext } from '../tenant-deps';
 import { toPage, type Page } from '../../common/pagination';
 import { requireScope } from '../../common/require-tenant';
 import { validatePage } from '../../common/validate-page';
@@ -13,53 +13,53 @@ import type { Role } from '../../../schema/roles';
 @Resolver()
 export class UserResolver {
   @Query(() => UserPage, { description: "The tenant's people (invited and active), by e-mail" })
-  async users(@Args() args: UserListArgs, @Ctx() ctx: SubgraphContext): Promise<Page<UserType>> {
+  async users(@Args() args: UserListArgs, @Ctx() ctx: TenantContext): Promise<Page<UserType>> {
     validatePage(args);
     const [users, total] = await this.people(ctx).list(args.page, args.perPage);
     return toPage(users.map(toUserView), total, args);
   }
 
   @Mutation(() => InvitedUserType, { description: 'Invites a person by e-mail with a role; the answer holds the one-time invitation token' })
-  async inviteUser(@Arg('input', () => InviteUserInput) input: InviteUserInput, @Ctx() ctx: SubgraphContext): Promise<InvitedUserType> {
+  async inviteUser(@Arg('input', () => InviteUserInput) input: InviteUserInput, @Ctx() ctx: TenantContext): Promise<InvitedUserType> {
     const invited = await this.people(ctx).invite(input.email, input.name ?? null, input.role);
-    return { user: toUserView(invited.user), invitationToken: invited.invitationToken, expiresAt: invited.expiresAt };
+    return { user: toUserView(invited.user), invitationToken: invited.invitationToken, expiresAt: invited.expiresAt, invitationSent: invited.mailed };
   }
 
   @Mutation(() => UserType, { description: "Gives a person another role; their sessions end so it applies at once" })
-  async changeUserRole(@Arg('id', () => ID) id: string, @Arg('role', () => UserRole) role: Role, @Ctx() ctx: SubgraphContext): Promise<UserType> {
+  async changeUserRole(@Arg('id', () => ID) id: string, @Arg('role', () => UserRole) role: Role, @Ctx() ctx: TenantContext): Promise<UserType> {
     return toUserView(await this.people(ctx).changeRole(id, role));
   }
 
   @Mutation(() => ID, { description: 'Removes a person: their sessions end at once and they can no longer sign in' })
-  async removeUser(@Arg('id', () => ID) id: string, @Ctx() ctx: SubgraphContext): Promise<string> {
+  async removeUser(@Arg('id', () => ID) id: string, @Ctx() ctx: TenantContext): Promise<string> {
     return (await this.people(ctx).remove(id)).id;
   }
 
   @Mutation(() => Boolean, { description: 'Whether people must sign in with a second factor (TOTP); those without one may then only enrol it' })
-  setTwoFactorRequired(@Arg('required') required: boolean, @Ctx() ctx: SubgraphContext): Promise<boolean> {
+  setTwoFactorRequired(@Arg('required') required: boolean, @Ctx() ctx: TenantContext): Promise<boolean> {
     return this.rules(ctx).setTwoFactorRequired(required);
   }
 
   @Mutation(() => [String], { description: "Replaces the web origins (https://host[:port]) whose pages may call the API with a person's bearer session" })
-  setAllowedOrigins(@Arg('origins', () => [String]) origins: string[], @Ctx() ctx: SubgraphContext): Promise<string[]> {
+  setAllowedOrigins(@Arg('origins', () => [String]) origins: string[], @Ctx() ctx: TenantContext): Promise<string[]> {
     return this.rules(ctx).setAllowedOrigins(origins);
   }
 
   @Mutation(() => Boolean, { description: "Lets people sign in through the tenant's OpenID Connect provider (GET /auth/sso/start?tenant=<id>)" })
-  configureSingleSignOn(@Arg('input', () => ConfigureSingleSignOnInput) input: ConfigureSingleSignOnInput, @Ctx() ctx: SubgraphContext): Promise<boolean> {
+  configureSingleSignOn(@Arg('input', () => ConfigureSingleSignOnInput) input: ConfigureSingleSignOnInput, @Ctx() ctx: TenantContext): Promise<boolean> {
     return this.rules(ctx).configureSingleSignOn(input.issuer, input.clientId, input.clientSecret);
   }
 
   @Mutation(() => Boolean, { description: "Turns single sign-on off and forgets the provider's client secret" })
-  disableSingleSignOn(@Ctx() ctx: SubgraphContext): Promise<boolean> {
+  disableSingleSignOn(@Ctx() ctx: TenantContext): Promise<boolean> {
     return this.rules(ctx).disableSingleSignOn();
   }
 
-  private rules(ctx: SubgraphContext): SignInRulesService {
+  private rules(ctx: TenantContext): SignInRulesService {
     return new SignInRulesService(ctx.em, requireScope(ctx), ctx.audit);
   }
 
-  private people(ctx: SubgraphContext): PeopleService {
-    return new PeopleService(ctx.em, requireScope(ctx), ctx.audit, ctx.actor ?? null);
+  private people(ctx: TenantContext): PeopleService {
+    return new PeopleService(ctx.em, requireScope(ctx), ctx.audit, ctx.actor ?? null, { mail: ctx.deps.mail, publicUrl: ctx.publicUrl, log: ctx.deps.log });
   }
 }

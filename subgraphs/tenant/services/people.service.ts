@@ -10,6 +10,10 @@ import type { User } from '../entities/user.entity';
 import { ApiKeyRepository } from '../repositories/api-key.repository';
 import { SessionRepository } from '../repositories/session.repository';
 import { UserRepository } from '../repositories/user.repository';
+import type { Logger } from 'pino';
+import type { MailTransport } from '../../common/mail/mail-transport';
+import { invitationMail } from './invitation-mail';
+import { TenantService } from './tenant.service';
 
 /** How long an invitation may be accepted. */
 const INVITATION_DAYS = 7;
@@ -21,6 +25,15 @@ export interface Invited {
   user: User;
   invitationToken: string;
   expiresAt: Date;
+  /** Whether the invitation e-mail went out (SMTP, or an .eml file without it); when not, the admin hands the token on. */
+  mailed: boolean;
+}
+
+/** Where invitations are e-mailed from: the transport, and the public URL the accept link starts with. */
+export interface InvitationMailer {
+  mail: MailTransport | null;
+  publicUrl: string;
+  log: Pick<Logger, 'warn'>;
 }
 
 /**
@@ -30,7 +43,7 @@ export interface Invited {
  * its transaction, and a removal or role change ends the person's sessions in the same one.
  */
 export class PeopleService {
-  constructor(private readonly em: EntityManager, private readonly scope: TenantScope, private readonly audit: RequestAudit, private readonly actor: Actor | null) {}
+  constructor(private readonly em: EntityManager, private readonly scope: TenantScope, private readonly audit: RequestAudit, private readonly actor: Actor | null, private readonly mailer: InvitationMailer | null = null) {}
 
   /** Invites a person by e-mail with a role. */
   async invite(email: string, name: string | null, role: string): Promise<Invited> {
@@ -53,7 +66,21 @@ export class PeopleService {
       await this.audit.change(tx, 'user.invite', 'user', [created.id]);
       return created;
     });
-    return { user, invitationToken, expiresAt };
+    return { user, invitationToken, expiresAt, mailed: await this.mailInvitation(user, invitationToken, expiresAt) };
+  }
+
+  /** E-mails the invitation once it is committed; a failure is logged (never the address) and leaves the token to the admin. */
+  private async mailInvitation(user: User, token: string, expiresAt: Date): Promise<boolean> {
+    if (!this.mailer?.mail) return false;
+    try {
+      const tenant = await new TenantService(this.em).load(this.scope);
+      const acceptUrl = `${this.mailer.publicUrl}/console/#/accept-invitation?token=${token}`;
+      await this.mailer.mail.send(invitationMail(user.email, tenant.name, user.role, acceptUrl, expiresAt), user.id);
+      return true;
+    } catch (error) {
+      this.mailer.log.warn({ err: { name: (error as Error)?.name, code: (error as { code?: unknown })?.code }, userId: user.id }, 'invitation e-mail not sent; the admin has the token');
+      return false;
+    }
   }
 
   /** Gives a person another role; their sessions end, so the new role applies at once. */

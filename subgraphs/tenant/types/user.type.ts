@@ -69,8 +69,11 @@ export class InvitedUserType {
   @Field(() => UserType)
   user!: UserType;
 
-  @Field({ description: 'Accepted once at POST /auth/invitations/accept with a password; never shown again' })
+  @Field({ description: 'Accepted once at POST /auth/invitations/accept with a password (the e-mailed link opens the console\'s page for it); never shown again' })
   invitationToken!: string;
+
+  @Field({ description: 'Whether the invitation was e-mailed to the person (SMTP_URL, or an .eml file under DATA_DIR/mail without it); when not, hand them the token' })
+  invitationSent!: boolean;
 
   @Field(() => DateTimeISOResolver)
   expiresAt!: Date;

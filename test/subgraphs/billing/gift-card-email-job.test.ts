@@ -1,7 +1,7 @@
 import { GIFT_CARD_EMAIL_QUEUE } from '../../../subgraphs/billing/notifications/email-queue';
 import { formatCents, giftCardEmail } from '../../../subgraphs/billing/notifications/gift-card-email';
 import { BACKOFF_SECONDS, MAX_ATTEMPTS, sendGiftCardEmail } from '../../../subgraphs/billing/notifications/gift-card-email-job';
-import type { MailMessage, MailTransport } from '../../../subgraphs/billing/notifications/mail-transport';
+import type { MailMessage, MailTransport } from '../../../subgraphs/common/mail/mail-transport';
 import { jobQueueOf } from '../../../platform/jobs/job-queue';
 import { startBillingKit, type BillingKit } from './billing-kit';
 

@@ -1,5 +1,5 @@
 import { resolve } from 'node:path';
-import { isEmail } from '../../common/field-rules';
+import { isEmail } from '../field-rules';
 
 /** How billing sends e-mail (docs/operations.md: configuration). */
 export interface MailSettings {
