@@ -212,7 +212,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const subgraphSettings: Partial<Record<SubgraphName, unknown>> = {};
   for (const [name, readSettings] of Object.entries(SUBGRAPH_SETTINGS) as [SubgraphName, (typeof SUBGRAPH_SETTINGS)[SubgraphName]][]) {
     const read = readSettings(env);
-    problems.push(...read.problems);
+    // Tenant and billing both send e-mail and read the same mail settings: a bad one is listed once.
+    problems.push(...read.problems.filter((problem) => !problems.includes(problem)));
     subgraphSettings[name] = read.settings;
   }
   // OTEL_*: read (and applied) by the tracing SDK before this loader runs; checked here so a bad value stops the start.
