@@ -28,7 +28,7 @@ export async function renderRevenue(view) {
     replace(view, h('h1', { tabindex: '-1' }, 'Revenue explorer'), h('div', { className: 'error-box', role: 'alert' }, error.message));
     return;
   }
-  const state = { page: 1, groupKey: null, groupLabel: null, lines: null };
+  const state = { page: 1, groupKey: null, groupLabel: null, lines: null, asked: 0 };
   const problems = h('div', { className: 'error-box', role: 'alert', hidden: true });
   const summary = h('section', { 'aria-labelledby': 'summary-title' }, h('h2', { id: 'summary-title' }, 'Summary'), h('div', { className: 'figures' }));
   const groups = h('section', { 'aria-labelledby': 'groups-title', hidden: true });
@@ -46,6 +46,8 @@ export async function renderRevenue(view) {
     const filter = filters.read();
     const shape = filters.view();
     if (!shape.groupBy) state.groupKey = null;
+    // Only the latest query's answer is shown: an earlier one that arrives late must not cover it.
+    const asked = ++state.asked;
     lines.setAttribute('aria-busy', 'true');
     problems.hidden = true;
     for (const slot of form.querySelectorAll('.field-error')) slot.hidden = true;
@@ -65,14 +67,26 @@ export async function renderRevenue(view) {
         page: state.page,
         perPage: shape.perPage,
       });
+      if (asked !== state.asked) return;
       showSummary(data.summary);
       showGroups(data.groups, shape.groupBy);
       showLines(data.lines);
     } catch (error) {
+      if (asked !== state.asked) return;
+      clearResults();
       showProblems(error);
     } finally {
-      lines.setAttribute('aria-busy', 'false');
+      if (asked === state.asked) lines.setAttribute('aria-busy', 'false');
     }
+  }
+
+  /** Removes the previous query's figures, groups and lines: left on screen beside a refusal they would read as this query's answer. */
+  function clearResults() {
+    state.lines = null;
+    replace(summary.querySelector('.figures'), h('p', { className: 'empty' }, 'No figures: this query was refused.'));
+    groups.hidden = true;
+    replace(groups);
+    replace(lines, h('h2', { id: 'lines-title' }, 'Lines'), h('p', { className: 'empty' }, 'No lines: this query was refused.'));
   }
 
   function showProblems(error) {
