@@ -22,7 +22,7 @@ const errorDetail = { 'application/json': { schema: { $ref: '#/components/schema
  * written where it applies: public routes' credentials and body cap, and the method guard's 405s.
  */
 export function platformOpenApi(routes: RouteDefinition[], apiSchema: GraphQLSchema, publicUrl: string): Record<string, unknown> {
-  const document = buildOpenApiDocument(routes, apiSchema, { serverUrl: publicUrl });
+  const document = buildOpenApiDocument(routes, apiSchema, { serverUrl: relativeServer(publicUrl) });
   const paths = document.paths as Record<string, PathItem>;
   Object.assign(paths, ASSET_OPENAPI_PATHS);
   Object.assign(paths, auditExportOpenApi(paths['/audit/events']?.get as Parameters<typeof auditExportOpenApi>[0]));
@@ -30,6 +30,17 @@ export function platformOpenApi(routes: RouteDefinition[], apiSchema: GraphQLSch
   for (const [path, item] of Object.entries(paths)) describeOtherMethods(path, item);
   document.webhooks = webhooksSection();
   return document;
+}
+
+/**
+ * The document's server: only the path of `PUBLIC_URL` (`/` unless the gateway sits under a
+ * prefix), so Swagger UI's "Try it out" and generated clients resolve it against the origin the
+ * document was fetched from. An absolute `http://localhost:3000` would send a page opened at
+ * `http://127.0.0.1:3000/docs` to another origin, which the page's CSP (`connect-src 'self'`)
+ * blocks.
+ */
+export function relativeServer(publicUrl: string): string {
+  return new URL(publicUrl).pathname;
 }
 
 /**

@@ -77,6 +77,8 @@ describe(`the edge (${process.env.E2E_MODE} mode)`, () => {
     const doc = await request(`${baseUrl()}/openapi.json`);
     expect(doc.body.openapi).toBe('3.1.0');
     expect(doc.body.info.version).toBe('1.0');
+    // Relative, so "Try it out" at /docs stays on the page's origin whatever host it was opened at.
+    expect(doc.body.servers).toEqual([{ url: '/' }]);
     expect(Object.keys(doc.body.paths)).toEqual(expect.arrayContaining(['/tenant/public', '/tenant/private']));
     const page = await request(`${baseUrl()}/docs`);
     expect(page.status).toBe(200);
