@@ -1,7 +1,7 @@
 import { Client } from 'pg';
 import { Migration20261228000100_widget_time_zones } from '../../subgraphs/analytics/migrations/Migration20261228000100_widget_time_zones';
 import { baseUrl, createTestTenant, request, type HttpResult, type TestTenant } from '../utils/e2e';
-import { createLocation, executeQuery, recordSales } from '../subgraphs/analytics/revenue-kit';
+import { createDemoTenant, createLocation, executeQuery, recordSales } from '../subgraphs/analytics/revenue-kit';
 
 // Issue 34: one widget, one number. A widget runs in the zone its query stores, the tenant's
 // unless it names one, so the dashboard, the composer's preview and REST count the same rows.
@@ -72,5 +72,12 @@ describe(`a widget's time zone (${process.env.E2E_MODE} mode)`, () => {
     }
     expect((await tenant.get(`/analytics/widgets/${old.body.id}`)).body).toMatchObject({ timezone: NY, query: { ...FEBRUARY, timezone: NY } });
     expect((await tenant.get(`/analytics/widgets/${kept.body.id}`)).body.timezone).toBe('Asia/Tokyo');
+  });
+
+  it("the demo seeder stores the tenant's zone (New York) on every widget (nine named none)", async () => {
+    const demo = await createDemoTenant();
+    const widgets = (await demo.get('/analytics/widgets?per_page=100')).body;
+    expect(widgets).toHaveLength(10);
+    for (const widget of widgets) expect([widget.name, widget.timezone, widget.query.timezone]).toEqual([widget.name, NY, NY]);
   });
 });
