@@ -1,7 +1,7 @@
 import type { DocumentedRoute } from '../openapi';
 
 const DASHBOARD = 'id name description locationId layout createdDate updatedDate';
-const WIDGET = 'id dashboardId name chartType query position { x y w h } isArchived createdDate updatedDate';
+const WIDGET = 'id dashboardId name chartType query timezone position { x y w h } isArchived createdDate updatedDate';
 const ISO = { type: 'string', format: 'date-time' };
 
 /** One widget as REST shows it; spelled out because `GET /analytics/widgets` answers a page's items, not the page. */
@@ -13,6 +13,7 @@ const WIDGET_SCHEMA = {
     name: { type: 'string' },
     chartType: { type: 'string', enum: ['line', 'bar', 'area', 'pie', 'table', 'kpi'] },
     query: { type: 'object', description: "Analytics query in Cube's REST shape: measures, dimensions, timeDimensions, filters, order, limit, offset, timezone" },
+    timezone: { type: 'string', description: "IANA time zone the widget's query runs in: the tenant's unless the widget names one" },
     position: {
       type: 'object',
       properties: { x: { type: 'integer', minimum: 0 }, y: { type: 'integer', minimum: 0 }, w: { type: 'integer', minimum: 1 }, h: { type: 'integer', minimum: 1 } },
@@ -22,7 +23,7 @@ const WIDGET_SCHEMA = {
     createdDate: ISO,
     updatedDate: ISO,
   },
-  required: ['id', 'dashboardId', 'name', 'chartType', 'query', 'position', 'isArchived', 'createdDate', 'updatedDate'],
+  required: ['id', 'dashboardId', 'name', 'chartType', 'query', 'timezone', 'position', 'isArchived', 'createdDate', 'updatedDate'],
 };
 
 const nullable = (type: string) => ({ type: [type, 'null'] });

@@ -5,9 +5,11 @@ import { Campaign } from './entities/campaign.entity';
 import { Dashboard } from './entities/dashboard.entity';
 import { Opportunity } from './entities/opportunity.entity';
 import { WidgetPosition } from './entities/widget-position.embeddable';
+import { TenantTimeZone } from './entities/tenant-time-zone.entity';
 import { Widget } from './entities/widget.entity';
 import { Migration20261201000000_dashboards } from './migrations/Migration20261201000000_dashboards';
 import { Migration20261201000100_campaigns } from './migrations/Migration20261201000100_campaigns';
+import { Migration20261228000100_widget_time_zones } from './migrations/Migration20261228000100_widget_time_zones';
 import { AnalyticsQueryResolver } from './resolvers/analytics-query.resolver';
 import { CampaignLeadResolver } from './resolvers/campaign-lead.resolver';
 import { CampaignResolver } from './resolvers/campaign.resolver';
@@ -22,11 +24,12 @@ import { configureAnalytics, readAnalyticsSettings, type AnalyticsDeps, type Ana
 export const analyticsSubgraph: SubgraphDefinition<AnalyticsSettings, AnalyticsDeps> = {
   name: 'analytics',
   schema: 'analytics',
-  entities: [Dashboard, Widget, WidgetPosition, Campaign, Opportunity],
+  entities: [Dashboard, Widget, WidgetPosition, Campaign, Opportunity, TenantTimeZone],
   migrations: [
     migration('Migration20261201000000_dashboards', Migration20261201000000_dashboards),
     migration('Migration20261201000100_campaigns', Migration20261201000100_campaigns),
     migration('Migration20261204000100_outbox', outboxMigration('analytics')),
+    migration('Migration20261228000100_widget_time_zones', Migration20261228000100_widget_time_zones),
   ],
   resolvers: [DashboardResolver, WidgetResolver, AnalyticsQueryResolver, RevenueBreakdownResolver, CampaignResolver, CampaignLeadResolver, createHealthResolver('analytics')],
   seedDemo: seedAnalyticsDemo,

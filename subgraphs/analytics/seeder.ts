@@ -72,8 +72,10 @@ export async function seedAnalyticsDemo(em: EntityManager, scope: TenantScope): 
   // Parents first: the ORM knows no relation between these entities (plain id columns), so it
   // cannot order the inserts for the foreign keys itself. Both saves share the seeding transaction.
   await campaignRepository.save();
+  // Issue 34: each widget stores its zone (the tenant's unless it names one), as a new widget does.
+  const timezone = await widgets.tenantTimeZone();
   for (const { spec, dashboard } of dashboards) {
-    for (const widget of spec.widgets) widgets.add({ dashboardId: dashboard.id, ...widget });
+    for (const widget of spec.widgets) widgets.add({ dashboardId: dashboard.id, ...widget, query: { timezone, ...widget.query } });
   }
   for (const { spec, campaign } of campaigns) {
     spec.leads.forEach((status, i) =>

@@ -20,6 +20,7 @@ import { Migration20261227000000_scoped_keys } from './migrations/Migration20261
 import { Migration20261227030000_people_sessions } from './migrations/Migration20261227030000_people_sessions';
 import { Migration20261227040000_allowed_origins } from './migrations/Migration20261227040000_allowed_origins';
 import { Migration20261227060000_totp_replay } from './migrations/Migration20261227060000_totp_replay';
+import { Migration20261228000000_time_zone_directory } from './migrations/Migration20261228000000_time_zone_directory';
 import { Migration20261227050000_single_sign_on } from './migrations/Migration20261227050000_single_sign_on';
 import { User } from './entities/user.entity';
 import { Invitation } from './entities/invitation.entity';
@@ -63,6 +64,7 @@ export const tenantSubgraph: SubgraphDefinition<TenantSubgraphSettings | null, T
     migration('Migration20261227040000_allowed_origins', Migration20261227040000_allowed_origins),
     migration('Migration20261227050000_single_sign_on', Migration20261227050000_single_sign_on),
     migration('Migration20261227060000_totp_replay', Migration20261227060000_totp_replay),
+    migration('Migration20261228000000_time_zone_directory', Migration20261228000000_time_zone_directory),
   ],
   resolvers: [
     TenantResolver,

@@ -34,7 +34,9 @@ describe(`analytics widgets (${process.env.E2E_MODE} mode)`, () => {
       dashboardId,
       name: 'Revenue by month',
       chartType: 'line',
-      query: QUERY,
+      // Issue 34: stored with the tenant's zone (a new test tenant's is UTC).
+      query: { ...QUERY, timezone: 'UTC' },
+      timezone: 'UTC',
       position: { x: 0, y: 0, w: 6, h: 4 },
       isArchived: false,
       createdDate: expect.any(String),

@@ -22,6 +22,11 @@ export class Widget extends TenantScopedEntity {
   @Property({ type: 'json' })
   query!: Record<string, unknown>;
 
+  /** The zone the query runs in; every stored widget has one (issue 34), UTC only for a row that somehow lacks it. */
+  get timezone(): string {
+    return typeof this.query.timezone === 'string' ? this.query.timezone : 'UTC';
+  }
+
   @Embedded(() => WidgetPosition, { prefix: 'position_' })
   position!: WidgetPosition;
 

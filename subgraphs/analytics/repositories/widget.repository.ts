@@ -3,6 +3,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import type { SortDirection } from '../../common/pagination';
 import { storedId } from '../../../platform/ids';
 import type { TenantScope } from '../../../platform/tenant-scope';
+import { TenantTimeZone } from '../entities/tenant-time-zone.entity';
 import { Widget } from '../entities/widget.entity';
 import { type ChartType, WidgetSortField } from '../types/enums';
 
@@ -60,6 +61,12 @@ export class WidgetRepository {
   /** Every widget of these dashboards in one statement, oldest first (the batch behind `Dashboard.widgets`). */
   ofDashboards(dashboardIds: readonly string[]): Promise<Widget[]> {
     return this.em.find(Widget, { dashboardId: { $in: [...dashboardIds] }, tenantId: this.scope.tenantId }, { orderBy: [{ createdAt: 'asc' }, { id: 'asc' }] });
+  }
+
+  /** The scope's tenant's time zone (the tenant subgraph's published view), UTC if it has no row. */
+  async tenantTimeZone(): Promise<string> {
+    const row = await this.em.findOne(TenantTimeZone, { tenantId: this.scope.tenantId });
+    return row?.timezone ?? 'UTC';
   }
 
   /** Writes the widget, new or changed (a dashboard deleted meanwhile trips the foreign key). */

@@ -12,6 +12,7 @@ import { DashboardRepository } from '../repositories/dashboard.repository';
 import { WidgetRepository, type WidgetQueryArgs } from '../repositories/widget.repository';
 import { ChartType } from '../types/enums';
 import { checkIntRange } from '../../common/field-rules';
+import { canonicalTimeZone } from '../../common/time-zone';
 import { checkName, checkStoredJson, Issues, typeIssue, type Loc } from './input-rules';
 
 /** Where a widget lands when the request does not place it. */
@@ -23,6 +24,15 @@ function checkPosition(issues: Issues, loc: Loc, position: WidgetPositionInput):
   for (const axis of ['x', 'y'] as const) checkIntRange(issues, [...loc, axis], position[axis], 0, Number.MAX_SAFE_INTEGER);
   for (const size of ['w', 'h'] as const) checkIntRange(issues, [...loc, size], position[size], 1, Number.MAX_SAFE_INTEGER);
   return { x: position.x, y: position.y, w: position.w, h: position.h };
+}
+
+/**
+ * The query to store with its time zone (issue 34: one widget, one number wherever it runs): an
+ * explicit zone in its canonical spelling (already validated), else `fallback`.
+ */
+function withTimeZone(query: WidgetQuery, fallback: string): Record<string, unknown> {
+  const zone = typeof query.timezone === 'string' ? canonicalTimeZone(query.timezone) : null;
+  return { ...query, timezone: zone ?? fallback };
 }
 
 function checkQuery(issues: Issues, loc: Loc, query: unknown): WidgetQuery | undefined {
@@ -69,7 +79,8 @@ export class WidgetService {
     const position = input.position == null ? DEFAULT_POSITION : checkPosition(issues, ['input', 'position'], input.position);
     issues.throwIfAny();
     await this.requireDashboard(input.dashboardId);
-    const fields = { dashboardId: input.dashboardId, name: name!, chartType: input.chartType, query: query as Record<string, unknown>, position, isArchived: input.isArchived };
+    const stored = withTimeZone(query!, await this.widgets.tenantTimeZone());
+    const fields = { dashboardId: input.dashboardId, name: name!, chartType: input.chartType, query: stored, position, isArchived: input.isArchived };
     return this.write('widget.create', (widgets) => widgets.add(fields));
   }
 
@@ -83,13 +94,15 @@ export class WidgetService {
     if (input.name !== undefined) changes.name = checkName(issues, ['input', 'name'], input.name);
     if (input.chartType === null) issues.add({ type: 'enum', loc: ['input', 'chartType'], msg: `Input should be ${EXPECTED_CHART_TYPES}`, input: null, ctx: { expected: EXPECTED_CHART_TYPES } });
     else if (input.chartType !== undefined) changes.chartType = input.chartType;
-    if (input.query !== undefined) changes.query = checkQuery(issues, ['input', 'query'], input.query) as Record<string, unknown>;
+    const query = input.query === undefined ? undefined : checkQuery(issues, ['input', 'query'], input.query);
     const position = input.position === null ? void issues.add(typeIssue(['input', 'position'], 'dict_type', null)) : input.position && checkPosition(issues, ['input', 'position'], input.position);
     if (input.isArchived === null) issues.add(typeIssue(['input', 'isArchived'], 'bool_type', null));
     else if (input.isArchived !== undefined) changes.isArchived = input.isArchived;
     issues.throwIfAny();
     const widget = await this.get(id);
     if (changes.dashboardId !== undefined && changes.dashboardId !== widget.dashboardId) await this.requireDashboard(changes.dashboardId);
+    // A query sent without a zone keeps the widget's: an edit must not move its figures to another calendar.
+    if (query) changes.query = withTimeZone(query, typeof widget.query.timezone === 'string' ? widget.query.timezone : await this.widgets.tenantTimeZone());
     // Plain assignment: the ORM's assign() may merge JSON objects, and a query sent replaces the old one.
     Object.assign(widget, changes);
     if (position) Object.assign(widget.position, position);

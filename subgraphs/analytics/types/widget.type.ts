@@ -37,6 +37,9 @@ export class WidgetType {
   @Field(() => JSONObjectResolver, { description: "Analytics query in Cube's REST shape: measures, dimensions, timeDimensions, filters, order, limit, offset, timezone" })
   query!: Record<string, unknown>;
 
+  @Field({ description: "IANA time zone the widget's query runs in (its query's timezone): the tenant's unless the widget names one" })
+  timezone!: string;
+
   @Field(() => WidgetPositionType)
   position!: WidgetPositionType;
 
