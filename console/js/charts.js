@@ -60,6 +60,8 @@ function cartesian(result, shape) {
 }
 
 const compactMoney = (cents) => money(cents).replace(/\.00$/, '');
+/** What an axis counts in: cents (money) or anything else (counts and plain numbers). */
+const unitOf = (unit) => (unit === 'cents' ? 'cents' : 'count');
 const formatter = (unit) => (value) => (unit === 'cents' ? money(value) : number(value));
 
 /** The ECharts option of a widget's answer for line, bar, area or pie. */
@@ -77,18 +79,27 @@ export function chartOption(chartType, result) {
     };
   }
   const { categories, series } = cartesian(result, shape);
-  const unit = series[0]?.unit;
+  // One axis per unit (issue 34): money and counts never share an axis or a format; counts go on a second axis on the right.
+  const units = [...new Set(series.map((s) => unitOf(s.unit)))];
   return {
     ...base,
-    tooltip: { trigger: 'axis', valueFormatter: formatter(unit) },
+    tooltip: { trigger: 'axis' },
     legend: series.length > 1 ? { type: 'scroll', top: 0 } : undefined,
     grid: { left: 16, right: 16, top: series.length > 1 ? 32 : 16, bottom: 8, containLabel: true },
     xAxis: { type: 'category', data: categories, boundaryGap: chartType === 'bar', axisLabel: { hideOverlap: true } },
-    yAxis: { type: 'value', axisLabel: { formatter: unit === 'cents' ? compactMoney : (v) => number(v) } },
+    yAxis: (units.length ? units : ['count']).map((unit, index) => ({
+      type: 'value',
+      name: units.length > 1 ? (unit === 'cents' ? 'Amount' : 'Count') : undefined,
+      position: index === 0 ? 'left' : 'right',
+      splitLine: { show: index === 0 },
+      axisLabel: { formatter: unit === 'cents' ? compactMoney : (v) => number(v) },
+    })),
     series: series.map((s) => ({
       type: chartType === 'bar' ? 'bar' : 'line',
       name: s.name,
       data: s.data,
+      yAxisIndex: units.indexOf(unitOf(s.unit)),
+      tooltip: { valueFormatter: formatter(s.unit) },
       ...(chartType === 'area' ? { areaStyle: { opacity: 0.35 }, stack: shape.splitKey ? 'total' : undefined } : {}),
       ...(chartType === 'line' ? { showSymbol: s.data.length < 40 } : {}),
     })),

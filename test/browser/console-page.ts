@@ -23,7 +23,7 @@ export async function widgetStates(page: Page): Promise<{ name: string; chartTyp
 }
 
 /** What a widget shows, read from the page: ECharts' series data and the SVG marks drawn, or a table's rows, or a KPI's text. */
-export function widgetContent(page: Page, name: string): Promise<{ series: unknown[][] | null; marks: number; rows: number; text: string }> {
+export function widgetContent(page: Page, name: string): Promise<{ series: unknown[][] | null; axes: { series: string; axis: string }[]; marks: number; rows: number; text: string }> {
   return page.evaluate((widgetName) => {
     const widget = [...document.querySelectorAll('.widget')].find((w) => w.querySelector('h2')?.textContent === widgetName)!;
     const chart = widget.querySelector('.chart');
@@ -31,6 +31,8 @@ export function widgetContent(page: Page, name: string): Promise<{ series: unkno
     const option = chart ? echarts.getInstanceByDom(chart).getOption() : null;
     return {
       series: option ? option.series.map((s: { data: unknown[] }) => s.data) : null,
+      // Which value axis (by its name) each series is drawn against.
+      axes: option && Array.isArray(option.yAxis) ? option.series.map((s: { name: string; yAxisIndex?: number }) => ({ series: s.name, axis: option.yAxis[s.yAxisIndex ?? 0]?.name ?? '' })) : [],
       // Bars, slices, lines and areas are <path>s in ECharts' SVG renderer; axes and grid lines are too, so callers compare with the data.
       marks: chart ? chart.querySelectorAll('svg path').length : 0,
       rows: widget.querySelectorAll('tbody tr').length,

@@ -111,6 +111,18 @@ describeInBrowser(`the analyst console in Chromium (${process.env.E2E_MODE} mode
     expect(problems).toEqual([]);
   });
 
+  it('draws money and counts against axes of their own (issue 34): a count is never read as dollars', async () => {
+    await openConsoleSignedIn(page, analyst);
+    await page.getByRole('heading', { name: 'Dashboards', level: 1 }).waitFor();
+    await page.getByRole('link', { name: 'Providers' }).click();
+    expect((await widgetStates(page)).filter((w) => w.state !== 'drawn')).toEqual([]);
+    const byProvider = await widgetContent(page, 'Net revenue by provider');
+    expect(byProvider.axes).toEqual([
+      { series: expect.any(String), axis: 'Amount' },
+      { series: expect.any(String), axis: 'Count' },
+    ]);
+  });
+
   it('creates a widget through the composer, previews it, and finds it drawn after a reload', async () => {
     const tenant = await createDemoTenant('Console Composer Clinic');
     await openConsoleSignedIn(page, await createTestPerson(tenant, 'analyst'), '#/dashboards?name=Discounts');
