@@ -146,7 +146,10 @@ describe(`POST /analytics/widgets/execute-query (${process.env.E2E_MODE} mode)`,
     const query = { measures: ['revenue.netAmount'], timeDimensions: [{ dimension: 'revenue.createdAt', granularity: 'week', dateRange: 'last 4 weeks' }] };
     const good = await post(tenant, '/analytics/widgets', body(query));
     expect(good.status).toBe(201);
-    expect(good.body.query).toEqual(query);
+    // Stored as sent, with the tenant's time zone added: a widget always runs in a zone of its own (issue 34).
+    const { timezone } = (await tenant.get('/tenant/public')).body;
+    expect(good.body.query).toEqual({ ...query, timezone });
+    expect(good.body.timezone).toBe(timezone);
     expect((await executeQuery(tenant, { query: good.body.query })).status).toBe(200);
   });
 });
