@@ -120,7 +120,7 @@ export async function startGraphQL(config: Config, local: RunningSubgraph[] | nu
   return {
     server,
     apiSchema,
-    runOperation: masked(createOperationRunner(gateway, apiSchema, formatError, config.restDirect ? { fetches, sources } : undefined, { maxBytes: config.graphql.maxResponseBytes, onRefused: refused }), phiMask),
+    runOperation: createOperationRunner(gateway, apiSchema, formatError, config.restDirect ? { fetches, sources } : undefined, { maxBytes: config.graphql.maxResponseBytes, onRefused: refused }, phiMask),
     compiled,
     busy: () => [...localSources.values()].some((source) => source.busy),
     scopes,
@@ -139,13 +139,4 @@ function isClientGone(error: unknown): boolean {
 function stripServiceName(extensions: Record<string, unknown>): Record<string, unknown> {
   const { serviceName: _serviceName, ...rest } = extensions;
   return rest;
-}
-
-/** The runner whose answers have the patient mask applied (gateway/access/phi-mask.ts), as `/graphql`'s have by its plugin. */
-function masked(run: OperationExecutor, mask: PhiMask): OperationExecutor {
-  return async (prepared, variables, ctx) => {
-    const result = await run(prepared, variables, ctx);
-    mask.apply(prepared.document, prepared.operation, result.data, ctx.scopes);
-    return result;
-  };
 }

@@ -6,6 +6,7 @@ import type { PreparedOperation } from '../../schema/single-operation';
 import type { OperationExecutor, OperationResult, RequestContext } from '../../schema/request-context';
 import type { SingleFetch } from '../../platform/speed/single-fetch-plan';
 import { bytesOverCap, responseTooLargeMessage } from './graphql-limits';
+import type { PhiMask } from '../access/phi-mask';
 
 /** Formats an error for clients, as Apollo Server's `formatError` option. */
 export type ErrorFormatter = (formatted: GraphQLFormattedError, error: unknown) => GraphQLFormattedError;
@@ -44,7 +45,7 @@ type GatewayRequestContext = GatewayGraphQLRequestContext<RequestContext & Recor
  * for `/graphql`. With `directFetches`, a document the gateway would answer with one subgraph fetch
  * is sent as that fetch instead (docs/decisions.md). Errors get the same `formatError` as `/graphql`.
  */
-export function createOperationRunner(gateway: ApolloGateway, schema: GraphQLSchema, formatError: ErrorFormatter, directFetches?: DirectFetches, cap?: ResponseCap): OperationExecutor {
+export function createOperationRunner(gateway: ApolloGateway, schema: GraphQLSchema, formatError: ErrorFormatter, directFetches?: DirectFetches, cap?: ResponseCap, mask?: PhiMask): OperationExecutor {
   // By the prepared operation the caller holds for good: nothing is parsed here.
   const entries = new WeakMap<PreparedOperation, RunnerEntry>();
   const entryOf = (prepared: PreparedOperation): RunnerEntry => {
@@ -68,8 +69,11 @@ export function createOperationRunner(gateway: ApolloGateway, schema: GraphQLSch
   };
   return async (prepared, variables, context) => {
     const entry = entryOf(prepared);
-    const result = await run(prepared, entry, variables, context);
-    return cap && !result.errors?.length ? capped(result, cap, entry.pageVariable, variables) : result;
+    const answered = await run(prepared, entry, variables, context);
+    const result = cap && !answered.errors?.length ? capped(answered, cap, entry.pageVariable, variables) : answered;
+    // The patient mask, as `/graphql`'s answers get it from its plugin (gateway/access/phi-mask.ts).
+    mask?.apply(prepared.document, prepared.operation, result.data, context.scopes);
+    return result;
   };
 }
 
