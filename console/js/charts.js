@@ -45,10 +45,10 @@ function cartesian(result, shape) {
     const groups = new Map();
     for (const row of rows) {
       const name = categoryLabel(row[splitKey], describe(splitKey));
-      if (!groups.has(name)) groups.set(name, new Array(categories.length).fill(null));
-      groups.get(name)[at(row)] = row[measure];
+      if (!groups.has(name)) groups.set(name, { raw: row[splitKey], data: new Array(categories.length).fill(null) });
+      groups.get(name).data[at(row)] = row[measure];
     }
-    series = [...groups].slice(0, MAX_SERIES).map(([name, data]) => ({ name, data, unit: describe(measure)?.meta?.unit }));
+    series = [...groups].slice(0, MAX_SERIES).map(([name, { raw, data }]) => ({ name, raw, data, unit: describe(measure)?.meta?.unit }));
   } else {
     series = measureKeys.map((key) => {
       const data = new Array(categories.length).fill(null);
@@ -56,7 +56,7 @@ function cartesian(result, shape) {
       return { name: describe(key)?.shortTitle ?? key, data, unit: describe(key)?.meta?.unit };
     });
   }
-  return { categories: categories.map((c) => categoryLabel(c, categoryKey ? describe(categoryKey) : null)), series };
+  return { raw: categories, categories: categories.map((c) => categoryLabel(c, categoryKey ? describe(categoryKey) : null)), series };
 }
 
 const compactMoney = (cents) => money(cents).replace(/\.00$/, '');
@@ -127,8 +127,30 @@ function kpi(result) {
   );
 }
 
-/** Draws an answer into `container` as `chartType` (ECharts for line/bar/area/pie, HTML for table and kpi). */
-export function draw(container, chartType, result, caption) {
+/**
+ * The part of a row a clicked mark stands for, keyed by member name: `{ 'revenue.provider': 'Dr. Ada' }`
+ * for a bar, the time bucket too for a point of a split line (`'revenue.createdAt.month': '2026-03-01T00:00:00.000'`).
+ * Measures are not included: a mark is a set of lines, not a value.
+ */
+export function pickedMembers(result, params) {
+  const shape = rowShape(result);
+  const picked = {};
+  if (params.componentType !== 'series') return picked;
+  if (params.seriesType === 'pie') {
+    if (shape.categoryKey) picked[shape.categoryKey] = result.data[params.dataIndex]?.[shape.categoryKey] ?? null;
+    return picked;
+  }
+  const { raw, series } = cartesian(result, shape);
+  if (shape.categoryKey) picked[shape.categoryKey] = raw[params.dataIndex] ?? null;
+  if (shape.splitKey) picked[shape.splitKey] = series[params.seriesIndex]?.raw ?? null;
+  return picked;
+}
+
+/**
+ * Draws an answer into `container` as `chartType` (ECharts for line/bar/area/pie, HTML for table and kpi).
+ * `onPick(members)`, when given, is called with pickedMembers() when a bar, slice or point is clicked.
+ */
+export function draw(container, chartType, result, caption, { onPick } = {}) {
   disposeIn(container);
   if (result.data.length === 0 && chartType !== 'kpi') {
     replace(container, h('p', { className: 'empty' }, 'No data for this query.'));
@@ -141,9 +163,31 @@ export function draw(container, chartType, result, caption) {
   const chart = window.echarts.init(target, null, { renderer: 'svg' });
   // A hidden title: ECharts' aria description starts from it ("This is a chart about ...").
   chart.setOption({ ...chartOption(chartType, result), title: { text: caption, show: false } });
+  if (onPick) {
+    chart.on('click', (params) => onPick(pickedMembers(result, params)));
+    target.classList.add('pickable');
+  }
   const observer = new ResizeObserver(() => chart.resize());
   observer.observe(target);
   live.add({ chart, observer, target });
+}
+
+/** The chart drawn inside `container` as a PNG Blob (twice the screen's pixels, on the page's background), or null if none is drawn there. */
+export async function chartPng(container, background = '#ffffff') {
+  const entry = [...live].find((e) => container.contains(e.target));
+  if (!entry) return null;
+  const scale = 2;
+  const { width, height } = entry.target.getBoundingClientRect();
+  // The SVG renderer exports SVG only: the SVG is drawn onto a canvas (a data: image, which the CSP allows) and read back as PNG.
+  const image = new Image();
+  image.src = `data:image/svg+xml;charset=utf-8,${encodeURIComponent(entry.chart.renderToSVGString())}`;
+  await image.decode();
+  const canvas = Object.assign(document.createElement('canvas'), { width: Math.round(width * scale), height: Math.round(height * scale) });
+  const context = canvas.getContext('2d');
+  context.fillStyle = background;
+  context.fillRect(0, 0, canvas.width, canvas.height);
+  context.drawImage(image, 0, 0, canvas.width, canvas.height);
+  return new Promise((resolve) => canvas.toBlob(resolve, 'image/png'));
 }
 
 /** Frees the charts drawn inside `root` (a view being left, a widget redrawn). */

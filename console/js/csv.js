@@ -16,9 +16,9 @@ export function toCsv(columns, rows) {
   return [columns, ...rows.map((row) => columns.map((c) => row[c]))].map((line) => line.map(cell).join(',')).join('\r\n') + '\r\n';
 }
 
-/** Offers `text` as a file download (a Blob URL: nothing leaves the browser). */
-export function download(fileName, text) {
-  const url = URL.createObjectURL(new Blob([text], { type: 'text/csv;charset=utf-8' }));
+/** Offers `content` (a Blob, or CSV text) as a file download (a Blob URL: nothing leaves the browser). */
+export function download(fileName, content) {
+  const url = URL.createObjectURL(content instanceof Blob ? content : new Blob([content], { type: 'text/csv;charset=utf-8' }));
   const link = Object.assign(document.createElement('a'), { href: url, download: fileName });
   document.body.append(link);
   link.click();
