@@ -12,12 +12,14 @@ import { renderTwoFactorSetup } from './two-factor.js';
 // Views are addressed by the URL's hash (#/dashboards/<id>, ...), so back/forward and a reload keep
 // the place; a reload keeps the session too (its cookie), and nothing of it ever goes in the URL.
 const ROUTES = [
-  [/^#\/dashboards\/([^/?]+)\/widgets\/new$/, (view, [dashboardId]) => renderComposer(view, { dashboardId })],
-  [/^#\/widgets\/([^/?]+)\/edit$/, (view, [widgetId]) => renderComposer(view, { widgetId })],
-  [/^#\/dashboards\/([^/?]+)$/, (view, [id]) => renderDashboard(view, id)],
-  [/^#\/revenue$/, (view) => renderRevenue(view)],
+  [/^#\/dashboards\/([^/?]+)\/widgets\/new$/, (view, [dashboardId]) => renderComposer(view, { dashboardId: decode(dashboardId) })],
+  [/^#\/widgets\/([^/?]+)\/edit$/, (view, [widgetId]) => renderComposer(view, { widgetId: decode(widgetId) })],
+  [/^#\/dashboards\/([^/?]+)(?:\?(.*))?$/, (view, [id, search]) => renderDashboard(view, decode(id), new URLSearchParams(search ?? ''))],
+  [/^#\/revenue(?:\?(.*))?$/, (view, [search]) => renderRevenue(view, new URLSearchParams(search ?? ''))],
   [/^#\/dashboards(?:\?(.*))?$/, (view, [search]) => renderDashboards(view, new URLSearchParams(search ?? ''))],
 ];
+// A path segment is decoded here; a query part goes to URLSearchParams undecoded (which decodes it once, `%26` staying inside a value).
+const decode = (segment) => decodeURIComponent(segment);
 
 const view = document.getElementById('view');
 const nav = document.getElementById('nav');
@@ -46,7 +48,7 @@ async function route() {
     return;
   }
   const [match, render] = found;
-  await render(view, match.slice(1).map((part) => (part === undefined ? part : decodeURIComponent(part))));
+  await render(view, match.slice(1));
   // A newer navigation may have replaced this view meanwhile; only the latest one takes focus.
   if (run === rendering) view.querySelector('h1')?.focus({ preventScroll: false });
 }

@@ -1,0 +1,34 @@
+// The revenue explorer's view as a link: every filter, the grouping, the group opened, the sort and
+// the page live in the hash's query (`#/revenue?timezone=America%2FNew_York&providerNames=Dr.+Ada&page=2`),
+// so a link reproduces the view for anyone of the tenant who opens it, and back/forward step through views.
+
+/** Filters that take several values: one URL parameter per value, named as the GraphQL argument. */
+export const LIST_KEYS = ['locationIds', 'locationNames', 'providerIds', 'providerNames', 'patientIds', 'patientNames', 'itemCategories', 'itemTypes', 'itemNames', 'paymentMediums'];
+/** Filters and view settings with one value; minNet and maxNet are in the currency's units (`12.50`), as typed. */
+export const ONE_KEYS = ['timezone', 'startDate', 'endDate', 'comment', 'minNet', 'maxNet', 'groupBy', 'groupKey', 'sortBy', 'sortDirection', 'page', 'perPage'];
+
+/** The link of an explorer view (`{ timezone, providerNames: [...], page: 2, ... }`); absent and empty values are left out. */
+export function revenueHref(view = {}) {
+  const params = new URLSearchParams();
+  for (const key of ONE_KEYS) {
+    const value = view[key];
+    if (value !== undefined && value !== null && value !== '') params.append(key, String(value));
+  }
+  for (const key of LIST_KEYS) for (const value of view[key] ?? []) params.append(key, String(value));
+  const query = params.toString();
+  return query ? `#/revenue?${query}` : '#/revenue';
+}
+
+/** The view a link names (the inverse of revenueHref): lists as arrays, page and perPage as numbers; unknown parameters ignored. */
+export function readRevenueView(params) {
+  const view = {};
+  for (const key of ONE_KEYS) if (params.has(key)) view[key] = params.get(key);
+  for (const key of LIST_KEYS) if (params.has(key)) view[key] = params.getAll(key);
+  for (const key of ['page', 'perPage']) {
+    if (view[key] === undefined) continue;
+    const number = Number.parseInt(view[key], 10);
+    if (Number.isFinite(number) && number > 0) view[key] = number;
+    else delete view[key];
+  }
+  return view;
+}
