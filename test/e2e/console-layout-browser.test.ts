@@ -14,7 +14,9 @@ const executablePath = findChromium();
 const describeInBrowser = executablePath ? describe : describe.skip;
 // CONSOLE_SCREENSHOTS=docs writes docs/console-phone.png and docs/console-dark.png (docs/console.md).
 const screenshots = process.env.CONSOLE_SCREENSHOTS;
-const PHONE = { width: 375, height: 812 };
+// The narrowest and widest common phones, and the one the picture is taken at.
+const PHONES = [{ width: 360, height: 780 }, { width: 375, height: 812 }, { width: 414, height: 896 }];
+const PHONE = PHONES[1];
 const DESKTOP = { width: 1366, height: 900 };
 
 /** How far the page reaches past the window's right edge (0: nothing scrolls sideways), and the elements that stick out. */
@@ -132,8 +134,8 @@ describeInBrowser(`the console at phone width and in a dark theme (issue 34, ${p
 
   const open = async (viewport: { width: number; height: number }) => (page = (await newWatchedPage(browser, problems, { viewport, reducedMotion: 'reduce' })).page);
 
-  it('at 375 px no view scrolls sideways, widgets stack, tables scroll in their own region, and Sign out is in reach', async () => {
-    await open(PHONE);
+  it.each(PHONES)('at $width px no view scrolls sideways, widgets stack, tables scroll in their own region, and Sign out is in reach', async (phone) => {
+    await open(phone);
     await page.goto(`${baseUrl()}/console`);
     await page.getByRole('heading', { name: 'Sign in', level: 1 }).waitFor();
     await expectNoSidewaysScroll(page, 'sign-in');
@@ -159,7 +161,7 @@ describeInBrowser(`the console at phone width and in a dark theme (issue 34, ${p
       expect(widget.width).toBeCloseTo(grid.width, 0);
     }
     widgets.slice(1).forEach((widget, i) => expect(widget.top).toBeGreaterThanOrEqual(widgets[i].bottom));
-    if (screenshots) await page.screenshot({ path: `${screenshots}/console-phone.png` });
+    if (screenshots && phone === PHONE) await page.screenshot({ path: `${screenshots}/console-phone.png` });
 
     await page.getByRole('link', { name: 'Add a widget' }).click();
     await page.getByRole('button', { name: 'Preview' }).waitFor();
@@ -182,7 +184,7 @@ describeInBrowser(`the console at phone width and in a dark theme (issue 34, ${p
     await page.evaluate(() => window.scrollTo(0, 0));
     const signOut = page.getByRole('button', { name: 'Sign out' });
     const box = (await signOut.boundingBox())!;
-    expect([box.x >= 0, box.y >= 0, box.x + box.width <= PHONE.width, box.y + box.height <= PHONE.height, box.height >= 44]).toEqual([true, true, true, true, true]);
+    expect([box.x >= 0, box.y >= 0, box.x + box.width <= phone.width, box.y + box.height <= phone.height, box.height >= 44]).toEqual([true, true, true, true, true]);
     expect(await page.evaluate(([x, y]) => document.elementFromPoint(x, y)?.id, [box.x + box.width / 2, box.y + box.height / 2])).toBe('sign-out');
     await signOut.click();
     await page.getByRole('heading', { name: 'Sign in', level: 1 }).waitFor();
