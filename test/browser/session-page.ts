@@ -14,7 +14,10 @@ export type Credentials = Pick<TestPerson, 'tenantId' | 'email' | 'password'> & 
  * that none carries an API key.
  */
 export async function newWatchedPage(browser: Browser, problems: string[], options: Parameters<Browser['newPage']>[0] = {}): Promise<{ page: Page; sent: { url: string; method: string; headers: Record<string, string> }[] }> {
-  const page = await browser.newPage(options);
+  // A context of its own, not browser.newPage()'s: axe-core (test/browser/accessibility.ts) opens a second page in it. It closes with the page.
+  const context = await browser.newContext(options);
+  const page = await context.newPage();
+  page.once('close', () => void context.close());
   const sent: { url: string; method: string; headers: Record<string, string> }[] = [];
   page.on('pageerror', (error) => problems.push(`page error: ${error.message}`));
   page.on('console', (message) => {
