@@ -6,12 +6,17 @@ import { h } from './dom.js';
  * every value already formatted (money, counts, dates) as a person reads it. The chart points at it with aria-describedby.
  */
 export function textAlternative(id, caption, head, rows) {
+  // The hiding is on a wrapper: a table sizes itself to its content whatever its width, and would stretch the page.
   return h(
-    'table',
+    'div',
     { id, className: 'visually-hidden chart-text' },
-    h('caption', {}, caption),
-    h('thead', {}, h('tr', {}, head.map((text) => h('th', { scope: 'col' }, text)))),
-    h('tbody', {}, rows.map(([first, ...rest]) => h('tr', {}, h('th', { scope: 'row' }, first), rest.map((text) => h('td', {}, text))))),
+    h(
+      'table',
+      {},
+      h('caption', {}, caption),
+      h('thead', {}, h('tr', {}, head.map((text) => h('th', { scope: 'col' }, text)))),
+      h('tbody', {}, rows.map(([first, ...rest]) => h('tr', {}, h('th', { scope: 'row' }, first), rest.map((text) => h('td', {}, text))))),
+    ),
   );
 }
 

@@ -104,10 +104,11 @@ const DEFAULT_WIDTH = 600;
  * What a chart shows, worked out once: its ECharts option, its text alternative (heading and rows, values
  * formatted) and `layout(width)`, the part of the option that depends on the chart's width.
  */
-function plan(chartType, result, width) {
+function plan(chartType, result, width, fontFamily = 'sans-serif') {
   const shape = rowShape(result);
   // ECharts' own aria stays off: it reads raw numbers (cents); the chart's text alternative is ours (draw()).
-  const base = { animation: !reducedMotion(), aria: { enabled: false }, backgroundColor: 'transparent', tooltip: {}, textStyle: { fontFamily: 'inherit' } };
+  // The page's own font, named: ECharts measures labels on a canvas, where `inherit` is no font, so cut and turned labels would be measured too short.
+  const base = { animation: !reducedMotion(), aria: { enabled: false }, backgroundColor: 'transparent', tooltip: {}, textStyle: { fontFamily } };
   if (chartType === 'pie') {
     const measure = shape.measureKeys[0];
     const unit = shape.describe(measure)?.meta?.unit;
@@ -164,8 +165,8 @@ function plan(chartType, result, width) {
 }
 
 /** The ECharts option of a widget's answer for line, bar, area or pie; `width` (pixels) decides how labels fit. */
-export function chartOption(chartType, result, { width = DEFAULT_WIDTH } = {}) {
-  return plan(chartType, result, width).option;
+export function chartOption(chartType, result, { width = DEFAULT_WIDTH, fontFamily } = {}) {
+  return plan(chartType, result, width, fontFamily).option;
 }
 
 function table(result, caption) {
@@ -223,9 +224,11 @@ export function draw(container, chartType, result, caption, options = {}) {
   if (chartType === 'kpi') return void replace(container, kpi(result));
   const textId = uid('chart-text');
   const target = h('div', { className: 'chart', role: 'img', 'aria-label': caption, 'aria-describedby': textId });
+  // The drawn SVG has a fixed size: without containment it would hold its grid cell at the old width when the window narrows.
+  target.style.contain = 'inline-size';
   replace(container, target);
   let width = target.clientWidth;
-  const { option, head, rows, layout } = plan(chartType, result, width);
+  const { option, head, rows, layout } = plan(chartType, result, width, getComputedStyle(target).fontFamily || undefined);
   container.append(textAlternative(textId, caption, head, rows));
   const chart = window.echarts.init(target, darkScheme?.matches ? 'dark' : null, { renderer: 'svg' });
   chart.setOption(option);
