@@ -172,6 +172,30 @@ describeInBrowser(`console charts read correctly at a glance (issue 34, ${proces
     expect(problems).toEqual([]);
   });
 
+  it('keeps a pie’s legend inside the chart, and moves it below the pie when the window narrows', async () => {
+    await openDashboard();
+    const wide = await chartOf(page, 'Net by payment medium');
+    expect(wide.legend).toMatchObject({ orient: 'vertical', textStyle: { overflow: 'truncate' }, tooltip: { show: true } });
+    // Every legend name drawn lies inside the chart: none runs past its edge.
+    const outside = await page.evaluate(() => {
+      const chart = [...document.querySelectorAll('.widget')].find((w: any) => w.querySelector('h2')?.textContent === 'Net by payment medium').querySelector('.chart');
+      const box = chart.getBoundingClientRect();
+      return [...chart.querySelectorAll('svg text')].filter((t: any) => t.getBoundingClientRect().right > box.right + 1).map((t: any) => t.textContent);
+    });
+    expect([wide.svgTexts.length, outside]).toEqual([expect.any(Number), []]);
+    expect(wide.svgTexts.length).toBeGreaterThan(0);
+    await page.setViewportSize({ width: 420, height: 1100 });
+    // The chart follows its cell (a ResizeObserver) and lays its legend out again for the new width: below, in pages.
+    await page.waitForFunction(() => {
+      const chart = [...document.querySelectorAll('.widget')].find((w: any) => w.querySelector('h2')?.textContent === 'Net by payment medium').querySelector('.chart');
+      return chart.clientWidth < 420 && (window as any).echarts.getInstanceByDom(chart).getOption().legend[0].orient === 'horizontal';
+    });
+    const narrow = await chartOf(page, 'Net by payment medium');
+    expect(narrow.legend).toMatchObject({ type: 'scroll', bottom: 0 });
+    expect((await chartOf(page, 'Lines by payment medium')).axisLabel.rotate).toBeGreaterThan(0);
+    expect(problems).toEqual([]);
+  });
+
   it('draws in ECharts’ dark theme on a transparent background when the system is dark, and redraws when it changes', async () => {
     await openDashboard();
     const lightTexts = (await chartOf(page, 'Lines by payment medium')).svgTexts.filter((t) => t.fill);
