@@ -29,7 +29,8 @@ export const LABEL_CHARS = 22;
 /**
  * The x axis labels for `labels` on a chart `width` pixels wide: level when they fit, turned 45° or 90°
  * when they would overlap, each cut with an ellipsis past LABEL_CHARS. Named categories all keep a label
- * (interval 0, nothing hidden for overlapping); dates may skip some labels on a crowded axis, never a mark.
+ * (interval 0, nothing hidden for overlapping) while they fit upright; dates may skip some labels on a
+ * crowded axis, never a mark.
  */
 export function categoryAxisLabel(labels, width, { time = false } = {}) {
   const longest = Math.min(Math.max(1, ...labels.map((l) => String(l).length)), LABEL_CHARS);
@@ -39,6 +40,8 @@ export function categoryAxisLabel(labels, width, { time = false } = {}) {
   if (longest * CHAR_PX + 8 > slot) rotate = slot >= LINE_PX * 1.5 ? 45 : 90;
   const base = { rotate, width: LABEL_CHARS * CHAR_PX, overflow: 'truncate', ellipsis: '…' };
   if (time) return { ...base, rotate: slot >= LINE_PX ? rotate : 0, hideOverlap: true };
+  // More names than fit even upright: every few are labelled (the tooltip and the text alternative name them all), none drawn over another.
+  if (slot < LINE_PX) return { ...base, rotate: 90, interval: 'auto', hideOverlap: true };
   return { ...base, interval: 0, hideOverlap: false };
 }
 
