@@ -1,5 +1,8 @@
-import { h, replace } from './dom.js';
+import { categoryAxisLabel, pieLayout, textAlternative } from './chart-text.js';
+import { h, replace, uid } from './dom.js';
 import { bucket, memberValue, money, number } from './format.js';
+import { valueLabel } from './labels.js';
+import { bucketRun, GRANULARITIES, isAverage, queryRange } from './time-series.js';
 
 /** Every ChartType of the API, in the schema's order; a test checks it against schema/supergraph.graphql. */
 export const CHART_TYPES = [
@@ -14,6 +17,11 @@ export const CHART_TYPES = [
 const MAX_SERIES = 12;
 const live = new Set();
 const reducedMotion = () => window.matchMedia?.('(prefers-reduced-motion: reduce)').matches ?? false;
+const darkScheme = window.matchMedia?.('(prefers-color-scheme: dark)') ?? null;
+// A chart drawn before the setting changed is drawn again in the new scheme (ECharts themes are fixed at init).
+darkScheme?.addEventListener?.('change', () => {
+  for (const entry of [...live]) if (entry.container.isConnected) draw(entry.container, ...entry.args);
+});
 
 /** Which keys of the rows play which part, read from the answer's annotation (Cube's /load shape). */
 export function rowShape(result) {
@@ -27,90 +35,145 @@ export function rowShape(result) {
   return { timeKey, dimensionKeys, measureKeys, categoryKey, splitKey, describe };
 }
 
-function categoryLabel(value, annotation) {
+/** A category or series value as people read it: a time bucket as a date, a code by its label (`wallet_pay` is "Wallet pay"). */
+function categoryLabel(value, annotation, member) {
   if (value === null || value === undefined) return '(none)';
-  return annotation?.type === 'time' ? bucket(value, annotation.granularity?.name) : String(value);
+  return annotation?.type === 'time' ? bucket(value, annotation.granularity?.name) : valueLabel(member, value);
+}
+
+/** A member's column heading: its short title, with the time grain for a time bucket ("Created at (Month)"). */
+function heading(shape, key) {
+  const a = shape.describe(key);
+  if (!a) return key ?? '';
+  return a.type === 'time' && a.granularity ? `${a.shortTitle} (${a.granularity.title})` : a.shortTitle ?? key;
+}
+
+/**
+ * The categories along the axis, raw. A time bucket axis is in date order with every bucket from the first to
+ * the last (widened to the query's dateRange, up to today), so a missing day shows as 0 rather than a line skipping it.
+ */
+function categoriesOf(result, shape) {
+  const { categoryKey, timeKey, describe } = shape;
+  if (!categoryKey) return { categories: ['Total'], timeline: false };
+  const present = [...new Set(result.data.map((row) => row[categoryKey]))];
+  const grain = timeKey ? describe(timeKey)?.granularity?.name : null;
+  if (!timeKey || !GRANULARITIES.includes(grain)) return { categories: present, timeline: false };
+  const member = timeKey.slice(0, -(grain.length + 1));
+  const run = bucketRun(present, grain, queryRange(result.query, member));
+  const known = new Set(run);
+  return { categories: [...run, ...present.filter((c) => !known.has(c))], timeline: true };
 }
 
 /** Categories and series for line, bar and area: one series per measure, or per value of a second grouping. */
 function cartesian(result, shape) {
   const { categoryKey, splitKey, measureKeys, describe } = shape;
   const rows = result.data;
-  const categories = categoryKey ? [...new Set(rows.map((row) => row[categoryKey]))] : ['Total'];
+  const { categories, timeline } = categoriesOf(result, shape);
   const index = new Map(categories.map((c, i) => [c, i]));
   const at = (row) => (categoryKey ? index.get(row[categoryKey]) : 0);
+  // On a time axis a bucket without lines counts 0 and sums to 0; an average of no lines has no value.
+  const blank = (key) => new Array(categories.length).fill(timeline && !isAverage(key, describe(key)) ? 0 : null);
   let series;
   if (splitKey) {
     const measure = measureKeys[0];
     const groups = new Map();
     for (const row of rows) {
-      const name = categoryLabel(row[splitKey], describe(splitKey));
-      if (!groups.has(name)) groups.set(name, { raw: row[splitKey], data: new Array(categories.length).fill(null) });
-      groups.get(name).data[at(row)] = row[measure];
+      const raw = row[splitKey] ?? null;
+      if (!groups.has(raw)) groups.set(raw, blank(measure));
+      groups.get(raw)[at(row)] = row[measure];
     }
-    series = [...groups].slice(0, MAX_SERIES).map(([name, { raw, data }]) => ({ name, raw, data, unit: describe(measure)?.meta?.unit }));
+    series = [...groups].slice(0, MAX_SERIES).map(([raw, data]) => ({ name: categoryLabel(raw, describe(splitKey), splitKey), raw, data, unit: describe(measure)?.meta?.unit }));
   } else {
     series = measureKeys.map((key) => {
-      const data = new Array(categories.length).fill(null);
+      const data = blank(key);
       for (const row of rows) data[at(row)] = row[key];
       return { name: describe(key)?.shortTitle ?? key, data, unit: describe(key)?.meta?.unit };
     });
   }
-  return { raw: categories, categories: categories.map((c) => categoryLabel(c, categoryKey ? describe(categoryKey) : null)), series };
+  return { raw: categories, timeline, categories: categories.map((c) => categoryLabel(c, categoryKey ? describe(categoryKey) : null, categoryKey)), series };
 }
 
 const compactMoney = (cents) => money(cents).replace(/\.00$/, '');
 /** What an axis counts in: cents (money) or anything else (counts and plain numbers). */
 const unitOf = (unit) => (unit === 'cents' ? 'cents' : 'count');
 const formatter = (unit) => (value) => (unit === 'cents' ? money(value) : number(value));
+// Before the chart has a size (or outside a page), its labels are laid out for a typical widget.
+const DEFAULT_WIDTH = 600;
 
-/** The ECharts option of a widget's answer for line, bar, area or pie. */
-export function chartOption(chartType, result) {
+/**
+ * What a chart shows, worked out once: its ECharts option, its text alternative (heading and rows, values
+ * formatted) and `layout(width)`, the part of the option that depends on the chart's width.
+ */
+function plan(chartType, result, width, fontFamily = 'sans-serif') {
   const shape = rowShape(result);
-  const base = { animation: !reducedMotion(), aria: { enabled: true }, tooltip: {}, textStyle: { fontFamily: 'inherit' } };
+  // ECharts' own aria stays off: it reads raw numbers (cents); the chart's text alternative is ours (draw()).
+  // The page's own font, named: ECharts measures labels on a canvas, where `inherit` is no font, so cut and turned labels would be measured too short.
+  const base = { animation: !reducedMotion(), aria: { enabled: false }, backgroundColor: 'transparent', tooltip: {}, textStyle: { fontFamily } };
   if (chartType === 'pie') {
     const measure = shape.measureKeys[0];
-    const data = result.data.map((row) => ({ name: categoryLabel(shape.categoryKey ? row[shape.categoryKey] : 'Total', shape.categoryKey ? shape.describe(shape.categoryKey) : null), value: row[measure] }));
+    const unit = shape.describe(measure)?.meta?.unit;
+    const names = result.data.map((row) => (shape.categoryKey ? categoryLabel(row[shape.categoryKey], shape.describe(shape.categoryKey), shape.categoryKey) : 'Total'));
+    const layout = (w) => {
+      const { legend, center, radius } = pieLayout(w || DEFAULT_WIDTH);
+      return { legend, series: [{ center, radius }] };
+    };
+    const laid = layout(width);
     return {
-      ...base,
-      tooltip: { trigger: 'item', valueFormatter: formatter(shape.describe(measure)?.meta?.unit) },
-      legend: { type: 'scroll', orient: 'vertical', right: 0, top: 'middle' },
-      series: [{ type: 'pie', name: shape.describe(measure)?.shortTitle ?? measure, radius: ['35%', '70%'], center: ['38%', '50%'], label: { show: false }, data }],
+      option: {
+        ...base,
+        tooltip: { trigger: 'item', valueFormatter: formatter(unit) },
+        legend: laid.legend,
+        series: [{ type: 'pie', name: shape.describe(measure)?.shortTitle ?? measure, ...laid.series[0], label: { show: false }, data: result.data.map((row, i) => ({ name: names[i], value: row[measure] })) }],
+      },
+      head: [shape.categoryKey ? heading(shape, shape.categoryKey) : '', heading(shape, measure)],
+      rows: result.data.map((row, i) => [names[i], formatter(unit)(row[measure])]),
+      layout,
     };
   }
-  const { categories, series } = cartesian(result, shape);
+  const { categories, series, timeline } = cartesian(result, shape);
+  const axisLabel = (w) => categoryAxisLabel(categories, w || DEFAULT_WIDTH, { time: timeline });
   // One axis per unit (issue 34): money and counts never share an axis or a format; counts go on a second axis on the right.
   const units = [...new Set(series.map((s) => unitOf(s.unit)))];
   return {
-    ...base,
-    tooltip: { trigger: 'axis' },
-    legend: series.length > 1 ? { type: 'scroll', top: 0 } : undefined,
-    grid: { left: 16, right: 16, top: series.length > 1 ? 32 : 16, bottom: 8, containLabel: true },
-    xAxis: { type: 'category', data: categories, boundaryGap: chartType === 'bar', axisLabel: { hideOverlap: true } },
-    yAxis: (units.length ? units : ['count']).map((unit, index) => ({
-      type: 'value',
-      name: units.length > 1 ? (unit === 'cents' ? 'Amount' : 'Count') : undefined,
-      position: index === 0 ? 'left' : 'right',
-      splitLine: { show: index === 0 },
-      axisLabel: { formatter: unit === 'cents' ? compactMoney : (v) => number(v) },
-    })),
-    series: series.map((s) => ({
-      type: chartType === 'bar' ? 'bar' : 'line',
-      name: s.name,
-      data: s.data,
-      yAxisIndex: units.indexOf(unitOf(s.unit)),
-      tooltip: { valueFormatter: formatter(s.unit) },
-      ...(chartType === 'area' ? { areaStyle: { opacity: 0.35 }, stack: shape.splitKey ? 'total' : undefined } : {}),
-      ...(chartType === 'line' ? { showSymbol: s.data.length < 40 } : {}),
-    })),
+    option: {
+      ...base,
+      tooltip: { trigger: 'axis' },
+      legend: series.length > 1 ? { type: 'scroll', top: 0 } : undefined,
+      grid: { left: 16, right: 16, top: series.length > 1 ? 32 : 16, bottom: 8, containLabel: true },
+      xAxis: { type: 'category', data: categories, boundaryGap: chartType === 'bar', axisLabel: axisLabel(width) },
+      yAxis: (units.length ? units : ['count']).map((unit, index) => ({
+        type: 'value',
+        name: units.length > 1 ? (unit === 'cents' ? 'Amount' : 'Count') : undefined,
+        position: index === 0 ? 'left' : 'right',
+        splitLine: { show: index === 0 },
+        axisLabel: { formatter: unit === 'cents' ? compactMoney : (v) => number(v) },
+      })),
+      series: series.map((s) => ({
+        type: chartType === 'bar' ? 'bar' : 'line',
+        name: s.name,
+        data: s.data,
+        yAxisIndex: units.indexOf(unitOf(s.unit)),
+        tooltip: { valueFormatter: formatter(s.unit) },
+        ...(chartType === 'area' ? { areaStyle: { opacity: 0.35 }, stack: shape.splitKey ? 'total' : undefined } : {}),
+        ...(chartType === 'line' ? { showSymbol: s.data.length < 40 } : {}),
+      })),
+    },
+    head: [shape.categoryKey ? heading(shape, shape.categoryKey) : '', ...series.map((s) => s.name)],
+    rows: categories.map((category, i) => [category, ...series.map((s) => formatter(s.unit)(s.data[i]))]),
+    layout: (w) => ({ xAxis: { axisLabel: axisLabel(w) } }),
   };
+}
+
+/** The ECharts option of a widget's answer for line, bar, area or pie; `width` (pixels) decides how labels fit. */
+export function chartOption(chartType, result, { width = DEFAULT_WIDTH, fontFamily } = {}) {
+  return plan(chartType, result, width, fontFamily).option;
 }
 
 function table(result, caption) {
   const shape = rowShape(result);
   const keys = [...(shape.timeKey ? [shape.timeKey] : []), ...shape.dimensionKeys, ...shape.measureKeys];
   const head = h('tr', {}, keys.map((key) => h('th', { scope: 'col', className: shape.describe(key)?.type === 'number' ? 'num' : '' }, shape.describe(key)?.shortTitle ?? key)));
-  const rows = result.data.map((row) => h('tr', {}, keys.map((key) => h('td', { className: shape.describe(key)?.type === 'number' ? 'num' : '' }, memberValue(row[key], shape.describe(key))))));
+  const rows = result.data.map((row) => h('tr', {}, keys.map((key) => h('td', { className: shape.describe(key)?.type === 'number' ? 'num' : '' }, memberValue(row[key], shape.describe(key), key)))));
   return h('div', { className: 'table-scroll', tabindex: '0', role: 'region', 'aria-label': caption }, h('table', {}, h('caption', { className: 'visually-hidden' }, caption), h('thead', {}, head), h('tbody', {}, rows)));
 }
 
@@ -149,8 +212,9 @@ export function pickedMembers(result, params) {
 /**
  * Draws an answer into `container` as `chartType` (ECharts for line/bar/area/pie, HTML for table and kpi).
  * `onPick(members)`, when given, is called with pickedMembers() when a bar, slice or point is clicked.
+ * A chart is an image named by `caption` and described by a hidden table of its figures, formatted.
  */
-export function draw(container, chartType, result, caption, { onPick } = {}) {
+export function draw(container, chartType, result, caption, options = {}) {
   disposeIn(container);
   if (result.data.length === 0 && chartType !== 'kpi') {
     replace(container, h('p', { className: 'empty' }, 'No data for this query.'));
@@ -158,18 +222,26 @@ export function draw(container, chartType, result, caption, { onPick } = {}) {
   }
   if (chartType === 'table') return void replace(container, table(result, caption));
   if (chartType === 'kpi') return void replace(container, kpi(result));
-  const target = h('div', { className: 'chart', role: 'img', 'aria-label': caption });
+  const textId = uid('chart-text');
+  const target = h('div', { className: 'chart', role: 'img', 'aria-label': caption, 'aria-describedby': textId });
+  // The drawn SVG has a fixed size: without containment it would hold its grid cell at the old width when the window narrows.
+  target.style.contain = 'inline-size';
   replace(container, target);
-  const chart = window.echarts.init(target, null, { renderer: 'svg' });
-  // A hidden title: ECharts' aria description starts from it ("This is a chart about ...").
-  chart.setOption({ ...chartOption(chartType, result), title: { text: caption, show: false } });
-  if (onPick) {
-    chart.on('click', (params) => onPick(pickedMembers(result, params)));
+  let width = target.clientWidth;
+  const { option, head, rows, layout } = plan(chartType, result, width, getComputedStyle(target).fontFamily || undefined);
+  container.append(textAlternative(textId, caption, head, rows));
+  const chart = window.echarts.init(target, darkScheme?.matches ? 'dark' : null, { renderer: 'svg' });
+  chart.setOption(option);
+  if (options.onPick) {
+    chart.on('click', (params) => options.onPick(pickedMembers(result, params)));
     target.classList.add('pickable');
   }
-  const observer = new ResizeObserver(() => chart.resize());
+  const observer = new ResizeObserver(() => {
+    if (target.clientWidth !== width && target.clientWidth > 0) chart.setOption(layout((width = target.clientWidth)));
+    chart.resize();
+  });
   observer.observe(target);
-  live.add({ chart, observer, target });
+  live.add({ chart, observer, target, container, args: [chartType, result, caption, options] });
 }
 
 /** The chart drawn inside `container` as a PNG Blob (twice the screen's pixels, on the page's background), or null if none is drawn there. */

@@ -1,4 +1,5 @@
 import { currentTenant } from './api.js';
+import { valueLabel } from './labels.js';
 
 /** Money in integer cents, in the tenant's currency. */
 export function money(cents) {
@@ -26,10 +27,13 @@ export function bucket(text, granularity) {
   return text.slice(0, 10) + (granularity || text.slice(11, 19) === '00:00:00' ? '' : ` ${text.slice(11, 16)}`);
 }
 
-/** A member's value for people: money from cents, counts with grouping, time buckets as dates. */
-export function memberValue(value, annotation) {
+/**
+ * A member's value for people: money from cents, counts with grouping, time buckets as dates, and coded
+ * values by their labels when the member (`revenue.paymentMedium`) is given.
+ */
+export function memberValue(value, annotation, member) {
   if (!annotation) return value ?? '—';
   if (annotation.type === 'number') return annotation.meta?.unit === 'cents' ? money(value) : number(value);
   if (annotation.type === 'time') return bucket(value, annotation.granularity?.name);
-  return value ?? '(none)';
+  return member ? valueLabel(member, value) : value ?? '(none)';
 }
