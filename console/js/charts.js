@@ -244,8 +244,8 @@ export function draw(container, chartType, result, caption, options = {}) {
   live.add({ chart, observer, target, container, args: [chartType, result, caption, options] });
 }
 
-/** The chart drawn inside `container` as a PNG Blob (twice the screen's pixels, on the page's background), or null if none is drawn there. */
-export async function chartPng(container, background = '#ffffff') {
+/** The chart drawn inside `container` as a PNG Blob (twice the screen's pixels, on the page's background: dark for a dark chart), or null if none is drawn there. */
+export async function chartPng(container, background = getComputedStyle(document.body).backgroundColor) {
   const entry = [...live].find((e) => container.contains(e.target));
   if (!entry) return null;
   const scale = 2;
