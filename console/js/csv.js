@@ -1,13 +1,14 @@
 // CSV of revenue lines (RFC 4180: comma separated, CRLF, quotes doubled).
 
-/** The columns of an exported revenue line, in the API's field names; amounts stay integer cents as the API gives them. */
+/** The fields of a revenue line the explorer reads and exports, in the API's names (amounts in integer cents there; revenue-export.js writes them in units). */
 export const LINE_COLUMNS = ['id', 'createdDate', 'localDate', 'source', 'locationId', 'locationName', 'providerId', 'providerName', 'patientId', 'patientName', 'itemCategory', 'itemType', 'itemName', 'paymentMedium', 'grossAmount', 'discountAmount', 'netAmount', 'comment'];
 
 function cell(value) {
   if (value === null || value === undefined) return '';
   let text = String(value);
   // A text cell starting like a formula would run as one in a spreadsheet (CSV injection): keep it text.
-  if (typeof value === 'string' && /^[=+\-@\t\r]/.test(text)) text = `'${text}`;
+  // A plain negative number (an amount, `-0.05`) is no formula and stays a number.
+  if (typeof value === 'string' && /^[=+\-@\t\r]/.test(text) && !/^-\d+(\.\d+)?$/.test(text)) text = `'${text}`;
   return /[",\r\n]/.test(text) ? `"${text.replaceAll('"', '""')}"` : text;
 }
 

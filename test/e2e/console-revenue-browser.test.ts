@@ -206,6 +206,18 @@ describeInBrowser(`the revenue explorer in Chromium (${process.env.E2E_MODE} mod
     expect(problems).toEqual([]);
   });
 
+  it('writes amounts in units exactly from cents, and keeps formula-like text as text but negative amounts as numbers', async () => {
+    const page = await openAs(analyst, '#/revenue');
+    // A string, not a function: jest's compiler would turn import() into require().
+    const written = await page.evaluate(`(async () => {
+      const csv = await import('/console/js/csv.js');
+      const cents = [0, 5, -5, 100, -123456, 1999, 9007199254740991];
+      return { units: cents.map(csv.centsToUnits), row: csv.csvRows(['a', 'b', 'c', 'd'], [{ a: '-0.05', b: '=HYPERLINK("x")', c: '-1+2', d: '@SUM(A1)' }]) };
+    })()`);
+    expect(written).toEqual({ units: ['0.00', '0.05', '-0.05', '1.00', '-1234.56', '19.99', '90071992547409.91'], row: `-0.05,"'=HYPERLINK(""x"")",'-1+2,'@SUM(A1)\r\n` });
+    expect(problems).toEqual([]);
+  });
+
   /** Exports the view at `hash` as `person`: the file's rows and the progress texts shown meanwhile. */
   async function exportCsv(person: TestPerson, hash: string): Promise<{ header: string[]; rows: string[][]; progress: string[] }> {
     const page = await openAs(person, hash);
@@ -223,8 +235,8 @@ describeInBrowser(`the revenue explorer in Chromium (${process.env.E2E_MODE} mod
     return { header, rows, progress: await page.evaluate(() => window.progressSeen) };
   }
 
-  it('exports the whole result as one CSV, page after page, amounts in currency units; an analyst’s has patients masked', async () => {
-    // A window of more than one page of 100 lines.
+  /** A window of days up to yesterday with more than one page of 100 lines, and its line count. */
+  async function moreThanOnePage(): Promise<{ from: string; total: number }> {
     let from = '';
     let total = 0;
     for (const days of [20, 40, 80, 160, 320]) {
@@ -233,6 +245,36 @@ describeInBrowser(`the revenue explorer in Chromium (${process.env.E2E_MODE} mod
       if (total > 100) break;
     }
     expect(total).toBeGreaterThan(100);
+    return { from, total };
+  }
+
+  it('Cancel stops an export between pages: no file, and the button is back', async () => {
+    const { from, total } = await moreThanOnePage();
+    const page = await openAs(admin, `#/revenue?${new URLSearchParams({ timezone: 'UTC', startDate: from, endDate: day(1) })}`);
+    // The second page's request is held until Cancel is pressed, so the click surely falls between two pages.
+    let release = () => {};
+    const held = new Promise<void>((resolve) => (release = resolve));
+    await page.route('**/graphql', async (route) => {
+      const body = route.request().postData() ?? '';
+      if (body.includes('query RevenueExport(') && JSON.parse(body).variables.page === 2) await held;
+      await route.continue();
+    });
+    const downloads: unknown[] = [];
+    page.on('download', (d) => void downloads.push(d));
+    await page.getByRole('button', { name: /^Export CSV \(all/ }).click();
+    await page.getByRole('status').filter({ hasText: `100 of ${total.toLocaleString('en-US')} lines` }).waitFor();
+    const secondPage = page.waitForResponse((res) => (res.request().postData() ?? '').includes('query RevenueExport(') && JSON.parse(res.request().postData()!).variables.page === 2);
+    await page.getByRole('button', { name: 'Cancel' }).click();
+    release();
+    await secondPage;
+    await page.getByRole('button', { name: `Export CSV (all ${total.toLocaleString('en-US')} lines)` }).waitFor();
+    expect(await page.locator('.export progress').count()).toBe(0);
+    expect(downloads).toEqual([]);
+    expect(problems).toEqual([]);
+  });
+
+  it('exports the whole result as one CSV, page after page, amounts in currency units; an analyst’s has patients masked', async () => {
+    const { from, total } = await moreThanOnePage();
     const variables = { timezone: 'UTC', startDate: from, endDate: day(1), sortBy: 'net_amount' as const, sortDirection: 'desc' as const };
     const lines: { id: string; patientName: string | null; grossAmount: number; discountAmount: number; netAmount: number }[] = [];
     for (let page = 1, pages = 1; page <= pages; page++) {
