@@ -28,6 +28,8 @@ function checks(legend, name, options) {
 
 /** What a chip says a filter is ("Provider: Dr. Ada"): the filters the form has no field for, and values a link names that no box offers. */
 const CHIP_LABELS = { locationNames: 'Location', providerNames: 'Provider', patientIds: 'Patient id', patientNames: 'Patient', itemNames: 'Item', locationIds: 'Location id', providerIds: 'Provider id', itemCategories: 'Item category', itemTypes: 'Item type', paymentMediums: 'Payment medium' };
+// The labels.js member of list filters that hold codes.
+const CODED = { paymentMediums: 'paymentMedium', itemTypes: 'itemType' };
 const DEFAULTS = { groupBy: '', sortBy: 'created_date', sortDirection: 'desc', perPage: '20' };
 
 /** Sets a select to `value`, or to `fallback` when it offers no such value (a stale or hand-edited link). */
@@ -79,8 +81,9 @@ export async function revenueFilters(model, { onChipRemoved = () => {} } = {}) {
     locationIds: checks('Locations', 'locationIds', pairs(options.locations)),
     providerIds: checks('Providers', 'providerIds', pairs(options.providers)),
     itemCategories: checks('Item categories', 'itemCategories', pairs(options.categories)),
-    itemTypes: checks('Item types', 'itemTypes', options.types.data.map((row) => [row[`${cube}.itemType`], row[`${cube}.itemType`]])),
-    paymentMediums: checks('Payment media', 'paymentMediums', pairs(options.mediums)),
+    // Coded values read as words ("Wallet pay"), as in the tables; the boxes' values stay the codes the API filters on.
+    itemTypes: checks('Item types', 'itemTypes', options.types.data.map((row) => [row[`${cube}.itemType`], valueLabel('itemType', row[`${cube}.itemType`])])),
+    paymentMediums: checks('Payment media', 'paymentMediums', options.mediums.map((g) => [g.groupKey, valueLabel('paymentMedium', g.groupKey)])),
   };
   // Filters held as chips, by LIST_KEYS name: drill-downs from dashboards bring names (providerNames, ...).
   let extra = {};
@@ -108,7 +111,7 @@ export async function revenueFilters(model, { onChipRemoved = () => {} } = {}) {
     replace(
       chips,
       list.map(([key, value]) => {
-        const text = `${CHIP_LABELS[key] ?? key}: ${valueLabel(key, value)}`;
+        const text = `${CHIP_LABELS[key] ?? key}: ${valueLabel(CODED[key] ?? key, value)}`;
         const remove = () => {
           extra[key] = extra[key].filter((v) => v !== value);
           showChips();

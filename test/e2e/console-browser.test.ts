@@ -190,7 +190,7 @@ describeInBrowser(`the analyst console in Chromium (${process.env.E2E_MODE} mode
     await page.getByLabel('From').fill(from);
     await page.getByLabel('To (inclusive)').fill(to);
     await page.getByRole('group', { name: 'Locations' }).getByRole('checkbox').first().check();
-    await page.getByRole('group', { name: 'Payment media' }).getByRole('checkbox', { name: 'card', exact: true }).check();
+    await page.getByRole('group', { name: 'Payment media' }).getByRole('checkbox', { name: 'Card', exact: true }).check();
     await page.getByLabel('Sort lines by').selectOption('net_amount');
     const answered = page.waitForResponse((res) => res.url().endsWith('/graphql') && (res.request().postData() ?? '').includes('query Revenue('));
     await page.getByRole('button', { name: 'Apply filters' }).click();
