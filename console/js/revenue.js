@@ -43,11 +43,11 @@ export async function renderRevenue(view, params = new URLSearchParams()) {
   try {
     created = await createExplorer(view);
   } catch (error) {
-    if (built === building) replace(view, h('h1', { tabindex: '-1' }, 'Revenue explorer'), h('div', { className: 'error-box', role: 'alert' }, error.message));
+    if (built === building && location.hash.startsWith('#/revenue')) replace(view, h('h1', { tabindex: '-1' }, 'Revenue explorer'), h('div', { className: 'error-box', role: 'alert' }, error.message));
     return;
   }
-  // A later navigation started its own explorer meanwhile: that one shows.
-  if (built !== building) return;
+  // A later navigation started its own explorer meanwhile, or left the explorer: that one shows.
+  if (built !== building || !location.hash.startsWith('#/revenue')) return;
   explorer = created;
   replace(view, h('h1', { tabindex: '-1' }, 'Revenue explorer'), explorer.root, ...explorer.sections);
   return explorer.show(wanted);
