@@ -7,12 +7,13 @@ export const LIST_KEYS = ['locationIds', 'locationNames', 'providerIds', 'provid
 /** Filters and view settings with one value; minNet and maxNet are in the currency's units (`12.50`), as typed. */
 export const ONE_KEYS = ['timezone', 'startDate', 'endDate', 'comment', 'minNet', 'maxNet', 'groupBy', 'groupKey', 'sortBy', 'sortDirection', 'page', 'perPage'];
 
-/** The link of an explorer view (`{ timezone, providerNames: [...], page: 2, ... }`); absent and empty values are left out. */
+/** The link of an explorer view (`{ timezone, providerNames: [...], page: 2, ... }`); absent and empty values are left out, but an empty groupKey. */
 export function revenueHref(view = {}) {
   const params = new URLSearchParams();
   for (const key of ONE_KEYS) {
     const value = view[key];
-    if (value !== undefined && value !== null && value !== '') params.append(key, String(value));
+    // An empty groupKey names a group of its own (the lines whose key is null: no provider), so it stays.
+    if (value !== undefined && value !== null && (value !== '' || key === 'groupKey')) params.append(key, String(value));
   }
   for (const key of LIST_KEYS) for (const value of view[key] ?? []) params.append(key, String(value));
   const query = params.toString();

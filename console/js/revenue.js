@@ -1,76 +1,123 @@
-import { graphql } from './api.js';
-import { draw } from './charts.js';
-import { download, LINE_COLUMNS, toCsv } from './csv.js';
-import { announce, h, replace } from './dom.js';
+import { currentSession, currentTenant, graphql } from './api.js';
+import { LINE_COLUMNS } from './csv.js';
+import { h, replace } from './dom.js';
 import { money, number } from './format.js';
+import { valueLabel } from './labels.js';
 import { queryModel } from './queries.js';
-import { revenueFilters } from './revenue-filters.js';
+import { exportControl } from './revenue-export.js';
+import { filterVariables, GROUP_BY, revenueFilters } from './revenue-filters.js';
+import { groupName, showGroups } from './revenue-groups.js';
+import { readRevenueView, revenueHref } from './revenue-link.js';
 
-const FILTER_ARGS = 'timezone: $timezone, startDate: $startDate, endDate: $endDate, locationIds: $locationIds, providerIds: $providerIds, itemCategories: $itemCategories, itemTypes: $itemTypes, paymentMediums: $paymentMediums, comment: $comment';
+const FILTER_ARGS = 'timezone: $timezone, startDate: $startDate, endDate: $endDate, locationIds: $locationIds, locationNames: $locationNames, providerIds: $providerIds, providerNames: $providerNames, patientIds: $patientIds, patientNames: $patientNames, itemCategories: $itemCategories, itemTypes: $itemTypes, itemNames: $itemNames, paymentMediums: $paymentMediums, comment: $comment';
 // Group summaries type the amounts Int (the contract's types), the other three Float: two variables each.
-const EXPLORE = `query Revenue($timezone: String!, $startDate: String, $endDate: String, $locationIds: [String!], $providerIds: [String!], $itemCategories: [String!], $itemTypes: [String!], $paymentMediums: [String!], $comment: String,
+const EXPLORE = `query Revenue($timezone: String!, $startDate: String, $endDate: String, $locationIds: [String!], $locationNames: [String!], $providerIds: [String!], $providerNames: [String!], $patientIds: [String!], $patientNames: [String!],
+  $itemCategories: [String!], $itemTypes: [String!], $itemNames: [String!], $paymentMediums: [String!], $comment: String,
   $minNet: Float, $maxNet: Float, $minNetInt: Int, $maxNetInt: Int, $grouped: Boolean!, $groupBy: RevenueGroupBy, $groupByOrAny: RevenueGroupBy!, $groupKey: String,
-  $sortBy: RevenueBreakdownSortField!, $sortDirection: SortDirection!, $page: Int!, $perPage: Int!) {
+  $groupSort: RevenueGroupSortField!, $groupDirection: SortDirection!, $sortBy: RevenueBreakdownSortField!, $sortDirection: SortDirection!, $page: Int!, $perPage: Int!) {
   summary: revenueBreakdownSummary(${FILTER_ARGS}, minNetAmount: $minNet, maxNetAmount: $maxNet) { count grossAmount discountAmount netAmount averageNetAmount chargeItemCount soldPackageCount firstDate lastDate }
-  groups: revenueBreakdownGroupSummaries(${FILTER_ARGS}, minNetAmount: $minNetInt, maxNetAmount: $maxNetInt, groupBy: $groupByOrAny, sortBy: net_amount) @include(if: $grouped) { groupKey groupLabel count grossAmount discountAmount netAmount averageNetAmount }
+  groups: revenueBreakdownGroupSummaries(${FILTER_ARGS}, minNetAmount: $minNetInt, maxNetAmount: $maxNetInt, groupBy: $groupByOrAny, sortBy: $groupSort, sortDirection: $groupDirection) @include(if: $grouped) { groupKey groupLabel count grossAmount discountAmount netAmount averageNetAmount }
   lines: revenueBreakdown(${FILTER_ARGS}, minNetAmount: $minNet, maxNetAmount: $maxNet, groupBy: $groupBy, groupKey: $groupKey, sortBy: $sortBy, sortDirection: $sortDirection, page: $page, perPage: $perPage) {
     total page pages perPage items { ${LINE_COLUMNS.join(' ')} }
   }
 }`;
+const COLUMNS = [['localDate', 'Date'], ['locationName', 'Location'], ['providerName', 'Provider'], ['patientName', 'Patient'], ['itemCategory', 'Category'], ['itemType', 'Type'], ['itemName', 'Item'], ['paymentMedium', 'Paid by'], ['grossAmount', 'Gross'], ['discountAmount', 'Discount'], ['netAmount', 'Net']];
+const isAmount = (key) => key.endsWith('Amount');
 
-/** The product-sales breakdown: the contract's filters, summary figures, optional grouping, paged lines and a CSV of the lines shown. */
-export async function renderRevenue(view) {
+// The explorer drawn last, kept while its page stays: a navigation between its own views (paging,
+// a group opened, back and forward) reuses its form instead of asking the API for the pickers again.
+let explorer = null;
+let building = 0;
+
+/**
+ * The product-sales breakdown at `#/revenue?<view>` (revenue-link.js): the contract's filters, summary
+ * figures, optional grouping, paged lines and a CSV of all of them. Every change is a navigation to
+ * the view's link, so a link, a reload and back/forward show the same view.
+ */
+export async function renderRevenue(view, params = new URLSearchParams()) {
+  const wanted = readRevenueView(params);
+  if (explorer && explorer.view === view && view.contains(explorer.root) && explorer.session === currentSession()) return explorer.show(wanted);
+  const built = ++building;
   replace(view, h('h1', { tabindex: '-1' }, 'Revenue explorer'), h('p', { className: 'loading', role: 'status' }, 'Loading…'));
-  let filters;
+  let created;
   try {
-    filters = await revenueFilters(await queryModel());
+    created = await createExplorer(view);
   } catch (error) {
-    replace(view, h('h1', { tabindex: '-1' }, 'Revenue explorer'), h('div', { className: 'error-box', role: 'alert' }, error.message));
+    if (built === building && location.hash.startsWith('#/revenue')) replace(view, h('h1', { tabindex: '-1' }, 'Revenue explorer'), h('div', { className: 'error-box', role: 'alert' }, error.message));
     return;
   }
-  const state = { page: 1, groupKey: null, groupLabel: null, lines: null, asked: 0 };
+  // A later navigation started its own explorer meanwhile, or left the explorer: that one shows.
+  if (built !== building || !location.hash.startsWith('#/revenue')) return;
+  explorer = created;
+  replace(view, h('h1', { tabindex: '-1' }, 'Revenue explorer'), explorer.root, ...explorer.sections);
+  return explorer.show(wanted);
+}
+
+/** Opens the view's link: the router draws it (on hashchange), or, when it is already the address, it is drawn again here. */
+function go(next) {
+  const href = revenueHref(next);
+  if (location.hash === href) void explorer?.show(readRevenueView(new URLSearchParams(href.split('?')[1] ?? '')));
+  else location.hash = href;
+}
+
+async function createExplorer(view) {
+  const session = currentSession();
+  const filters = await revenueFilters(await queryModel(), { onChipRemoved: () => form.requestSubmit() });
+  const state = { current: {}, asked: 0 };
   const problems = h('div', { className: 'error-box', role: 'alert', hidden: true });
   const summary = h('section', { 'aria-labelledby': 'summary-title' }, h('h2', { id: 'summary-title' }, 'Summary'), h('div', { className: 'figures' }));
   const groups = h('section', { 'aria-labelledby': 'groups-title', hidden: true });
   const lines = h('section', { 'aria-labelledby': 'lines-title', 'aria-live': 'polite' });
+  // Applying the filters opens their view at its first page, with no group open.
   const form = h(
     'form',
-    { className: 'revenue-filters card', novalidate: true, 'aria-label': 'Revenue filters', onSubmit: (event) => (event.preventDefault(), (state.page = 1), (state.groupKey = null), void load()) },
+    { className: 'revenue-filters card', novalidate: true, 'aria-label': 'Revenue filters', onSubmit: (event) => (event.preventDefault(), go({ ...filters.view(), page: 1 })) },
     filters.elements,
     h('div', { className: 'actions' }, h('button', { type: 'submit', className: 'primary' }, 'Apply filters')),
   );
-  replace(view, h('h1', { tabindex: '-1' }, 'Revenue explorer'), form, problems, summary, groups, lines);
-  await load();
 
-  async function load() {
-    const filter = filters.read();
+  /** Shows `wanted` (readRevenueView's shape): the form filled from it, then the API's answer for it. */
+  async function show(wanted) {
+    filters.fill(wanted);
     const shape = filters.view();
-    if (!shape.groupBy) state.groupKey = null;
+    const groupKey = shape.groupBy && typeof wanted.groupKey === 'string' ? wanted.groupKey : undefined;
+    // The view as shown, in its canonical form: paging and opening groups step from it.
+    const current = (state.current = { ...shape, groupKey, page: wanted.page ?? 1 });
     // Only the latest query's answer is shown: an earlier one that arrives late must not cover it.
     const asked = ++state.asked;
     lines.setAttribute('aria-busy', 'true');
     problems.hidden = true;
     for (const slot of form.querySelectorAll('.field-error')) slot.hidden = true;
+    const { minNetAmount, maxNetAmount, ...filter } = filterVariables(current);
+    const byDay = current.groupBy === 'created_date';
+    const lineVariables = { ...filter, groupBy: groupKey !== undefined ? current.groupBy : null, groupKey: groupKey ?? null, sortBy: current.sortBy, sortDirection: current.sortDirection };
     try {
       const data = await graphql(EXPLORE, {
-        ...filter,
-        minNet: filter.minNetAmount,
-        maxNet: filter.maxNetAmount,
-        minNetInt: filter.minNetAmount,
-        maxNetInt: filter.maxNetAmount,
-        grouped: Boolean(shape.groupBy),
-        groupBy: state.groupKey !== null ? shape.groupBy : null,
-        groupByOrAny: shape.groupBy ?? 'location',
-        groupKey: state.groupKey,
-        sortBy: shape.sortBy,
-        sortDirection: shape.sortDirection,
-        page: state.page,
-        perPage: shape.perPage,
+        ...lineVariables,
+        minNet: minNetAmount,
+        maxNet: maxNetAmount,
+        minNetInt: minNetAmount,
+        maxNetInt: maxNetAmount,
+        grouped: Boolean(current.groupBy),
+        groupByOrAny: current.groupBy || 'location',
+        // Days in date order (their label is the date); other groups by net, largest first.
+        groupSort: byDay ? 'group_label' : 'net_amount',
+        groupDirection: byDay ? 'asc' : 'desc',
+        page: current.page,
+        perPage: current.perPage,
       });
       if (asked !== state.asked) return;
       showSummary(data.summary);
-      showGroups(data.groups, shape.groupBy);
-      showLines(data.lines);
+      const opened = groupKey === undefined ? null : openedName(current.groupBy, groupKey, data.groups);
+      if (current.groupBy && data.groups) {
+        const label = GROUP_BY.find(([value]) => value === current.groupBy)?.[1] ?? current.groupBy;
+        groups.hidden = false;
+        showGroups(groups, { list: data.groups, groupBy: current.groupBy, groupByLabel: label, openKey: groupKey, onOpen: (key) => go({ ...state.current, groupKey: key, page: 1 }) });
+      } else {
+        groups.hidden = true;
+        replace(groups);
+      }
+      showLines(data.lines, opened, { ...lineVariables, minNetAmount, maxNetAmount });
     } catch (error) {
       if (asked !== state.asked) return;
       clearResults();
@@ -80,9 +127,14 @@ export async function renderRevenue(view) {
     }
   }
 
+  /** The opened group's name: from the groups listed, else from its key (a day, a medium). */
+  function openedName(groupBy, key, list) {
+    const found = list?.find((g) => (g.groupKey ?? '') === key);
+    return groupName(groupBy, found ?? { groupKey: key === '' ? null : key, groupLabel: null });
+  }
+
   /** Removes the previous query's figures, groups and lines: left on screen beside a refusal they would read as this query's answer. */
   function clearResults() {
-    state.lines = null;
     replace(summary.querySelector('.figures'), h('p', { className: 'empty' }, 'No figures: this query was refused.'));
     groups.hidden = true;
     replace(groups);
@@ -117,45 +169,15 @@ export async function renderRevenue(view) {
     );
   }
 
-  function showGroups(list, groupBy) {
-    groups.hidden = !groupBy;
-    if (!groupBy || !list) return void replace(groups);
-    const chart = h('div', { className: 'group-chart' });
-    const rows = list.map((g) =>
-      h(
-        'tr',
-        { 'aria-current': state.groupKey === (g.groupKey ?? '') ? 'true' : null },
-        h('th', { scope: 'row' }, g.groupLabel ?? '(none)'),
-        h('td', { className: 'num' }, number(g.count)),
-        h('td', { className: 'num' }, money(g.grossAmount)),
-        h('td', { className: 'num' }, money(g.discountAmount)),
-        h('td', { className: 'num' }, money(g.netAmount)),
-        h('td', { className: 'num' }, money(g.averageNetAmount)),
-        h('td', {}, h('button', { type: 'button', className: 'link-button', onClick: () => ((state.groupKey = g.groupKey ?? ''), (state.groupLabel = g.groupLabel ?? '(none)'), (state.page = 1), void load()) }, `Lines of ${g.groupLabel ?? '(none)'}`)),
-      ),
-    );
-    replace(
-      groups,
-      h('h2', { id: 'groups-title' }, 'Groups'),
-      chart,
-      h('div', { className: 'table-scroll', tabindex: '0', role: 'region', 'aria-label': 'Groups' }, h('table', {}, h('thead', {}, h('tr', {}, ['Group', 'Lines', 'Gross', 'Discounts', 'Net', 'Average net', ''].map((t, i) => h('th', { scope: 'col', className: i > 0 && i < 6 ? 'num' : '' }, t)))), h('tbody', {}, rows))),
-    );
-    // The same chart code as the widgets, fed the group summaries in the query engine's answer shape.
-    const net = { title: 'Net', shortTitle: 'Net', type: 'number', meta: { unit: 'cents' } };
-    draw(chart, 'bar', { data: list.slice(0, 20).map((g) => ({ group: g.groupLabel ?? '(none)', net: g.netAmount })), annotation: { measures: { net }, dimensions: { group: { title: 'Group', shortTitle: 'Group', type: 'string' } }, timeDimensions: {} } }, 'Net amount per group');
-  }
-
-  function showLines(page) {
-    state.lines = page;
-    const heading = state.groupKey !== null ? `Lines of ${state.groupLabel}` : 'Lines';
-    const columns = [['localDate', 'Date'], ['locationName', 'Location'], ['providerName', 'Provider'], ['patientName', 'Patient'], ['itemCategory', 'Category'], ['itemType', 'Type'], ['itemName', 'Item'], ['paymentMedium', 'Paid by'], ['grossAmount', 'Gross'], ['discountAmount', 'Discount'], ['netAmount', 'Net']];
-    const amount = (key) => key.endsWith('Amount');
+  function showLines(page, opened, exportVariables) {
+    const heading = opened !== null ? `Lines of ${opened}` : 'Lines';
+    const cellText = (key, value) => (isAmount(key) ? money(value) : value === null || value === undefined ? '—' : valueLabel(key, value));
     const pager = h(
       'nav',
       { className: 'pager', 'aria-label': 'Pages of lines' },
-      h('button', { type: 'button', disabled: page.page <= 1, onClick: () => ((state.page -= 1), void load()) }, '← Previous'),
+      h('button', { type: 'button', disabled: page.page <= 1, onClick: () => go({ ...state.current, page: page.page - 1 }) }, '← Previous'),
       h('span', {}, `Page ${page.page} of ${Math.max(page.pages, 1)} · ${number(page.total)} lines`),
-      h('button', { type: 'button', disabled: page.page >= page.pages, onClick: () => ((state.page += 1), void load()) }, 'Next →'),
+      h('button', { type: 'button', disabled: page.page >= page.pages, onClick: () => go({ ...state.current, page: page.page + 1 }) }, 'Next →'),
     );
     replace(
       lines,
@@ -163,19 +185,15 @@ export async function renderRevenue(view) {
       h(
         'div',
         { className: 'toolbar' },
-        state.groupKey !== null ? h('button', { type: 'button', onClick: () => ((state.groupKey = null), (state.page = 1), void load()) }, 'All lines') : null,
-        h('button', { type: 'button', disabled: page.items.length === 0, onClick: exportCsv }, `Export CSV (${page.items.length} lines shown)`),
+        opened !== null ? h('button', { type: 'button', onClick: () => go({ ...state.current, groupKey: undefined, page: 1 }) }, 'All lines') : null,
+        exportControl({ variables: exportVariables, total: page.total, currency: currentTenant()?.currency ?? 'USD' }),
       ),
       page.items.length === 0
         ? h('p', { className: 'empty' }, 'No lines match these filters.')
-        : h('div', { className: 'table-scroll', tabindex: '0', role: 'region', 'aria-label': heading }, h('table', { className: 'lines' }, h('thead', {}, h('tr', {}, columns.map(([key, label]) => h('th', { scope: 'col', className: amount(key) ? 'num' : '' }, label)))), h('tbody', {}, page.items.map((line) => h('tr', {}, columns.map(([key]) => h('td', { className: amount(key) ? 'num' : '' }, amount(key) ? money(line[key]) : line[key] ?? '—'))))))),
+        : h('div', { className: 'table-scroll', tabindex: '0', role: 'region', 'aria-label': heading }, h('table', { className: 'lines' }, h('thead', {}, h('tr', {}, COLUMNS.map(([key, label]) => h('th', { scope: 'col', className: isAmount(key) ? 'num' : '' }, label)))), h('tbody', {}, page.items.map((line) => h('tr', {}, COLUMNS.map(([key]) => h('td', { className: isAmount(key) ? 'num' : '' }, cellText(key, line[key])))))))),
       pager,
     );
   }
 
-  function exportCsv() {
-    const page = state.lines;
-    download(`revenue-lines-page-${page.page}.csv`, toCsv(LINE_COLUMNS, page.items));
-    announce(`Exported ${page.items.length} lines`);
-  }
+  return { view, session, root: form, sections: [problems, summary, groups, lines], show };
 }

@@ -180,7 +180,7 @@ describeInBrowser(`the analyst console in Chromium (${process.env.E2E_MODE} mode
     expect(described).toContain(text);
   }
 
-  it('exports the revenue lines shown as CSV, row for row what the REST breakdown answers for the same filters', async () => {
+  it('exports the revenue lines of the filters as CSV, row for row what the REST breakdown answers for the same filters', async () => {
     // An admin sees patients' names whole, as the tenant's full key does: the same rows, names included.
     await openConsoleSignedIn(page, admin, '#/revenue');
     await page.getByRole('heading', { name: 'Lines', exact: true }).waitFor();
@@ -190,9 +190,11 @@ describeInBrowser(`the analyst console in Chromium (${process.env.E2E_MODE} mode
     await page.getByLabel('From').fill(from);
     await page.getByLabel('To (inclusive)').fill(to);
     await page.getByRole('group', { name: 'Locations' }).getByRole('checkbox').first().check();
-    await page.getByRole('group', { name: 'Payment media' }).getByRole('checkbox', { name: 'card', exact: true }).check();
+    await page.getByRole('group', { name: 'Payment media' }).getByRole('checkbox', { name: 'Card', exact: true }).check();
     await page.getByLabel('Sort lines by').selectOption('net_amount');
+    const answered = page.waitForResponse((res) => res.url().endsWith('/graphql') && (res.request().postData() ?? '').includes('query Revenue('));
     await page.getByRole('button', { name: 'Apply filters' }).click();
+    await answered;
     await page.waitForFunction(() => document.querySelector('[aria-label="Pages of lines"]')?.textContent?.includes('Page 1') && document.querySelector('section[aria-busy="false"]'));
     const locationId = await page.getByRole('group', { name: 'Locations' }).getByRole('checkbox').first().getAttribute('value');
     const timezone = await page.getByLabel('Time zone').inputValue();
@@ -201,11 +203,18 @@ describeInBrowser(`the analyst console in Chromium (${process.env.E2E_MODE} mode
     const file = await (await download).path();
     const [header, ...rows] = parseCsv(readFileSync(file, 'utf8'));
 
-    const query = new URLSearchParams({ timezone, start_date: from, end_date: to, location_ids: locationId!, payment_mediums: 'card', sort_by: 'net_amount', page: '1', per_page: '20' });
-    const rest = await demo.get(`/analytics/dashboards/product-sales-breakdown/revenue-breakdown?${query}`);
-    expect(rest.status).toBe(200);
-    expect(rest.body.items.length).toBeGreaterThan(1);
-    expect(rows).toEqual(rest.body.items.map((item: Record<string, unknown>) => header.map((column) => (item[column] === null ? '' : String(item[column])))));
+    // The file holds every line of the filters (all pages), amounts in the currency's units (`netAmount_USD`).
+    const items: Record<string, unknown>[] = [];
+    for (let p = 1, pages = 1; p <= pages; p++) {
+      const query = new URLSearchParams({ timezone, start_date: from, end_date: to, location_ids: locationId!, payment_mediums: 'card', sort_by: 'net_amount', page: String(p), per_page: '100' });
+      const rest = await demo.get(`/analytics/dashboards/product-sales-breakdown/revenue-breakdown?${query}`);
+      expect(rest.status).toBe(200);
+      pages = rest.body.pages;
+      items.push(...rest.body.items);
+    }
+    expect(items.length).toBeGreaterThan(20);
+    const amount = (column: string) => /^(grossAmount|discountAmount|netAmount)_[A-Z]{3}$/.exec(column)?.[1];
+    expect(rows).toEqual(items.map((item) => header.map((column) => (amount(column) ? (Number(item[amount(column)!]) / 100).toFixed(2) : item[column] === null ? '' : String(item[column])))));
     expect(new Set(rows.map((r) => r[header.indexOf('paymentMedium')]))).toEqual(new Set(['card']));
     // The summary figure agrees with the REST summary of the same filters.
     const summary = await demo.get(`/analytics/dashboards/product-sales-breakdown/revenue-breakdown-summary?${new URLSearchParams({ timezone, start_date: from, end_date: to, location_ids: locationId!, payment_mediums: 'card' })}`);

@@ -1,0 +1,80 @@
+import { graphql } from './api.js';
+import { centsToUnits, csvRows, download, LINE_COLUMNS } from './csv.js';
+import { announce, h, replace } from './dom.js';
+import { number } from './format.js';
+
+// The whole result as one CSV file, not just the page on screen: the lines are read 100 at a time
+// (the API's largest page) with the view's filters and sort, each page written as a text part of a
+// Blob, so a long export never holds one giant string. Patient fields come as the server sends
+// them: masked for a role without patients:read, so the file shows no more than the screen.
+
+const PER_PAGE = 100;
+const AMOUNTS = new Set(['grossAmount', 'discountAmount', 'netAmount']);
+const EXPORT = `query RevenueExport($timezone: String!, $startDate: String, $endDate: String, $locationIds: [String!], $locationNames: [String!], $providerIds: [String!], $providerNames: [String!],
+  $patientIds: [String!], $patientNames: [String!], $itemCategories: [String!], $itemTypes: [String!], $itemNames: [String!], $paymentMediums: [String!], $comment: String,
+  $minNetAmount: Float, $maxNetAmount: Float, $groupBy: RevenueGroupBy, $groupKey: String, $sortBy: RevenueBreakdownSortField!, $sortDirection: SortDirection!, $page: Int!) {
+  lines: revenueBreakdown(timezone: $timezone, startDate: $startDate, endDate: $endDate, locationIds: $locationIds, locationNames: $locationNames, providerIds: $providerIds, providerNames: $providerNames,
+    patientIds: $patientIds, patientNames: $patientNames, itemCategories: $itemCategories, itemTypes: $itemTypes, itemNames: $itemNames, paymentMediums: $paymentMediums, comment: $comment,
+    minNetAmount: $minNetAmount, maxNetAmount: $maxNetAmount, groupBy: $groupBy, groupKey: $groupKey, sortBy: $sortBy, sortDirection: $sortDirection, page: $page, perPage: ${PER_PAGE}) {
+    total pages items { ${LINE_COLUMNS.join(' ')} }
+  }
+}`;
+
+/** The exported file's header: the API's field names, amounts named with their currency (`netAmount_USD`), as they are in its units. */
+export const exportColumns = (currency) => LINE_COLUMNS.map((column) => (AMOUNTS.has(column) ? `${column}_${currency}` : column));
+
+/** One API line as a row of the file: amounts from integer cents to currency units, exactly. */
+function exportRow(line, currency) {
+  const row = {};
+  for (const column of LINE_COLUMNS) row[AMOUNTS.has(column) ? `${column}_${currency}` : column] = AMOUNTS.has(column) ? centsToUnits(line[column]) : line[column];
+  return row;
+}
+
+/**
+ * An "Export CSV" control for the lines of `variables` (the view's filters, group and sort as
+ * GraphQL variables): a button that, once clicked, shows a progress bar ("n of total lines") and a
+ * Cancel button while it pages through the lines, then offers one file.
+ */
+export function exportControl({ variables, total, currency, fileName = 'revenue-lines.csv' }) {
+  const slot = h('div', { className: 'export' });
+  let cancelled = false;
+  const idle = () => replace(slot, h('button', { type: 'button', disabled: total === 0, onClick: () => void run() }, `Export CSV (all ${number(total)} lines)`));
+
+  async function run() {
+    cancelled = false;
+    const progress = h('progress', { max: Math.max(total, 1), value: 0, 'aria-label': 'Lines exported' });
+    const status = h('span', { role: 'status' }, `0 of ${number(total)} lines`);
+    replace(slot, progress, ' ', status, ' ', h('button', { type: 'button', onClick: () => (cancelled = true) }, 'Cancel'));
+    const columns = exportColumns(currency);
+    const parts = [csvRows(columns, [Object.fromEntries(columns.map((c) => [c, c]))])];
+    let written = 0;
+    try {
+      for (let page = 1, pages = 1; page <= pages; page += 1) {
+        const { lines } = await graphql(EXPORT, { ...variables, page });
+        // Leaving the view (another filter, another page) ends the export as Cancel does.
+        if (cancelled || !slot.isConnected) break;
+        pages = lines.pages;
+        parts.push(csvRows(columns, lines.items.map((line) => exportRow(line, currency))));
+        written += lines.items.length;
+        // The total is the API's, page by page: lines recorded meanwhile show in it.
+        progress.max = Math.max(lines.total, 1);
+        progress.value = written;
+        status.textContent = `${number(written)} of ${number(lines.total)} lines`;
+      }
+    } catch (error) {
+      replace(slot, h('span', { className: 'error-box', role: 'alert' }, `The export stopped: ${error.message}`), ' ', h('button', { type: 'button', onClick: () => void run() }, 'Try again'));
+      return;
+    }
+    if (cancelled || !slot.isConnected) {
+      idle();
+      announce('Export cancelled');
+      return;
+    }
+    download(fileName, new Blob(parts, { type: 'text/csv;charset=utf-8' }));
+    idle();
+    announce(`Exported ${written} lines`);
+  }
+
+  idle();
+  return slot;
+}
