@@ -25,6 +25,8 @@ const view = document.getElementById('view');
 const nav = document.getElementById('nav');
 const session = document.getElementById('session');
 let rendering = 0;
+// The hash's path (no query) of the view shown last.
+let shownPath = null;
 
 function showSession(current) {
   nav.hidden = !current?.tenant;
@@ -49,14 +51,18 @@ async function route() {
   }
   const [match, render] = found;
   await render(view, match.slice(1));
-  // A newer navigation may have replaced this view meanwhile; only the latest one takes focus.
-  if (run === rendering) view.querySelector('h1')?.focus({ preventScroll: false });
+  // A newer navigation may have replaced this view meanwhile; only the latest one takes focus. A move
+  // within one view (the explorer's next page, a group opened: only the query changed) leaves focus and scroll to the view.
+  const path = hash.split('?')[0];
+  if (run === rendering && path !== shownPath) view.querySelector('h1')?.focus({ preventScroll: false });
+  if (run === rendering) shownPath = path;
 }
 
 /** Shows what the session allows: the sign-in form (with `reason`), the second factor's set-up, or the view the hash names. */
 function show(reason) {
   const current = currentSession();
   ++rendering;
+  shownPath = null;
   disposeIn(view);
   showSession(current);
   const invitation = /^#\/accept-invitation\?token=([A-Za-z0-9_-]{43})$/.exec(location.hash);

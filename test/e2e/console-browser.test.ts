@@ -8,6 +8,10 @@ import { newWatchedPage, sessionCookie } from '../browser/session-page';
 import { createDemoTenant } from '../subgraphs/analytics/revenue-kit';
 import type { TestTenant } from '../utils/e2e';
 import { createTestPerson, type TestPerson } from '../utils/people';
+import { parse as parseCsvText } from 'csv-parse/sync';
+
+/** RFC 4180 CSV into rows of cells (csv-parse). */
+const parseCsv = (text: string): string[][] => parseCsvText(text);
 
 // Functions given to page.evaluate run in the browser; these names are the browser's there (the tests' tsconfig has no DOM lib).
 declare const document: any, window: any, localStorage: any, sessionStorage: any, location: any;
@@ -27,25 +31,6 @@ const enumValues = (name: string) => {
   return type.getValues().map((v) => v.name);
 };
 
-/** Parses RFC 4180 CSV (quoted cells, doubled quotes, CRLF) into rows of cells. */
-function parseCsv(text: string): string[][] {
-  const rows: string[][] = [];
-  let row: string[] = [];
-  let cell = '';
-  let quoted = false;
-  for (let i = 0; i < text.length; i++) {
-    const c = text[i];
-    if (quoted) {
-      if (c === '"' && text[i + 1] === '"') (cell += '"'), i++;
-      else if (c === '"') quoted = false;
-      else cell += c;
-    } else if (c === '"') quoted = true;
-    else if (c === ',') row.push(cell), (cell = '');
-    else if (c === '\r' && text[i + 1] === '\n') row.push(cell), rows.push(row), (row = []), (cell = ''), i++;
-    else cell += c;
-  }
-  return rows;
-}
 
 describeInBrowser(`the analyst console in Chromium (${process.env.E2E_MODE} mode)`, () => {
   let browser: Browser;

@@ -6,6 +6,10 @@ import { newWatchedPage } from '../browser/session-page';
 import { createDemoTenant, gql } from '../subgraphs/analytics/revenue-kit';
 import type { TestTenant } from '../utils/e2e';
 import { createTestPerson, type TestPerson } from '../utils/people';
+import { parse as parseCsvText } from 'csv-parse/sync';
+
+/** RFC 4180 CSV into rows of cells (csv-parse). */
+const parseCsv = (text: string): string[][] => parseCsvText(text);
 
 // Functions given to page.evaluate run in the browser; these names are the browser's there (the tests' tsconfig has no DOM lib).
 declare const document: any, window: any, location: any, MutationObserver: any;
@@ -13,25 +17,6 @@ declare const document: any, window: any, location: any, MutationObserver: any;
 const executablePath = findChromium();
 const describeInBrowser = executablePath ? describe : describe.skip;
 
-/** Parses RFC 4180 CSV (quoted cells, doubled quotes, CRLF) into rows of cells. */
-function parseCsv(text: string): string[][] {
-  const rows: string[][] = [];
-  let row: string[] = [];
-  let cell = '';
-  let quoted = false;
-  for (let i = 0; i < text.length; i++) {
-    const c = text[i];
-    if (quoted) {
-      if (c === '"' && text[i + 1] === '"') (cell += '"'), i++;
-      else if (c === '"') quoted = false;
-      else cell += c;
-    } else if (c === '"') quoted = true;
-    else if (c === ',') row.push(cell), (cell = '');
-    else if (c === '\r' && text[i + 1] === '\n') row.push(cell), rows.push(row), (row = []), (cell = ''), i++;
-    else cell += c;
-  }
-  return rows;
-}
 
 const day = (daysAgo: number) => new Date(Date.now() - daysAgo * 86_400_000).toISOString().slice(0, 10);
 const count = (text: string) => Number(/· ([\d,]+) lines/.exec(text)?.[1].replaceAll(',', ''));

@@ -1,29 +1,14 @@
 import { admin, createTestTenant, request, type TestTenant } from '../utils/e2e';
 import { appendAuditRecords, AUDIT_EVENTS_QUERY, type AuditItem } from '../utils/audit-fixture';
 import { startInProcessApp, type InProcessApp } from '../utils/in-process';
+import { parse as parseCsvText } from 'csv-parse/sync';
+
+/** RFC 4180 CSV into rows of cells (csv-parse). */
+const parseCsv = (text: string): string[][] => parseCsvText(text);
 
 const KEY = { kind: 'key' as const, id: '33333333-3333-4333-8333-333333333333' };
 const PATIENT = 'b0000000-0000-4000-8000-000000000001';
 
-/** Splits RFC 4180 text into records of fields (quoted fields may hold commas, quotes and line breaks). */
-function parseCsv(text: string): string[][] {
-  const rows: string[][] = [];
-  let row: string[] = [];
-  let field = '';
-  let quoted = false;
-  for (let i = 0; i < text.length; i++) {
-    const c = text[i];
-    if (quoted) {
-      if (c === '"' && text[i + 1] === '"') (field += '"'), i++;
-      else if (c === '"') quoted = false;
-      else field += c;
-    } else if (c === '"') quoted = true;
-    else if (c === ',') (row.push(field), (field = ''));
-    else if (c === '\r' && text[i + 1] === '\n') (row.push(field), rows.push(row), (row = []), (field = ''), i++);
-    else field += c;
-  }
-  return rows;
-}
 
 /**
  * The audit trail's export (`GET /audit/events/export`, issue 33) over real HTTP and PostgreSQL:
