@@ -188,7 +188,10 @@ async function createExplorer(view) {
         opened !== null ? h('button', { type: 'button', onClick: () => go({ ...state.current, groupKey: undefined, page: 1 }) }, 'All lines') : null,
         exportControl({ variables: exportVariables, total: page.total, currency: currentTenant()?.currency ?? 'USD' }),
       ),
-      page.items.length === 0
+      page.items.length === 0 && page.total > 0
+        ? // A link to a page past the last (the data shrank since it was made): say so, and offer the last page.
+          h('p', { className: 'empty' }, `Page ${page.page} is past the last one. `, h('button', { type: 'button', className: 'link-button', onClick: () => go({ ...state.current, page: page.pages }) }, `Go to page ${page.pages}`))
+        : page.items.length === 0
         ? h('p', { className: 'empty' }, 'No lines match these filters.')
         : h('div', { className: 'table-scroll', tabindex: '0', role: 'region', 'aria-label': heading }, h('table', { className: 'lines' }, h('thead', {}, h('tr', {}, COLUMNS.map(([key, label]) => h('th', { scope: 'col', className: isAmount(key) ? 'num' : '' }, label)))), h('tbody', {}, page.items.map((line) => h('tr', {}, COLUMNS.map(([key]) => h('td', { className: isAmount(key) ? 'num' : '' }, cellText(key, line[key])))))))),
       pager,
