@@ -117,6 +117,14 @@ describeInBrowser(`the revenue explorer in Chromium (${process.env.E2E_MODE} mod
     // Back steps to the view before: page 1 of the same group.
     await shown(page, () => page.goBack());
     expect((await screen(page)).pager).toMatch(/^Page 1 of/);
+    // A link to a page past the last (the data shrank since it was made) says so and offers the last page.
+    const past = new URLSearchParams(hash.split('?')[1]);
+    past.set('page', '999');
+    await shown(other, () => other.evaluate((to) => void (location.hash = to), `#/revenue?${past}`));
+    await other.getByText('Page 999 is past the last one.').waitFor();
+    await shown(other, () => other.getByRole('button', { name: /^Go to page \d+$/ }).click());
+    const last = Math.ceil(api.revenueBreakdown.total / 20);
+    expect((await screen(other)).pager).toMatch(new RegExp(`^Page ${last} of ${last} · `));
     expect(problems).toEqual([]);
   });
 
