@@ -3,6 +3,7 @@ import { CHART_TYPES, draw } from './charts.js';
 import { announce, field, h, replace, select } from './dom.js';
 import { queryModel, RUN_QUERY } from './queries.js';
 import { queryForm } from './query-form.js';
+import { guardUnsaved } from './unsaved.js';
 
 const WIDGET = `query Widget($id: ID!) { widget(id: $id) { id dashboardId name chartType query isArchived position { x y w h } } }`;
 const DASHBOARD_NAME = `query DashboardName($id: ID!) { dashboard(id: $id) { id name } }`;
@@ -66,6 +67,10 @@ export async function renderComposer(view, { dashboardId, widgetId }) {
   );
 
   const readPosition = () => Object.fromEntries(Object.entries(axes).map(([axis, input]) => [axis, input.value.trim() === '' ? null : Number(input.value)]));
+  // Unsaved: what the form would save differs from what it showed at first (a change undone by hand is no change).
+  const snapshot = () => JSON.stringify({ name: name.value, chartType: chartType.value, archived: archived.checked, position: readPosition(), query: query.build() });
+  const saved = snapshot();
+  const release = guardUnsaved(form, () => snapshot() !== saved);
 
   async function onPreview() {
     clearErrors();
@@ -88,6 +93,7 @@ export async function renderComposer(view, { dashboardId, widgetId }) {
       if (widgetId) await graphql(UPDATE, { id: widgetId, input: { ...input, isArchived: archived.checked } });
       else await graphql(CREATE, { input: { ...input, dashboardId: dashboard.id } });
       announce('Widget saved');
+      release();
       location.hash = back;
     } catch (error) {
       showErrors(error);
