@@ -49,6 +49,6 @@ window.addEventListener(
 window.addEventListener('beforeunload', (event) => {
   if (!hasUnsavedChanges()) return;
   event.preventDefault();
-  // Older browsers ask for returnValue; the text itself is the browser's own.
-  event.returnValue = '';
+  // Browsers before 2023 ask for a non-empty returnValue; the text shown is the browser's own.
+  event.returnValue = LEAVE_QUESTION;
 });

@@ -136,17 +136,24 @@ describeInBrowser(`dashboards managed in the console (issue 34; ${process.env.E2
     expect(problems).toEqual([]);
   });
 
-  it('asks before leaving the composer with unsaved changes, and not without', async () => {
+  it('asks before leaving the composer or the rename form with unsaved changes, and not without', async () => {
     const id = await dashboardWith([{ name: 'Sales count', chartType: 'kpi', query: { measures: ['revenue.count'] } }]);
     const [widgetId] = (await gql('query($id: ID!) { dashboard(id: $id) { widgets { id } } }', { id })).dashboard.widgets.map((w: { id: string }) => w.id);
     const dialogs: string[] = [];
     let answer = false;
+    // Headless Chromium closed by Playwright shows no beforeunload dialog: what is checked is whether the page's listener cancels the event.
+    const unloadCancelled = () => page.evaluate(() => {
+      const event = new window.Event('beforeunload', { cancelable: true });
+      window.dispatchEvent(event);
+      return event.defaultPrevented;
+    });
     page.on('dialog', (dialog) => {
       dialogs.push(dialog.type());
       void (answer ? dialog.accept() : dialog.dismiss());
     });
     await openConsoleSignedIn(page, analyst, `#/widgets/${widgetId}/edit`);
     await page.getByRole('group', { name: 'Measures' }).waitFor();
+    expect(await unloadCancelled()).toBe(false);
     await page.getByRole('link', { name: 'Cancel' }).click();
     await page.getByRole('heading', { level: 1 }).filter({ hasText: 'Board' }).waitFor();
     expect(dialogs).toEqual([]);
@@ -160,10 +167,20 @@ describeInBrowser(`dashboards managed in the console (issue 34; ${process.env.E2
     await page.waitForFunction((hash) => location.hash === hash, `#/widgets/${widgetId}/edit`);
     expect(dialogs).toEqual(['confirm']);
     await expect(page.getByRole('textbox', { name: 'Name', exact: true }).inputValue()).resolves.toBe('Sales count, renamed');
+    // Closing or reloading the page asks too: the page's beforeunload listener cancels the event.
+    expect(await unloadCancelled()).toBe(true);
     answer = true;
     await page.getByRole('link', { name: 'Cancel' }).click();
     await page.getByRole('heading', { level: 1 }).filter({ hasText: 'Board' }).waitFor();
     expect(dialogs).toEqual(['confirm', 'confirm']);
+    expect(await unloadCancelled()).toBe(false);
+    // The rename form asks too.
+    await page.getByRole('button', { name: 'Rename' }).click();
+    await page.getByLabel('Dashboard name').fill('Another name');
+    expect(await unloadCancelled()).toBe(true);
+    await page.getByRole('link', { name: 'Dashboards', exact: true }).first().click();
+    await page.getByRole('heading', { name: 'Dashboards', level: 1 }).waitFor();
+    expect(dialogs).toEqual(['confirm', 'confirm', 'confirm']);
     expect((await gql('query($id: ID!) { widget(id: $id) { name } }', { id: widgetId })).widget.name).toBe('Sales count');
     expect(problems).toEqual([]);
   });
@@ -189,8 +206,9 @@ describeInBrowser(`dashboards managed in the console (issue 34; ${process.env.E2
       expect(query.timeDimensions.map((t: { dateRange: unknown }) => t.dateRange)).toEqual(query.timeDimensions.map(() => 'last 30 days'));
       expect(query.filters).toContainEqual({ member: 'revenue.locationId', operator: 'equals', values: [locationId] });
     }
+    await page.getByLabel('Auto-refresh').selectOption('5');
     const hash = await page.evaluate(() => location.hash);
-    expect(Object.fromEntries(new URLSearchParams(hash.split('?')[1]))).toEqual({ location: locationId, range: 'last 30 days' });
+    expect(Object.fromEntries(new URLSearchParams(hash.split('?')[1]))).toEqual({ location: locationId, range: 'last 30 days', refresh: '5' });
 
     // The KPI agrees with the API's answer for the same range, location and zone.
     const { executeAnalyticsQuery } = await gql('query($q: JSON!) { executeAnalyticsQuery(query: $q) { data } }', {
@@ -207,6 +225,7 @@ describeInBrowser(`dashboards managed in the console (issue 34; ${process.env.E2
       await widgetStates(other);
       await expect(other.getByLabel('Location', { exact: true }).inputValue()).resolves.toBe(locationId);
       await expect(other.getByLabel('Date range').inputValue()).resolves.toBe('last 30 days');
+      await expect(other.getByLabel('Auto-refresh').inputValue()).resolves.toBe('5');
       for (const name of ['Sales this month', 'Net revenue this year', 'Net revenue by location']) {
         const [mine, theirs] = [await widgetContent(page, name), await widgetContent(other, name)];
         expect([name, theirs.text, theirs.series]).toEqual([name, mine.text, mine.series]);
