@@ -233,6 +233,23 @@ describeInBrowser(`dashboards managed in the console (issue 34; ${process.env.E2
     } finally {
       await other.close();
     }
+
+    // Year to date goes as explicit dates in each widget's zone; custom dates as typed, and into the URL.
+    const rangesSent = () => sentNamed('executeAnalyticsQuery').map((o) => o.variables.query.timeDimensions.map((t: { dateRange: unknown }) => t.dateRange));
+    operations.length = 0;
+    await page.getByLabel('Date range').selectOption('year to date');
+    await widgetStates(page);
+    const today = new Intl.DateTimeFormat('en-CA', { timeZone: timezone }).format(new Date());
+    expect(new Set(rangesSent().flat().map((r) => JSON.stringify(r)))).toEqual(new Set([JSON.stringify([`${today.slice(0, 4)}-01-01`, today])]));
+    operations.length = 0;
+    await page.getByLabel('Date range').selectOption('custom');
+    await page.getByLabel('From').fill('2026-01-05');
+    await page.getByLabel('To (inclusive)').fill('2026-02-20');
+    await page.waitForFunction(() => location.hash.includes('to=2026-02-20'));
+    await widgetStates(page);
+    expect(new Set(rangesSent().flat().map((r) => JSON.stringify(r)))).toEqual(new Set([JSON.stringify(['2026-01-05', '2026-02-20'])]));
+    const custom = new URLSearchParams((await page.evaluate(() => location.hash)).split('?')[1]);
+    expect([custom.get('range'), custom.get('from'), custom.get('to')]).toEqual(['custom', '2026-01-05', '2026-02-20']);
     expect(problems).toEqual([]);
   });
 
