@@ -149,17 +149,19 @@ export async function renderDashboard(view, id, params = new URLSearchParams()) 
 
     function onDelete() {
       element.hidden = true;
-      deleteWithUndo({
+      // Focus was on the button just hidden: it goes to Undo, and back to the widget if undone.
+      const undo = deleteWithUndo({
         id: widget.id,
         label: `Widget “${widget.name}” deleted.`,
         mutation: DELETE_WIDGET,
         // Nothing was deleted yet: the widget shows again where it was (if this dashboard is still on show).
         onUndo: () => {
           element.hidden = false;
-          if (element.isConnected) void load();
+          if (element.isConnected) void load(), remove.focus();
         },
         onFailed: (error) => window.alert(`The widget “${widget.name}” could not be deleted: ${error.message}`),
       });
+      undo?.focus();
     }
     return { element, load };
   }

@@ -15,11 +15,11 @@ let region = null;
 export const isPendingDelete = (id) => pending.has(id);
 
 /**
- * Deletes later, with undo: `label` is what the message says ("Dashboard “Sales” deleted."),
+ * Deletes later, with undo (answers the message's Undo button, for focus): `label` is what the message says ("Dashboard “Sales” deleted."),
  * `mutation` a document taking `$id`; `onUndo` runs when the person chooses Undo, `onFailed(error)` if the delete, sent, fails.
  */
 export function deleteWithUndo({ id, label, mutation, onUndo = () => {}, onFailed = () => {} }) {
-  if (pending.has(id)) return;
+  if (pending.has(id)) return null;
   const message = h('p', { className: 'card undo-message', dataset: { pendingId: id } });
   const entry = { id, mutation, message, onFailed, timer: setTimeout(() => commit(id), UNDO_MS) };
   message.append(
@@ -30,6 +30,7 @@ export function deleteWithUndo({ id, label, mutation, onUndo = () => {}, onFaile
   );
   pending.set(id, entry);
   messages().append(message);
+  return message.querySelector('button');
 }
 
 function undo(id, onUndo) {
@@ -41,6 +42,9 @@ function undo(id, onUndo) {
   announce('Undone: nothing was deleted');
   onUndo();
 }
+
+/** Sends every pending delete now (before a sign-out, say, which would leave them unsent); resolves when all are answered. */
+export const flushPendingDeletes = () => Promise.all([...pending.keys()].map((id) => commit(id)));
 
 /** Sends the delete of `id` now; the message goes with it. */
 async function commit(id) {

@@ -119,8 +119,11 @@ describeInBrowser(`dashboards managed in the console (issue 34; ${process.env.E2
     const widget = page.locator('.widget', { has: page.getByRole('heading', { name: 'Sales count' }) });
     await page.getByRole('button', { name: 'Delete Sales count' }).click();
     await expect(widget.isHidden()).resolves.toBe(true);
-    await page.getByRole('button', { name: 'Undo' }).click();
+    // Focus leaves the hidden button for Undo, and comes back to the widget when undone.
+    expect(await page.evaluate(() => document.activeElement?.textContent)).toBe('Undo');
+    await page.keyboard.press('Enter');
     await widget.waitFor({ state: 'visible' });
+    expect(await page.evaluate(() => document.activeElement?.getAttribute('aria-label'))).toBe('Delete Sales count');
     expect(sentNamed('deleteWidget')).toEqual([]);
     expect(await widgetsOf()).toEqual(['Net by location', 'Sales count']);
 
