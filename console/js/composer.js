@@ -28,7 +28,8 @@ export function errorKeyOf(loc) {
 
 /** The widget composer: create (`dashboardId`) or edit (`widgetId`), preview before saving, the API's 422s at their fields. */
 export async function renderComposer(view, { dashboardId, widgetId }) {
-  replace(view, h('h1', { tabindex: '-1' }, widgetId ? 'Edit widget' : 'New widget'), h('p', { className: 'loading', role: 'status' }, 'Loading…'));
+  const loading = h('p', { className: 'loading', role: 'status' }, 'Loading…');
+  replace(view, h('h1', { tabindex: '-1' }, widgetId ? 'Edit widget' : 'New widget'), loading);
   let widget = null;
   let dashboard;
   let model;
@@ -36,9 +37,11 @@ export async function renderComposer(view, { dashboardId, widgetId }) {
     if (widgetId) widget = (await graphql(WIDGET, { id: widgetId })).widget;
     [{ dashboard }, model] = await Promise.all([graphql(DASHBOARD_NAME, { id: widget?.dashboardId ?? dashboardId }), queryModel()]);
   } catch (error) {
-    replace(view, h('h1', { tabindex: '-1' }, widgetId ? 'Edit widget' : 'New widget'), h('div', { className: 'error-box', role: 'alert' }, error.message), h('p', {}, h('a', { href: '#/dashboards' }, 'Back to the dashboards')));
+    if (loading.isConnected) replace(view, h('h1', { tabindex: '-1' }, widgetId ? 'Edit widget' : 'New widget'), h('div', { className: 'error-box', role: 'alert' }, error.message), h('p', {}, h('a', { href: '#/dashboards' }, 'Back to the dashboards')));
     return;
   }
+  // Another view was drawn while this one loaded (the person moved on): it stays.
+  if (!loading.isConnected) return;
   const back = `#/dashboards/${encodeURIComponent(dashboard.id)}`;
   const name = h('input', { name: 'name', value: widget?.name ?? '', size: 40 });
   const chartType = select(CHART_TYPES, { name: 'chartType', value: widget?.chartType ?? 'bar' });

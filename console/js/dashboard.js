@@ -22,15 +22,19 @@ const PICKABLE = new Set(['bar', 'line', 'area', 'pie']);
  * (`#/dashboards/<id>?location=…&range=last+30+days&refresh=5`), so the link reproduces the view.
  */
 export async function renderDashboard(view, id, params = new URLSearchParams()) {
-  replace(view, h('h1', { tabindex: '-1' }, 'Dashboard'), h('p', { className: 'loading', role: 'status' }, 'Loading the dashboard…'));
+  const loading = h('p', { className: 'loading', role: 'status' }, 'Loading the dashboard…');
+  replace(view, h('h1', { tabindex: '-1' }, 'Dashboard'), loading);
   let dashboard, places, model;
   try {
     if (isPendingDelete(id)) throw Object.assign(new Error(), { code: 'NOT_FOUND' });
     [{ dashboard }, places, model] = await Promise.all([graphql(DASHBOARD, { id }), locations(), queryModel()]);
   } catch (error) {
+    if (!loading.isConnected) return;
     replace(view, h('h1', { tabindex: '-1' }, 'Dashboard'), h('div', { className: 'error-box', role: 'alert' }, error.code === 'NOT_FOUND' ? 'This dashboard does not exist, or is not this tenant’s.' : error.message), h('p', {}, h('a', { href: '#/dashboards' }, 'Back to the dashboards')));
     return;
   }
+  // Another view was drawn while this one loaded (the person moved on): it stays.
+  if (!loading.isConnected) return;
   const columns = Number(dashboard.layout?.columns) > 0 ? Number(dashboard.layout.columns) : 12;
   const rowHeight = Number(dashboard.layout?.rowHeight) > 0 ? Number(dashboard.layout.rowHeight) : 80;
   const widgets = dashboard.widgets.filter((w) => !w.isArchived && !isPendingDelete(w.id)).sort((a, b) => a.position.y - b.position.y || a.position.x - b.position.x);
@@ -113,6 +117,8 @@ export async function renderDashboard(view, id, params = new URLSearchParams()) 
       body,
       h('p', { className: 'hint widget-zone' }, `Times in ${zone}`),
     );
+    // .actions' top margin is for forms; in the header it would push Edit and Delete below the title's line.
+    element.querySelector('header .actions').style.marginTop = '0';
     const { x, y, w, h: height } = widget.position;
     element.style.gridColumn = `${Math.min(x, columns - 1) + 1} / span ${Math.min(w, columns)}`;
     element.style.gridRow = `${y + 1} / span ${height}`;

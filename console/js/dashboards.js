@@ -40,6 +40,8 @@ export async function renderDashboards(view, params) {
   );
   try {
     const { dashboards } = await graphql(LIST, { page, perPage: PER_PAGE, name: name || null });
+    // Another view was drawn meanwhile: nothing to fill.
+    if (!results.isConnected) return;
     results.setAttribute('aria-busy', 'false');
     // A dashboard deleted a moment ago waits for its undo window to close: it is gone for the person already.
     const shown = dashboards.items.filter((d) => !isPendingDelete(d.id));

@@ -64,6 +64,7 @@ describeInBrowser(`dashboards managed in the console (issue 34; ${process.env.E2
   }
   const undoMessage = () => page.locator('.undo-message');
 
+  /** A new dashboard of the demo tenant with `widgets`; answers its id. */
   async function dashboardWith(widgets: { name: string; chartType: string; query: Record<string, unknown> }[]): Promise<string> {
     const { createDashboard } = await gql('mutation($i: CreateDashboardInput!) { createDashboard(input: $i) { id } }', { i: { name: `Board ${Math.random().toString(36).slice(2, 8)}` } });
     for (const [i, widget] of widgets.entries()) await gql('mutation($i: CreateWidgetInput!) { createWidget(input: $i) { id } }', { i: { ...widget, dashboardId: createDashboard.id, position: { x: 0, y: i * 4, w: 6, h: 4 } } });
@@ -142,7 +143,10 @@ describeInBrowser(`dashboards managed in the console (issue 34; ${process.env.E2
 
   it('asks before leaving the composer or the rename form with unsaved changes, and not without', async () => {
     const id = await dashboardWith([{ name: 'Sales count', chartType: 'kpi', query: { measures: ['revenue.count'] } }]);
-    const [widgetId] = (await gql('query($id: ID!) { dashboard(id: $id) { widgets { id } } }', { id })).dashboard.widgets.map((w: { id: string }) => w.id);
+    const { name: board, widgets } = (await gql('query($id: ID!) { dashboard(id: $id) { name widgets { id } } }', { id })).dashboard;
+    const widgetId = widgets[0].id;
+    // The dashboard drawn (its own heading, not the loading one's "Dashboard").
+    const onDashboard = () => page.getByRole('heading', { level: 1, name: board, exact: true }).waitFor();
     const dialogs: string[] = [];
     let answer = false;
     // Headless Chromium closed by Playwright shows no beforeunload dialog: what is checked is whether the page's listener cancels the event.
@@ -159,7 +163,7 @@ describeInBrowser(`dashboards managed in the console (issue 34; ${process.env.E2
     await page.getByRole('group', { name: 'Measures' }).waitFor();
     expect(await unloadCancelled()).toBe(false);
     await page.getByRole('link', { name: 'Cancel' }).click();
-    await page.getByRole('heading', { level: 1 }).filter({ hasText: 'Board' }).waitFor();
+    await onDashboard();
     expect(dialogs).toEqual([]);
 
     await page.evaluate((hash) => void (location.hash = hash), `#/widgets/${widgetId}/edit`);
@@ -175,7 +179,7 @@ describeInBrowser(`dashboards managed in the console (issue 34; ${process.env.E2
     expect(await unloadCancelled()).toBe(true);
     answer = true;
     await page.getByRole('link', { name: 'Cancel' }).click();
-    await page.getByRole('heading', { level: 1 }).filter({ hasText: 'Board' }).waitFor();
+    await onDashboard();
     expect(dialogs).toEqual(['confirm', 'confirm']);
     expect(await unloadCancelled()).toBe(false);
     // The rename form asks too.
