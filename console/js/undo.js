@@ -28,6 +28,7 @@ export function deleteWithUndo({ id, label, mutation, onUndo = () => {}, onFaile
     ' ',
     h('button', { type: 'button', className: 'link-button', 'aria-label': `Dismiss: ${label}`, onClick: () => commit(id) }, 'Dismiss'),
   );
+  Object.assign(message.style, { margin: '0', boxShadow: '0 2px 8px rgb(0 0 0 / 20%)' });
   pending.set(id, entry);
   messages().append(message);
   return message.querySelector('button');
