@@ -3,6 +3,7 @@ import { CHART_TYPES, draw } from './charts.js';
 import { announce, field, h, replace, select } from './dom.js';
 import { queryModel, RUN_QUERY } from './queries.js';
 import { queryForm } from './query-form.js';
+import { guardUnsaved } from './unsaved.js';
 
 const WIDGET = `query Widget($id: ID!) { widget(id: $id) { id dashboardId name chartType query isArchived position { x y w h } } }`;
 const DASHBOARD_NAME = `query DashboardName($id: ID!) { dashboard(id: $id) { id name } }`;
@@ -27,7 +28,8 @@ export function errorKeyOf(loc) {
 
 /** The widget composer: create (`dashboardId`) or edit (`widgetId`), preview before saving, the API's 422s at their fields. */
 export async function renderComposer(view, { dashboardId, widgetId }) {
-  replace(view, h('h1', { tabindex: '-1' }, widgetId ? 'Edit widget' : 'New widget'), h('p', { className: 'loading', role: 'status' }, 'Loading…'));
+  const loading = h('p', { className: 'loading', role: 'status' }, 'Loading…');
+  replace(view, h('h1', { tabindex: '-1' }, widgetId ? 'Edit widget' : 'New widget'), loading);
   let widget = null;
   let dashboard;
   let model;
@@ -35,9 +37,11 @@ export async function renderComposer(view, { dashboardId, widgetId }) {
     if (widgetId) widget = (await graphql(WIDGET, { id: widgetId })).widget;
     [{ dashboard }, model] = await Promise.all([graphql(DASHBOARD_NAME, { id: widget?.dashboardId ?? dashboardId }), queryModel()]);
   } catch (error) {
-    replace(view, h('h1', { tabindex: '-1' }, widgetId ? 'Edit widget' : 'New widget'), h('div', { className: 'error-box', role: 'alert' }, error.message), h('p', {}, h('a', { href: '#/dashboards' }, 'Back to the dashboards')));
+    if (loading.isConnected) replace(view, h('h1', { tabindex: '-1' }, widgetId ? 'Edit widget' : 'New widget'), h('div', { className: 'error-box', role: 'alert' }, error.message), h('p', {}, h('a', { href: '#/dashboards' }, 'Back to the dashboards')));
     return;
   }
+  // Another view was drawn while this one loaded (the person moved on): it stays.
+  if (!loading.isConnected) return;
   const back = `#/dashboards/${encodeURIComponent(dashboard.id)}`;
   const name = h('input', { name: 'name', value: widget?.name ?? '', size: 40 });
   const chartType = select(CHART_TYPES, { name: 'chartType', value: widget?.chartType ?? 'bar' });
@@ -66,6 +70,10 @@ export async function renderComposer(view, { dashboardId, widgetId }) {
   );
 
   const readPosition = () => Object.fromEntries(Object.entries(axes).map(([axis, input]) => [axis, input.value.trim() === '' ? null : Number(input.value)]));
+  // Unsaved: what the form would save differs from what it showed at first (a change undone by hand is no change).
+  const snapshot = () => JSON.stringify({ name: name.value, chartType: chartType.value, archived: archived.checked, position: readPosition(), query: query.build() });
+  const saved = snapshot();
+  const release = guardUnsaved(form, () => snapshot() !== saved);
 
   async function onPreview() {
     clearErrors();
@@ -88,6 +96,7 @@ export async function renderComposer(view, { dashboardId, widgetId }) {
       if (widgetId) await graphql(UPDATE, { id: widgetId, input: { ...input, isArchived: archived.checked } });
       else await graphql(CREATE, { input: { ...input, dashboardId: dashboard.id } });
       announce('Widget saved');
+      release();
       location.hash = back;
     } catch (error) {
       showErrors(error);

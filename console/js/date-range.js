@@ -1,0 +1,124 @@
+// A dashboard-wide date range: presets in the query engine's words (docs/api.md, Query rules), a
+// custom from/to, or each widget's own range. Dates are calendar text (`YYYY-MM-DD`) in a widget's
+// time zone; arithmetic goes through Date.UTC on that text, so no browser zone slips in.
+
+/** The presets offered, as [URL value, label]; '' is "each widget's own" (the default, absent from the URL). */
+export const RANGE_PRESETS = [
+  ['', 'Each widget’s own'],
+  ['today', 'Today'],
+  ['last 7 days', 'Last 7 days'],
+  ['last 30 days', 'Last 30 days'],
+  ['last 90 days', 'Last 90 days'],
+  ['this month', 'This month'],
+  ['this quarter', 'This quarter'],
+  ['year to date', 'Year to date'],
+  ['custom', 'Custom dates…'],
+];
+
+const DATE = /^\d{4}-\d{2}-\d{2}$/;
+
+/** The range a dashboard URL names (`range`, and `from`/`to` for custom), or null for each widget's own. */
+export function readRange(params) {
+  const range = params.get('range') ?? '';
+  if (range === 'custom') {
+    const from = params.get('from') ?? '';
+    const to = params.get('to') ?? '';
+    return DATE.test(from) && DATE.test(to) ? { preset: 'custom', from, to } : null;
+  }
+  return RANGE_PRESETS.some(([value]) => value && value === range) ? { preset: range } : null;
+}
+
+/** Writes `range` into URL parameters (removing what a previous range left). */
+export function writeRange(params, range) {
+  for (const key of ['range', 'from', 'to']) params.delete(key);
+  if (!range) return params;
+  params.set('range', range.preset);
+  if (range.preset === 'custom') params.set('from', range.from), params.set('to', range.to);
+  return params;
+}
+
+/** Today's date in `timeZone`, as `YYYY-MM-DD`. */
+export function todayIn(timeZone, now = new Date()) {
+  return new Intl.DateTimeFormat('en-CA', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit' }).format(now);
+}
+
+/** What a range is sent to the query engine as, for a widget in `timeZone`: a phrase it knows, or explicit dates. */
+export function dateRangeFor(range, timeZone, now = new Date()) {
+  if (range.preset === 'custom') return [range.from, range.to];
+  // The engine has no "year to date": the year's first day to today, both in the widget's zone.
+  if (range.preset === 'year to date') {
+    const today = todayIn(timeZone, now);
+    return [`${today.slice(0, 4)}-01-01`, today];
+  }
+  return range.preset;
+}
+
+/**
+ * The widget's query with the dashboard's range in place of its own: every time dimension gets
+ * `dateRange`; a query with none gets `<cube>.createdAt` with the range and no grain (a filter only).
+ */
+export function withRange(query, range, timeZone, now = new Date()) {
+  if (!range) return query;
+  const dateRange = dateRangeFor(range, timeZone, now);
+  const times = query.timeDimensions ?? [];
+  if (times.length) return { ...query, timeDimensions: times.map((t) => ({ ...t, dateRange })) };
+  const first = [...(query.measures ?? []), ...(query.dimensions ?? [])][0] ?? 'revenue.count';
+  return { ...query, timeDimensions: [{ dimension: `${first.split('.')[0]}.createdAt`, dateRange }] };
+}
+
+// Calendar arithmetic on `YYYY-MM-DD` text.
+const parts = (date) => date.split('-').map(Number);
+const text = (ms) => new Date(ms).toISOString().slice(0, 10);
+
+/** `date` moved by `count` units (day, week, month, quarter, year); a month's end day clamps as the engine's does. */
+export function shift(date, unit, count) {
+  const [y, m, d] = parts(date);
+  if (unit === 'day' || unit === 'week') return text(Date.UTC(y, m - 1, d + count * (unit === 'week' ? 7 : 1)));
+  const months = unit === 'year' ? 12 * count : unit === 'quarter' ? 3 * count : count;
+  const last = new Date(Date.UTC(y, m - 1 + months + 1, 0)).getUTCDate();
+  return text(Date.UTC(y, m - 1 + months, Math.min(d, last)));
+}
+
+/** The first day of the unit (weeks start on Monday) holding `date`. */
+export function startOf(date, unit) {
+  const [y, m, d] = parts(date);
+  if (unit === 'day') return date;
+  if (unit === 'week') return text(Date.UTC(y, m - 1, d - ((new Date(Date.UTC(y, m - 1, d)).getUTCDay() + 6) % 7)));
+  if (unit === 'month') return text(Date.UTC(y, m - 1, 1));
+  if (unit === 'quarter') return text(Date.UTC(y, m - 1 - ((m - 1) % 3), 1));
+  return `${String(y).padStart(4, '0')}-01-01`;
+}
+
+/** The last day of the unit holding `date`. */
+export const endOf = (date, unit) => shift(shift(startOf(date, unit), unit, 1), 'day', -1);
+
+/**
+ * A time dimension's `dateRange` as inclusive dates in `timeZone` ([from, to]), the way the query
+ * engine reads it (subgraphs/analytics/query/civil-time.ts); null for none or a phrase not known here.
+ */
+export function resolveDateRange(dateRange, timeZone, now = new Date()) {
+  if (Array.isArray(dateRange)) {
+    const [from, to = from] = dateRange.map((d) => String(d).slice(0, 10));
+    return DATE.test(from) && DATE.test(to) ? [from, to] : null;
+  }
+  if (typeof dateRange !== 'string') return null;
+  const phrase = dateRange.trim().toLowerCase().replace(/\s+/g, ' ');
+  const today = todayIn(timeZone, now);
+  if (phrase === 'today') return [today, today];
+  if (phrase === 'yesterday' || phrase === 'tomorrow') {
+    const day = shift(today, 'day', phrase === 'yesterday' ? -1 : 1);
+    return [day, day];
+  }
+  const one = /^(this|last|next) (day|week|month|quarter|year)$/.exec(phrase);
+  if (one) {
+    const anchor = shift(startOf(today, one[2]), one[2], one[1] === 'last' ? -1 : one[1] === 'next' ? 1 : 0);
+    return [anchor, endOf(anchor, one[2])];
+  }
+  const many = /^(last|next) (\d{1,4}) (day|week|month|quarter|year)s?$/.exec(phrase);
+  if (many && Number(many[2]) >= 1) {
+    const [n, unit] = [Number(many[2]), many[3]];
+    const current = startOf(today, unit);
+    return many[1] === 'last' ? [shift(current, unit, -n), shift(current, 'day', -1)] : [shift(current, unit, 1), endOf(shift(current, unit, n), unit)];
+  }
+  return null;
+}
