@@ -117,8 +117,6 @@ export async function renderDashboard(view, id, params = new URLSearchParams()) 
       body,
       h('p', { className: 'hint widget-zone' }, `Times in ${zone}`),
     );
-    // .actions' top margin is for forms; in the header it would push Edit and Delete below the title's line.
-    element.querySelector('header .actions').style.marginTop = '0';
     const { x, y, w, h: height } = widget.position;
     element.style.gridColumn = `${Math.min(x, columns - 1) + 1} / span ${Math.min(w, columns)}`;
     element.style.gridRow = `${y + 1} / span ${height}`;

@@ -8,6 +8,7 @@ import { renderRevenue } from './revenue.js';
 import { renderSignIn } from './sign-in.js';
 import { renderAcceptInvitation } from './accept-invitation.js';
 import { renderTwoFactorSetup } from './two-factor.js';
+import { flushPendingDeletes } from './undo.js';
 
 // Views are addressed by the URL's hash (#/dashboards/<id>, ...), so back/forward and a reload keep
 // the place; a reload keeps the session too (its cookie), and nothing of it ever goes in the URL.
@@ -93,6 +94,7 @@ function start() {
 
 // After a turn: the view whose request found the session over shows its own error first, then the form replaces it.
 whenSessionChanges((reason) => void setTimeout(() => show(reason)));
-document.getElementById('sign-out').addEventListener('click', () => void signOut());
+// Deletes still held for undo are sent first: after sign-out the session that could send them is gone.
+document.getElementById('sign-out').addEventListener('click', () => void flushPendingDeletes().finally(signOut));
 window.addEventListener('hashchange', () => void route());
 start();

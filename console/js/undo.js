@@ -28,7 +28,6 @@ export function deleteWithUndo({ id, label, mutation, onUndo = () => {}, onFaile
     ' ',
     h('button', { type: 'button', className: 'link-button', 'aria-label': `Dismiss: ${label}`, onClick: () => commit(id) }, 'Dismiss'),
   );
-  Object.assign(message.style, { margin: '0', boxShadow: '0 2px 8px rgb(0 0 0 / 20%)' });
   pending.set(id, entry);
   messages().append(message);
   return message.querySelector('button');
@@ -65,8 +64,6 @@ async function commit(id) {
 function messages() {
   if (region?.isConnected) return region;
   region = h('div', { role: 'status', 'aria-live': 'polite', className: 'undo-messages' });
-  // The stylesheet is not this module's: a few inline properties (CSSOM, which the CSP allows) pin it.
-  Object.assign(region.style, { position: 'fixed', right: '1rem', bottom: '1rem', zIndex: '10', display: 'grid', gap: '0.5rem', maxWidth: '28rem' });
   document.body.append(region);
   return region;
 }
