@@ -28,6 +28,15 @@ export const PHI_FIELDS: Readonly<Record<string, MaskKind>> = {
   'PaymentMethodBillingContact.addressLine2': 'text',
 };
 
+/**
+ * Fields whose value is a list of JSON rows keyed by member name (the query engine's answers), and
+ * the members of those rows that name a patient: masked in every row as PHI_FIELDS are. A grouping
+ * by patient is as identifying as a revenue line's patient name.
+ */
+export const PHI_ROW_MEMBERS: Readonly<Record<string, Readonly<Record<string, MaskKind>>>> = {
+  'AnalyticsQueryResult.data': { 'revenue.patient': 'name' },
+};
+
 /** A value as a caller without `patients:read` sees it: enough to tell two apart at a glance, not to identify anyone. */
 export function maskValue(kind: MaskKind, value: unknown): unknown {
   if (typeof value !== 'string' || value === '') return value;

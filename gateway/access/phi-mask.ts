@@ -14,7 +14,7 @@ import {
   type SelectionSetNode,
 } from 'graphql';
 import { FULL_ACCESS, type Grants } from '../../schema/scopes';
-import { maskValue, PHI_FIELDS, type MaskKind } from './phi-fields';
+import { maskValue, PHI_FIELDS, PHI_ROW_MEMBERS, type MaskKind } from './phi-fields';
 
 type Data = Record<string, unknown>;
 
@@ -27,8 +27,12 @@ type Data = Record<string, unknown>;
 export class PhiMask {
   private readonly reaches = new WeakMap<OperationDefinitionNode, boolean>();
 
-  constructor(private readonly schema: GraphQLSchema, private readonly fields: Readonly<Record<string, MaskKind>> = PHI_FIELDS) {
-    const missing = Object.keys(fields).filter((name) => {
+  constructor(
+    private readonly schema: GraphQLSchema,
+    private readonly fields: Readonly<Record<string, MaskKind>> = PHI_FIELDS,
+    private readonly rowMembers: Readonly<Record<string, Readonly<Record<string, MaskKind>>>> = PHI_ROW_MEMBERS,
+  ) {
+    const missing = [...Object.keys(fields), ...Object.keys(rowMembers)].filter((name) => {
       const [type, field] = name.split('.');
       const found = schema.getType(type);
       return !(isObjectType(found) && found.getFields()[field]);
@@ -63,8 +67,8 @@ export class PhiMask {
   private selects(document: DocumentNode, selectionSet: SelectionSetNode, type: GraphQLCompositeType, seen: Set<string>): boolean {
     for (const selection of selectionSet.selections) {
       if (selection.kind === Kind.FIELD) {
-        const { kind, field } = this.fieldOf(type, selection.name.value);
-        if (kind) return true;
+        const { kind, rows, field } = this.fieldOf(type, selection.name.value);
+        if (kind || rows) return true;
         const named = field && getNamedType(field.type);
         if (selection.selectionSet && named && isCompositeType(named) && this.selects(document, selection.selectionSet, named, seen)) return true;
       } else {
@@ -89,8 +93,9 @@ export class PhiMask {
       if (selection.kind === Kind.FIELD) {
         const key = selection.alias?.value ?? selection.name.value;
         if (!Object.hasOwn(data, key)) continue;
-        const { kind, field } = this.fieldOf(concrete, selection.name.value);
+        const { kind, rows, field } = this.fieldOf(concrete, selection.name.value);
         if (kind) data[key] = maskValue(kind, data[key]);
+        if (rows && Array.isArray(data[key])) for (const row of data[key]) maskRow(rows, row);
         const named = field && getNamedType(field.type);
         if (selection.selectionSet && named && isCompositeType(named)) this.maskObject(document, selection.selectionSet, named, data[key]);
       } else {
@@ -100,16 +105,17 @@ export class PhiMask {
     }
   }
 
-  /** A field of a type, or of any type an abstract one may be, with the mask its name carries there. */
-  private fieldOf(type: GraphQLCompositeType, name: string): { kind: MaskKind | undefined; field: GraphQLField<unknown, unknown> | undefined } {
+  /** A field of a type, or of any type an abstract one may be, with the mask its name carries there (or, for rows, the masks of their members). */
+  private fieldOf(type: GraphQLCompositeType, name: string): { kind: MaskKind | undefined; rows: Readonly<Record<string, MaskKind>> | undefined; field: GraphQLField<unknown, unknown> | undefined } {
     const candidates = isAbstractType(type) ? this.schema.getPossibleTypes(type) : [type];
     let field: GraphQLField<unknown, unknown> | undefined;
     for (const candidate of candidates) {
       const kind = this.fields[`${candidate.name}.${name}`];
+      const rows = this.rowMembers[`${candidate.name}.${name}`];
       field ??= candidate.getFields()[name];
-      if (kind) return { kind, field: candidate.getFields()[name] };
+      if (kind || rows) return { kind, rows, field: candidate.getFields()[name] };
     }
-    return { kind: undefined, field };
+    return { kind: undefined, rows: undefined, field };
   }
 
   /** The selection set and type an inline fragment or a spread stands for (a spread once per walk). */
@@ -124,4 +130,10 @@ export class PhiMask {
     const condition = fragment && this.schema.getType(fragment.typeCondition.name.value);
     return fragment && condition && isCompositeType(condition) ? { selectionSet: fragment.selectionSet, type: condition } : null;
   }
+}
+
+/** Masks, in place, the members of one JSON row that name a patient. */
+function maskRow(members: Readonly<Record<string, MaskKind>>, row: unknown): void {
+  if (row === null || typeof row !== 'object') return;
+  for (const [member, kind] of Object.entries(members)) if (Object.hasOwn(row, member)) (row as Data)[member] = maskValue(kind, (row as Data)[member]);
 }

@@ -64,4 +64,18 @@ describe('patient fields masked without patients:read', () => {
       expect(seen).toEqual({ ...line, patientName: `${[...line.patientName][0]}***` });
     }
   });
+
+  it('masks patient names in the query engine’s rows grouped by patient (a widget’s grouping) for analytics:read alone', async () => {
+    const query = `{ byPatient: executeAnalyticsQuery(query: { measures: ["revenue.netAmount"], dimensions: ["revenue.patient", "revenue.location"], limit: 500 }) { data } }`;
+    const whole = await graphql(keys.full, query);
+    const masked = await graphql(keys.analytics, query);
+    expect(whole.body.errors).toBeUndefined();
+    expect(masked.body.errors).toBeUndefined();
+    const rows: Record<string, unknown>[] = whole.body.data.byPatient.data;
+    const named = rows.filter((row) => typeof row['revenue.patient'] === 'string');
+    expect(named.length).toBeGreaterThan(0);
+    // Row for row the same figures and locations; only the patient's name is masked.
+    expect(masked.body.data.byPatient.data).toEqual(rows.map((row) => (typeof row['revenue.patient'] === 'string' ? { ...row, 'revenue.patient': `${[...(row['revenue.patient'] as string)][0]}***` } : row)));
+    for (const row of named) expect(JSON.stringify(masked.body)).not.toContain(`"${row['revenue.patient']}"`);
+  });
 });
