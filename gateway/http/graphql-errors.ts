@@ -14,7 +14,7 @@ const INTERNAL: GraphQLFormattedError = { message: 'Internal server error', exte
  * for it first), and JSON for an `Accept` that names neither: a refusal is sent anyway.
  */
 function mediaTypeFor(req: Request): string {
-  if (!req.get('accept')) return JSON_TYPE;
+  // Without an Accept header, express's `accepts` gives the first type: JSON.
   return req.accepts(['application/json', 'application/graphql-response+json']) === 'application/graphql-response+json' ? GRAPHQL_RESPONSE_JSON : JSON_TYPE;
 }
 
