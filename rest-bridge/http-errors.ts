@@ -106,44 +106,79 @@ export function retryAfterHeader(value: unknown): string | undefined {
 }
 
 /**
- * The HTTP form of an error a client may see (schema/client-error.ts), thrown or in a GraphQL
- * result: its code's status; a 422 lists its issues, located in HTTP terms by `locate`, in the
- * route's style; anything else has its message as `detail`, with `Retry-After` where it says when
- * to come back. Undefined for a code HTTP has no status for: a 500, like any internal error.
+ * An error's refusal, before any surface writes it: the status, the headers it goes with, and what
+ * the client is told (the error's code, message and extensions, as on the graph). Each surface
+ * writes the body in its own form: `{"detail"}` for REST (`restAnswer`), `{"errors"}` for
+ * `/graphql` (gateway/http/graphql-errors.ts).
  */
-function clientAnswer(error: ClientError, route: RouteDefinition | undefined, locate: (issues: ValidationIssue[]) => ValidationIssue[] = (issues) => issues): HttpAnswer | undefined {
+export interface Refusal {
+  status: number;
+  headers?: Record<string, string>;
+  error: ClientError;
+}
+
+/** A refusal at the HTTP level (no DomainError; the request could not be read): GraphQL over HTTP's `BAD_REQUEST`. */
+function httpLevel(status: number, message: string, extensions: Record<string, unknown> = {}): Refusal {
+  return { status, error: { code: 'BAD_REQUEST', message, extensions: { code: 'BAD_REQUEST', ...extensions } } };
+}
+
+/**
+ * The status of an error a client may see (schema/client-error.ts): its code's, with
+ * `Retry-After` where it says when to come back. Undefined for a code HTTP has no status for: a
+ * 500, like any internal error.
+ */
+function clientRefusal(error: ClientError): Refusal | undefined {
   if (!Object.hasOwn(HTTP_STATUS, error.code)) return undefined;
-  const status = HTTP_STATUS[error.code as ErrorCode];
+  const retryAfter = retryAfterHeader(error.extensions.retryAfter);
+  return { status: HTTP_STATUS[error.code as ErrorCode], headers: retryAfter ? { 'Retry-After': retryAfter } : undefined, error };
+}
+
+/**
+ * The one status decision for an error thrown into express, shared by every surface's error
+ * handler; undefined for an internal one (a 500 whose cause goes to the log). A 503's cause (the
+ * outside service's failure) is logged here, next to the request id.
+ */
+export function refusalFor(error: unknown, logError: (error: unknown) => void): Refusal | undefined {
+  if (error instanceof HttpRefusal) return httpLevel(error.status, error.detail);
+  const client = clientError(error);
+  const refusal = client && clientRefusal(client);
+  if (refusal) {
+    if (refusal.status >= 500) logError(error);
+    return refusal;
+  }
+  const parserError = error as BodyParserError;
+  if (parserError?.type === 'entity.parse.failed') {
+    const issue = jsonInvalid(parserError.body ?? '', parserError);
+    return httpLevel(422, issue.msg, { validation: [issue] });
+  }
+  if (parserError?.type === 'encoding.unsupported' || parserError?.type === 'charset.unsupported') return httpLevel(415, HTTP_DETAIL[415]);
+  // The router could not percent-decode a path segment (`%ZZ`): it names nothing, like any unknown id.
+  if (error instanceof URIError && parserError.status === 400) return clientRefusal(clientError(new NotFoundError('Not Found'))!);
+  // Any other client fault the body parser found (a false `Content-Encoding: gzip`, a body shorter than its length).
+  const status = parserError?.status;
+  if (parserError?.expose && typeof status === 'number' && status >= 400 && status < 500) return httpLevel(status, HTTP_DETAIL[status] ?? STATUS_CODES[status] ?? 'Bad Request');
+  return undefined;
+}
+
+/**
+ * The REST form of a refusal: a 422 lists its issues, located in HTTP terms by `locate`, in the
+ * route's style; anything else has its message as `detail`.
+ */
+function restAnswer({ status, headers, error }: Refusal, route: RouteDefinition | undefined, locate: (issues: ValidationIssue[]) => ValidationIssue[] = (issues) => issues): HttpAnswer {
   if (status === 422) {
     const issues = (error.extensions.validation as ValidationIssue[] | undefined) ?? [
       { type: 'value_error', loc: ['body'], msg: `Value error, ${error.message}`, input: null, ctx: { error: error.message } },
     ];
     return { status, body: { detail: validationDetail(locate(issues), route) } };
   }
-  const retryAfter = retryAfterHeader(error.extensions.retryAfter);
-  return { status, body: { detail: error.message }, headers: retryAfter ? { 'Retry-After': retryAfter } : undefined };
+  return { status, body: { detail: error.message }, headers };
 }
 
 /** The answer for an error thrown into express, or undefined for an internal one (a 500 whose cause goes to the log). */
 function answerFor(error: unknown, route: RouteDefinition | undefined, logError: (error: unknown) => void): HttpAnswer | undefined {
-  if (error instanceof HttpRefusal) return { status: error.status, body: { detail: error.detail } };
   if (error instanceof RefusedAnswer) return error.answer;
-  const client = clientError(error);
-  const answer = client && clientAnswer(client, route);
-  if (answer) {
-    // A 503's cause (the outside service's failure) belongs in the log, next to the request id.
-    if (answer.status >= 500) logError(error);
-    return answer;
-  }
-  const parserError = error as BodyParserError;
-  if (parserError?.type === 'entity.parse.failed') return { status: 422, body: { detail: validationDetail([jsonInvalid(parserError.body ?? '', parserError)], route) } };
-  if (parserError?.type === 'encoding.unsupported' || parserError?.type === 'charset.unsupported') return { status: 415, body: { detail: HTTP_DETAIL[415] } };
-  // The router could not percent-decode a path segment (`%ZZ`): it names nothing, like any unknown id.
-  if (error instanceof URIError && parserError.status === 400) return { status: 404, body: { detail: 'Not Found' } };
-  // Any other client fault the body parser found (a false `Content-Encoding: gzip`, a body shorter than its length).
-  const status = parserError?.status;
-  if (parserError?.expose && typeof status === 'number' && status >= 400 && status < 500) return { status, body: { detail: HTTP_DETAIL[status] ?? STATUS_CODES[status] ?? 'Bad Request' } };
-  return undefined;
+  const refusal = refusalFor(error, logError);
+  return refusal && restAnswer(refusal, route);
 }
 
 /**
@@ -189,9 +224,9 @@ export function notFound(_req: Request, _res: Response, next: NextFunction): voi
 export function graphQLErrorAnswer(errors: readonly GraphQLFormattedError[], route: RouteDefinition, logInternal: (error: Error) => void): HttpAnswer {
   const first = errors[0];
   const client = clientError(first);
+  const refusal = client && clientRefusal(client);
   // A subgraph locates issues by GraphQL argument (`["input", "timezone"]`); the client sent them in HTTP terms.
-  const answer = client && clientAnswer(client, route, (issues) => relocate(issues, route));
-  if (answer) return answer;
+  if (refusal) return restAnswer(refusal, route, (issues) => relocate(issues, route));
   logInternal(new Error(`GraphQL operation ${route.operationId} failed: ${first.message}`));
   return INTERNAL;
 }

@@ -23,9 +23,15 @@ const SESSION_OVER = 'Your session has ended (signed out, idle for too long, or 
 const NO_COOKIE = 'The server accepted the sign-in, but this browser did not keep the session cookie, which is sent over HTTPS only: open the console at an https:// address (or at http://localhost).';
 const wait = (seconds) => (!seconds ? 'a few minutes' : seconds >= 120 ? `about ${Math.ceil(seconds / 60)} minutes` : `${seconds} seconds`);
 
+/** The server's words in an answer: REST's `detail`, or the first GraphQL error's message (/graphql's refusals are GraphQL-shaped). */
+function detailOf(body) {
+  if (typeof body?.detail === 'string') return body.detail;
+  return typeof body?.errors?.[0]?.message === 'string' ? body.errors[0].message : '';
+}
+
 /** Messages for the answers a person can act on (docs/console.md lists them). */
 function httpMessage(status, body, retryAfter) {
-  const detail = typeof body?.detail === 'string' ? body.detail : '';
+  const detail = detailOf(body);
   if (status === 401) return SESSION_OVER;
   if (status === 403 && detail.startsWith('CSRF')) return 'The page’s security token was not accepted (did you sign in again in another tab?): reload the page.';
   if (status === 403 && detail.startsWith('Two-factor')) return 'Your clinic asks for a second factor: set it up first.';
@@ -33,6 +39,15 @@ function httpMessage(status, body, retryAfter) {
   if (status === 503) return `The service is unavailable for a moment: try again in ${retryAfter ?? 'a few'} seconds.`;
   if (detail) return `${detail} (HTTP ${status})`;
   return `The server answered HTTP ${status}.`;
+}
+
+/**
+ * Whether a /graphql answer is a refusal of the request as a whole (the session over, a CSRF token or
+ * pending second factor refused, the budget spent, a service away), rather than an operation's error:
+ * the edge writes its refusals as GraphQL errors too (docs/api.md, Errors), so the status and message tell.
+ */
+function refusedRequest(status, detail) {
+  return status === 401 || status === 429 || status === 503 || (status === 403 && (detail.startsWith('CSRF') || detail.startsWith('Two-factor')));
 }
 
 /** One same-origin request: the cookie goes along, and the CSRF token on anything but a GET. */
@@ -56,11 +71,12 @@ export async function graphql(query, variables = {}) {
   if (!current) throw new ApiError(SESSION_OVER, { status: 401 });
   const { response, data: body, retryAfter } = await send('/graphql', { method: 'POST', body: { query, variables }, accept: 'application/graphql-response+json, application/json' });
   const first = body?.errors?.[0];
-  if (!response.ok && !first) {
-    const error = new ApiError(httpMessage(response.status, body, retryAfter), { status: response.status, retryAfter });
+  if (!response.ok && (!first || refusedRequest(response.status, detailOf(body)))) {
+    const after = retryAfter ?? first?.extensions?.retryAfter ?? null;
+    const error = new ApiError(httpMessage(response.status, body, after), { status: response.status, code: first?.extensions?.code ?? null, retryAfter: after });
     // Only the session this request was made in ends (a later sign-in is left alone).
     if (current === session && response.status === 401) end(error.message);
-    else if (current === session && body?.detail?.startsWith?.('Two-factor')) (session.twoFactorPending = true), onChange(null);
+    else if (current === session && response.status === 403 && detailOf(body).startsWith('Two-factor')) (session.twoFactorPending = true), onChange(null);
     throw error;
   }
   if (first) {

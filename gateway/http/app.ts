@@ -44,6 +44,7 @@ import { documentHandler } from './public-document';
 import { refuseOtherMethods } from './method-guard';
 import { PLATFORM_PATHS } from './platform-paths';
 import { closeUnreadBodies, createEdgeServer } from './edge-server';
+import { graphQLErrorHandler } from './graphql-errors';
 import { subscriptionOwners } from '../graphql/subscription-owners';
 import { SubscriptionRouter } from '../graphql/subscription-router';
 import { httpTransport, inProcessTransport } from '../graphql/subscription-transports';
@@ -164,6 +165,8 @@ export async function startApp(config: Config, platform: Platform, log: Logger, 
   app.use('/graphql', routeNamed('/graphql'), tenantScoped, json, chargeGraphQL(limits, graph.apiSchema, config.graphql), expressMiddleware(graph.server, { context: async ({ res }) => contextOf(res) }));
   app.use(anonymous, notFound);
   app.use(closeUnreadBodies);
+  // Refusals on /graphql and /graphql/stream (credentials, CSRF, budget, body) in GraphQL's form; every other path gets the REST contract's.
+  app.use('/graphql', graphQLErrorHandler(logError, contextOf));
   app.use(errorHandler(logError, contextOf));
 
   const revokedElsewhere = await listenForKeyRevocations(platform.databaseUrl, () => keys.clear(), log);

@@ -83,9 +83,10 @@ export const GRAPHIQL_SCRIPT = `'use strict';
     var text = await response.text();
     var data;
     try { data = JSON.parse(text); } catch (e) { return { errors: [{ message: 'HTTP ' + response.status + ': ' + text }] }; }
-    // The edge's refusals (a CSRF token refused, the budget spent) are {"detail"}, not GraphQL answers: shown as one.
-    if (data && data.detail !== undefined && !data.errors && !data.data) {
-      return { errors: [{ message: (typeof data.detail === 'string' ? data.detail : JSON.stringify(data.detail)) + ' (HTTP ' + response.status + ')' }] };
+    // The edge's refusals (a CSRF token refused, the budget spent) are GraphQL errors with a code (docs/api.md, Errors):
+    // shown as they are, with the status, which says the operation never ran.
+    if (data && Array.isArray(data.errors) && !data.data && !response.ok) {
+      return { errors: data.errors.map(function (e) { return Object.assign({}, e, { message: e.message + ' (HTTP ' + response.status + ')' }); }) };
     }
     return data;
   }

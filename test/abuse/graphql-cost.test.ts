@@ -98,7 +98,7 @@ describe('GraphQL and REST cost on a server with a small budget (issue 31)', () 
     const fifteen = `query($q: JSON!) { ${Array.from({ length: 15 }, (_, i) => `q${i}: executeAnalyticsQuery(query: $q) { data }`).join(' ')} }`;
     const heavy = await post(tenant, { query: fifteen, variables: { q: analyticsQuery(20, 1_000) } });
     expect(heavy.status).toBe(429);
-    expect(heavy.body).toEqual({ detail: 'Rate limit exceeded' });
+    expect(heavy.body).toEqual({ errors: [{ message: 'Rate limit exceeded', extensions: { code: 'RATE_LIMITED', retryAfter: expect.any(Number) } }] });
     expect(Number(heavy.headers.get('retry-after'))).toBeGreaterThan(0);
 
     // REST runs a fixed document with variables, charged by the same formula.

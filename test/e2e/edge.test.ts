@@ -1,4 +1,5 @@
 import { admin, baseUrl, createTestTenant, request } from '../utils/e2e';
+import { graphQLRefusal } from '../utils/graphql-refusal';
 
 describe(`the edge (${process.env.E2E_MODE} mode)`, () => {
   it('echoes a valid X-Request-Id and makes one up otherwise', async () => {
@@ -49,11 +50,13 @@ describe(`the edge (${process.env.E2E_MODE} mode)`, () => {
     expect(res.body).toEqual({ detail: [{ type: 'json_invalid', loc: ['body', 9], msg: 'JSON decode error', input: {}, ctx: { error: 'Expecting value' } }] });
   });
 
-  it('a malformed JSON body to /graphql is the same 422, never a 500 or HTML', async () => {
+  it('a malformed JSON body to /graphql is the same 422 as a GraphQL error, never a 500 or HTML', async () => {
     const tenant = await createTestTenant();
     const res = await request(`${baseUrl()}/graphql`, { method: 'POST', headers: { ...tenant.headers, 'content-type': 'application/json' }, body: '{"query": "{ tenant { id } }",}' });
     expect(res.status).toBe(422);
-    expect(res.body.detail[0]).toMatchObject({ type: 'json_invalid', loc: ['body', 30], msg: 'JSON decode error' });
+    const error = graphQLRefusal(res);
+    expect(error).toMatchObject({ message: 'JSON decode error', extensions: { code: 'BAD_REQUEST' } });
+    expect((error.extensions.validation as object[])[0]).toMatchObject({ type: 'json_invalid', loc: ['body', 30], msg: 'JSON decode error' });
   });
 
   it('a subgraph service answers a body it cannot read in JSON too, never an HTML page (distributed mode)', async () => {

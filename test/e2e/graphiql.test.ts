@@ -50,11 +50,12 @@ describe(`GraphiQL at GET /graphql (${process.env.E2E_MODE} mode)`, () => {
     expect((await request(`${baseUrl()}/graphiql/assets/..%2Fpackage.json`)).status).toBe(404);
   });
 
-  it('an API GET (no Accept, */*, or JSON) still needs the headers: the 422 of today', async () => {
+  it('an API GET (no Accept, */*, or JSON) still needs the headers: a 422 GraphQL error', async () => {
     for (const accept of [undefined, '*/*', 'application/json', 'application/json, text/html']) {
       const res = await request(`${baseUrl()}/graphql?query=${encodeURIComponent('{ publicTenant { id } }')}`, { headers: accept ? { accept } : {} });
       expect([accept, res.status]).toEqual([accept, 422]);
-      expect(res.body.detail.map((d: { loc: string[] }) => d.loc)).toEqual([['header', 'tenant'], ['header', 'api-key']]);
+      expect(res.body.errors[0].extensions.code).toBe('BAD_USER_INPUT');
+      expect(res.body.errors[0].extensions.validation.map((d: { loc: string[] }) => d.loc)).toEqual([['header', 'tenant'], ['header', 'api-key']]);
     }
   });
 

@@ -20,7 +20,9 @@ describe('the GRAPHIQL setting', () => {
     it('a browser GET /graphql is the API 422 again, and the assets are gone', async () => {
       const page = await fetch(`${app.url}/graphql`, { headers: html });
       expect(page.status).toBe(422);
-      expect(((await page.json()) as { detail: { loc: string[] }[] }).detail[0].loc).toEqual(['header', 'tenant']);
+      const refusal = (await page.json()) as { errors: { extensions: { code: string; validation: { loc: string[] }[] } }[] };
+      expect(refusal.errors[0].extensions.code).toBe('BAD_USER_INPUT');
+      expect(refusal.errors[0].extensions.validation[0].loc).toEqual(['header', 'tenant']);
       const script = await fetch(`${app.url}/graphiql/init.js`);
       expect(script.status).toBe(404);
       await script.arrayBuffer();

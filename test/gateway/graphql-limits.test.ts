@@ -82,7 +82,7 @@ describe('GraphQL limits on a production server with its own budget', () => {
     const t = await tenant('Alias budget');
     const res = await t.graphql(`mutation { ${aliased(500, (i) => `d${i}: createDashboard(input: {name: "D${i}"}) { id }`)} }`);
     expect(res.status).toBe(429);
-    expect(res.body).toEqual({ detail: 'Rate limit exceeded' });
+    expect(res.body).toEqual({ errors: [{ message: 'Rate limit exceeded', extensions: { code: 'RATE_LIMITED', retryAfter: expect.any(Number) } }] });
     expect(Number(res.headers.get('retry-after'))).toBeGreaterThan(0);
     // The shared end-to-end server reads the same database and has its own budget.
     const created = await request(`${baseUrl()}/graphql`, {

@@ -95,7 +95,7 @@ describe('people and sessions', () => {
     // A POST without the CSRF token, or with another, is refused before anything runs.
     const noCsrf = await graphqlAs(token, null, '{ dashboards { total } }');
     expect(noCsrf.status).toBe(403);
-    expect(noCsrf.body).toEqual({ detail: 'CSRF token missing or invalid' });
+    expect(noCsrf.body).toEqual({ errors: [{ message: 'CSRF token missing or invalid', extensions: { code: 'FORBIDDEN' } }] });
     expect((await graphqlAs(token, 'x'.repeat(43), '{ dashboards { total } }')).status).toBe(403);
     expect((await graphqlAs(token, csrf, '{ dashboards { total } }')).body.data.dashboards.total).toBe(0);
     const patients = await graphqlAs(token, csrf, '{ patients { total } }');
@@ -277,7 +277,7 @@ describe("bearer sessions from a tenant's own web origins (CORS)", () => {
     expect(ok.headers.get('access-control-allow-origin')).toBe(listed);
     const elsewhere = await request(`${app.url}/graphql`, { method: 'POST', headers: { ...json, ...bearer, origin: 'https://evil.example' }, body: JSON.stringify({ query: '{ dashboards { total } }' }) });
     expect(elsewhere.status).toBe(403);
-    expect(elsewhere.body).toEqual({ detail: 'This origin is not one the tenant lets call the API' });
+    expect(elsewhere.body).toEqual({ errors: [{ message: 'This origin is not one the tenant lets call the API', extensions: { code: 'FORBIDDEN' } }] });
     // Server-to-server (no Origin) the bearer works too; signing out ends it.
     expect((await request(`${app.url}/tenant/public`, { headers: bearer })).status).toBe(200);
     expect((await request(`${app.url}/auth/sign-out`, { method: 'POST', headers: bearer })).status).toBe(204);
