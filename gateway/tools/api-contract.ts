@@ -1,7 +1,7 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Supergraph } from '@apollo/federation-internals';
-import { printSchema } from 'graphql';
+import { printSchema, type GraphQLSchema } from 'graphql';
 import { ROUTES } from '../../rest-bridge/routes';
 import { repoRoot } from '../../schema/paths';
 import { readSupergraph } from '../../schema/supergraph';
@@ -24,9 +24,14 @@ const FILES = { sdl: 'api.graphql', openapi: 'openapi.json', release: 'release.j
  * elements removed, as introspection shows it), and `/openapi.json` as the gateway builds it.
  */
 export function currentContracts(): Contracts {
-  const schema = Supergraph.build(readSupergraph()).apiSchema().toGraphQLJSSchema();
+  const schema = apiSchemaOf(readSupergraph());
   // The server is the path of PUBLIC_URL only (relativeServer): `/` for any origin.
   return { sdl: printSchema(schema) + '\n', openapi: platformOpenApi(ROUTES, schema, 'http://localhost/') };
+}
+
+/** The API schema clients see of a supergraph (its join directives and inaccessible elements gone, `@deprecated` kept), as the gateway derives it. */
+export function apiSchemaOf(supergraphSdl: string): GraphQLSchema {
+  return Supergraph.build(supergraphSdl).apiSchema().toGraphQLJSSchema();
 }
 
 /** The package's version (package.json), which a release's contracts are filed under. */

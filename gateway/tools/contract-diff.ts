@@ -87,13 +87,24 @@ export async function restChanges(before: Record<string, unknown>, after: Record
   const spec = (document: Record<string, unknown>, location: string) => ({ content: JSON.stringify(toOpenApi30(document)), location, format: 'openapi3' as const });
   const outcome = await openapiDiff.diffSpecs({ sourceSpec: spec(before, 'last release'), destinationSpec: spec(after, 'current code') });
   const results: OpenApiDiffResult[] = [...('breakingDifferences' in outcome ? outcome.breakingDifferences : []), ...outcome.unclassifiedDifferences, ...outcome.nonBreakingDifferences];
-  return results.map((result) => {
+  return results.flatMap((result) => {
     const location = (result.sourceSpecEntityDetails[0] ?? result.destinationSpecEntityDetails[0])?.location ?? '';
-    const coordinate = routeOfLocation(location);
     const criticality = result.type === 'breaking' ? 'BREAKING' : result.type === 'non-breaking' ? 'NON_BREAKING' : 'DANGEROUS';
-    const sunset = routeSunset(before, coordinate);
-    return { surface: 'rest', criticality, coordinate, message: `${result.code} at ${location}`, ...(sunset ? { sunset } : {}) };
+    // A path added or removed whole is one change per method it serves, so a changelog names routes alike.
+    const whole = result.code === 'path.add' ? after : result.code === 'path.remove' ? before : undefined;
+    const route = routeOfLocation(location);
+    const coordinates = whole ? methodsOf(whole, route).map((method) => `${method} ${route}`) : [route];
+    return (coordinates.length ? coordinates : [route]).map((coordinate): ContractChange => {
+      const sunset = routeSunset(before, coordinate);
+      return { surface: 'rest', criticality, coordinate, message: `${result.code} at ${location}`, ...(sunset ? { sunset } : {}) };
+    });
   });
+}
+
+/** The HTTP methods a document's path item serves, upper-case. */
+function methodsOf(document: Record<string, unknown>, path: string): string[] {
+  const item = (document.paths as Record<string, Record<string, unknown>> | undefined)?.[path] ?? {};
+  return Object.keys(item).filter((key) => METHODS.includes(key)).map((method) => method.toUpperCase());
 }
 
 /** Both surfaces' changes from one release's contracts to another's. */
