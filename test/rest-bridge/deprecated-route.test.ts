@@ -48,7 +48,7 @@ describe('a deprecated REST route', () => {
 
   it('is deprecated in /openapi.json, and a route that is not says nothing of it', async () => {
     const tenant = await createTestTenant('Deprecated', server.url);
-    const document = await (await fetch(`${server.url}/openapi.json`)).json();
+    const document: any = await (await fetch(`${server.url}/openapi.json`)).json();
     expect(document.paths['/test/old-api-keys'].get).toMatchObject({ deprecated: true, 'x-sunset': '2027-05-01' });
     expect(document.paths['/tenant/public'].get.deprecated).toBeUndefined();
     const current = await tenant.get('/tenant/public');
