@@ -1,4 +1,5 @@
 import { buildSchema } from 'graphql';
+import { releaseRefusal } from '../../../../gateway/tools/api-release';
 import { recordedBreaking, releasedVersions, unreleasedSection } from '../../../../gateway/tools/changelog';
 import { covers, graphChanges, refusals, restChanges, routeOfLocation, sunsetOfReason } from '../../../../gateway/tools/contract-diff';
 import { buildOpenApiDocument, type DocumentedRoute } from '../../../../rest-bridge/openapi';
@@ -171,5 +172,24 @@ describe('the REST diff (openapi-diff) and the verdict', () => {
     expect(covers('Query.a', 'Query.ab')).toBe(false);
     expect(covers('/a', 'GET /a')).toBe(true);
     expect(covers('/a', 'GET /a/b')).toBe(false);
+  });
+});
+
+describe('cutting a release (npm run api:release)', () => {
+  const log = '# Changelog\n\n## [Unreleased]\n\n## [2.0.0] - 2027-01-01\n\n## [1.1.0] - 2026-12-01\n\n## [1.0.0] - 2026-11-28\n';
+  const breaking = { surface: 'graph' as const, criticality: 'BREAKING' as const, coordinate: 'Query.widgets', message: 'removed' };
+  const added = { ...breaking, criticality: 'NON_BREAKING' as const, coordinate: 'Query.dashboards' };
+
+  it('files a first release, and a later one with only compatible changes in a minor', () => {
+    expect(releaseRefusal('1.0.0', log)).toBeNull();
+    expect(releaseRefusal('1.1.0', log, { version: '1.0.0', changes: [added] })).toBeNull();
+  });
+
+  it('refuses breaking changes outside a new major, a version without a changelog entry and one not above the last', () => {
+    expect(releaseRefusal('1.1.0', log, { version: '1.0.0', changes: [added, breaking] })).toBe('1 breaking change(s) since 1.0.0 need a new major version, not 1.1.0: Query.widgets');
+    expect(releaseRefusal('2.0.0', log, { version: '1.1.0', changes: [breaking] })).toBeNull();
+    expect(releaseRefusal('1.2.0', log, { version: '1.1.0', changes: [] })).toContain('no "## [1.2.0]" entry');
+    expect(releaseRefusal('1.0.0', log, { version: '1.1.0', changes: [] })).toContain('not above the last release, 1.1.0');
+    expect(releaseRefusal('one', log)).toContain('not semver');
   });
 });
