@@ -58,6 +58,9 @@ const HEADERS: Record<string, JsonSchema> = {
   RateLimit: { description: 'Remaining quota and reset (IETF draft-ietf-httpapi-ratelimit-headers).', schema: { type: 'string' } },
   'X-Request-Id': { description: 'Id of the request, as logged; a valid incoming one is echoed.', schema: { type: 'string' } },
   'Retry-After': { description: 'Seconds to wait before retrying.', schema: { type: 'integer' } },
+  Deprecation: { description: 'The route is deprecated since this date (RFC 9745: `@` and Unix epoch seconds).', schema: { type: 'string' } },
+  Sunset: { description: 'The route may stop answering after this HTTP-date (RFC 8594).', schema: { type: 'string' } },
+  Link: { description: 'Where the deprecation is explained: `<url>; rel="deprecation"` (RFC 9745).', schema: { type: 'string' } },
 };
 
 const ERROR_SCHEMAS: SchemaComponents = {
@@ -109,6 +112,21 @@ const COMMON_HEADERS = ['X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLim
 
 function headerRefs(names: string[]): Record<string, JsonSchema> {
   return Object.fromEntries(names.map((name) => [name, { $ref: `#/components/headers/${name}` }]));
+}
+
+/** The headers every response of the route carries: the common ones, and a deprecated route's own (rest-bridge/deprecation.ts). */
+function routeHeaders(route: RouteDefinition, names: string[]): string[] {
+  if (!route.deprecated) return names;
+  return [...names, 'Deprecation', 'Sunset', ...(route.deprecated.link ? ['Link'] : [])];
+}
+
+/**
+ * A deprecated route's operation: `deprecated: true`, the dates in words, and `x-sunset` (the
+ * day, `YYYY-MM-DD`) which `npm run api:check` reads from the last release to allow its removal.
+ */
+function deprecatedOperation({ since, sunset, link }: NonNullable<RouteDefinition['deprecated']>): JsonSchema {
+  const description = `Deprecated since ${since}; may stop answering after ${sunset}.${link ? ` See ${link}.` : ''}`;
+  return { deprecated: true, description, 'x-sunset': sunset };
 }
 
 function json(schema: JsonSchema): JsonSchema {
@@ -177,7 +195,7 @@ function operationObject(route: DocumentedRoute, schema: GraphQLSchema, schemas:
     ...Object.entries(route.headerParams ?? {}).map(([name, v]) => parameter('header', name, variable(v, `header ${name}`), schemas)),
   ];
 
-  const result: JsonSchema = { operationId: route.operationId, summary: route.summary, tags: [route.tag] };
+  const result: JsonSchema = { operationId: route.operationId, summary: route.summary, tags: [route.tag], ...(route.deprecated ? deprecatedOperation(route.deprecated) : {}) };
   if (parameters.length) result.parameters = parameters;
   if (route.body && 'fields' in route.body) {
     const fields = Object.entries(route.body.fields).map(([field, name]) => [field, variable(name, `body field ${field}`)] as const);
@@ -193,7 +211,7 @@ function operationObject(route: DocumentedRoute, schema: GraphQLSchema, schemas:
   }
   if (route.upload) result.requestBody = uploadRequestBody(route.upload);
   const status = route.status ?? 200;
-  const success: JsonSchema = { description: route.responseDescription ?? 'Successful Response', headers: headerRefs(COMMON_HEADERS) };
+  const success: JsonSchema = { description: route.responseDescription ?? 'Successful Response', headers: headerRefs(routeHeaders(route, COMMON_HEADERS)) };
   if (status !== 204 && route.stream) success.content = eventStream(route.responseSchema ?? firstRootFieldSchema(document, operation, schema));
   else if (status !== 204) success.content = withExample(json(route.responseSchema ?? firstRootFieldSchema(document, operation, schema)), route.responseExample);
   result.responses = { [status]: success, ...errorResponses(route) };
@@ -245,7 +263,7 @@ function errorResponses(route: RouteDefinition): Record<string, JsonSchema> {
       e.status,
       {
         description: e.description,
-        headers: headerRefs(e.status === 429 || e.status === 503 ? [...COMMON_HEADERS, 'Retry-After'] : COMMON_HEADERS),
+        headers: headerRefs(routeHeaders(route, e.status === 429 || e.status === 503 ? [...COMMON_HEADERS, 'Retry-After'] : COMMON_HEADERS)),
         content: json({ $ref: `#/components/schemas/${e.schema}` }),
       },
     ]),

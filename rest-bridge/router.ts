@@ -6,6 +6,7 @@ import { DateTimeResolver } from 'graphql-scalars';
 import { ValidationError } from '../schema/errors';
 import { parseSingleOperation, type PreparedOperation } from '../schema/single-operation';
 import { admissionGuard } from './admission';
+import { deprecationGuard } from './deprecation';
 import { coerceRequest } from './coerce';
 import type { OperationExecutor, RequestContext } from '../schema/request-context';
 import { answering, graphQLErrorAnswer, sendAnswer, type ContextOf, type ErrorLog, type HttpAnswer } from './http-errors';
@@ -108,8 +109,10 @@ export function createRestRouter(routes: RouteDefinition[], schema: GraphQLSchem
     const guards = options.guards?.(route) ?? { admit: [], read: [] };
     const admission = admissionGuard(route, operation, schema, edge);
     const authorize = edge.authorize && route.auth !== 'public' ? [authorizeRoute(prepared, edge)] : [];
-    // Marked first, so whatever refuses the request on its way answers in the route's 422 style.
-    router[method](toExpressPath(route.path), answering(route), ...guards.admit, ...authorize, ...(admission ? [admission] : []), ...guards.read, async (req: Request, res: Response) => {
+    const deprecation = deprecationGuard(route);
+    // Marked first, so whatever refuses the request on its way answers in the route's 422 style
+    // (and, for a deprecated route, with its Deprecation and Sunset headers).
+    router[method](toExpressPath(route.path), answering(route), ...(deprecation ? [deprecation] : []), ...guards.admit, ...authorize, ...(admission ? [admission] : []), ...guards.read, async (req: Request, res: Response) => {
       res.locals.route = route.path;
       const ctx = edge.context(res);
       const logError = (error: unknown) => edge.logError(ctx, error);

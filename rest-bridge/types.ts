@@ -56,6 +56,16 @@ export interface StreamMapping {
   errorEvent: (message: string) => unknown;
 }
 
+/** A route that is going away (docs/api.md, "Versions and deprecation"): dates as `YYYY-MM-DD`, read as midnight UTC. */
+export interface RouteDeprecation {
+  /** The day the route became deprecated: sent as `Deprecation: @<unix seconds>` (RFC 9745). */
+  since: string;
+  /** The day after which it may stop answering: sent as `Sunset: <HTTP-date>` (RFC 8594). */
+  sunset: string;
+  /** What to use instead, or the announcement: sent as `Link: <url>; rel="deprecation"` (RFC 9745). */
+  link?: string;
+}
+
 /** One documented REST endpoint: a GraphQL operation plus the mapping of HTTP to it and back. */
 export interface RouteDefinition {
   method: HttpMethod;
@@ -106,4 +116,9 @@ export interface RouteDefinition {
   upstream?: string;
   /** Human description of the success body for the OpenAPI document, when the selection alone says too little. */
   responseDescription?: string;
+  /**
+   * The route is going away: its responses carry `Deprecation`, `Sunset` (and `Link` when given)
+   * and its OpenAPI operation says `deprecated: true` (docs/api.md, "Versions and deprecation").
+   */
+  deprecated?: RouteDeprecation;
 }
