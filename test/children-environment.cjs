@@ -4,7 +4,8 @@
 // whatever happens to the suite:
 // - when a test ends (passed, failed or timed out), the children spawned during it;
 // - when the suite's file ends, the children its beforeAll hooks spawned;
-// - when the worker exits or is told to stop (SIGTERM/SIGINT), all of them at once with SIGKILL;
+// - when the worker exits, is told to stop (SIGTERM/SIGINT) or loses jest (its IPC channel closes),
+//   all of them at once with SIGKILL;
 // and every child is recorded in a pid file that the global teardown sweeps, for a worker that
 // was killed outright.
 'use strict';
@@ -50,6 +51,12 @@ function hookWorkerExit() {
     };
     process.on(signal, onSignal);
   }
+  // Jest itself is gone (killed, or stopped by a signal it does not handle): nobody will read this
+  // worker's results, so its children and then the worker stop, rather than run the rest of the file.
+  process.once('disconnect', () => {
+    killGroupsNow([...live].map((item) => item.entry));
+    process.exit(1);
+  });
 }
 
 class ChildrenEnvironment extends TestEnvironment {

@@ -48,10 +48,19 @@ export default async function globalSetup() {
   globalThis.__HPP_TEST__ = state;
   // The processes suites spawn are recorded here (test/children-environment.cjs) for the teardown's sweep.
   process.env.HPP_TEST_CHILDREN_DIR = join(work, 'children');
-  // A jest that exits without running its teardown takes its servers along.
+  // A jest that exits without running its teardown takes its servers along; one stopped by a
+  // signal (`kill -INT`, which jest does not handle) asks them to stop, then does what the signal would have.
   process.on('exit', () => {
     for (const child of state.children) if (child.exitCode === null) child.kill('SIGKILL');
   });
+  for (const signal of ['SIGINT', 'SIGTERM']) {
+    const onSignal = () => {
+      for (const child of state.children) if (child.exitCode === null) child.kill('SIGTERM');
+      process.off(signal, onSignal);
+      if (process.listenerCount(signal) === 0) process.kill(process.pid, signal);
+    };
+    process.on(signal, onSignal);
+  }
   try {
     await startServers(state);
   } catch (error) {

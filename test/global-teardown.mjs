@@ -5,7 +5,7 @@ import { createRequire } from 'node:module';
 import { join } from 'node:path';
 
 const require = createRequire(import.meta.url);
-const { recordedChildren, stopGroup, groupMembers } = require('./process-groups.cjs');
+const { recordedChildren, stopGroup, groupMembers, isOurs } = require('./process-groups.cjs');
 
 /** The servers' error lines (pino level 50 and up), so a failure in a server shows in the test output before its logs are removed. */
 function printServerErrors(work) {
@@ -20,7 +20,7 @@ function printServerErrors(work) {
  * own hooks stop them otherwise). Each is stopped with its process group, and named.
  */
 async function sweepSuiteChildren(dir) {
-  const left = recordedChildren(dir).filter((entry) => groupMembers(entry.pid).length > 0);
+  const left = recordedChildren(dir).filter((entry) => isOurs(entry) && groupMembers(entry.pid).length > 0);
   for (const entry of left) process.stderr.write(`\n[children] left running by a suite, stopping its process group: ${entry.command} (pid ${entry.pid})\n`);
   await Promise.all(left.map((entry) => stopGroup(entry)));
 }

@@ -130,4 +130,4 @@ function recordedChildren(dir) {
   });
 }
 
-module.exports = { STOP_GRACE_MS, startTime, groupMembers, killGroupsNow, stopGroup, recordChild, forgetChild, recordedChildren };
+module.exports = { STOP_GRACE_MS, startTime, groupMembers, isOurs, killGroupsNow, stopGroup, recordChild, forgetChild, recordedChildren };
