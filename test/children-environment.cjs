@@ -53,10 +53,13 @@ function hookWorkerExit() {
   }
   // Jest itself is gone (killed, or stopped by a signal it does not handle): nobody will read this
   // worker's results, so its children and then the worker stop, rather than run the rest of the file.
-  process.once('disconnect', () => {
-    killGroupsNow([...live].map((item) => item.entry));
-    process.exit(1);
-  });
+  // (Only in a jest-worker child: a jest run in band has no such channel of its own to lose.)
+  if (process.connected && /jest-worker/.test(process.argv[1] ?? '')) {
+    process.once('disconnect', () => {
+      killGroupsNow([...live].map((item) => item.entry));
+      process.exit(1);
+    });
+  }
 }
 
 class ChildrenEnvironment extends TestEnvironment {
