@@ -16,9 +16,14 @@ const common = {
   setupFiles: ['reflect-metadata'],
 };
 
-/** Projects that need PostgreSQL (and the end-to-end servers): one setup for both, run once (test/global-setup.mjs). */
+/**
+ * Projects that need PostgreSQL (and the end-to-end servers): one setup for both, run once
+ * (test/global-setup.mjs); node's environment plus the registry that stops the processes suites
+ * spawn (test/children-environment.cjs).
+ */
 const withDatabase = {
   ...common,
+  testEnvironment: '<rootDir>/test/children-environment.cjs',
   globalSetup: '<rootDir>/test/global-setup.mjs',
   globalTeardown: '<rootDir>/test/global-teardown.mjs',
 };

@@ -6,14 +6,19 @@ import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { stopServers } from './global-teardown.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const require = createRequire(import.meta.url);
 const OPERATOR_TOKEN = 'test-operator-token-0123456789';
 const INTERNAL_SECRET = 'test-internal-secret-0123456789';
 
+// How long a server may take to answer ready: generous, for a loaded two-core machine; a server
+// that exits fails the wait at once.
+const READY_LIMIT_MS = 180_000;
+
 async function waitFor(url, child, logFile) {
-  const deadline = Date.now() + 60_000;
+  const deadline = Date.now() + READY_LIMIT_MS;
   while (Date.now() < deadline) {
     if (child.exitCode !== null) break;
     try {
@@ -23,7 +28,7 @@ async function waitFor(url, child, logFile) {
     }
     await new Promise((r) => setTimeout(r, 200));
   }
-  throw new Error(`${url} did not become ready; its log (${logFile}):\n${readFileSync(logFile, 'utf8').slice(-4000)}`);
+  throw new Error(`${url} did not become ready${child.exitCode !== null ? ` (it exited with ${child.exitCode})` : ` within ${READY_LIMIT_MS / 1000} s`}; its log (${logFile}):\n${readFileSync(logFile, 'utf8').slice(-4000)}`);
 }
 
 function launch(script, env, logDir, name) {
@@ -41,6 +46,32 @@ export default async function globalSetup() {
   chmodSync(work, 0o755);
   const state = { work, children: [], pg: null };
   globalThis.__HPP_TEST__ = state;
+  // The processes suites spawn are recorded here (test/children-environment.cjs) for the teardown's sweep.
+  process.env.HPP_TEST_CHILDREN_DIR = join(work, 'children');
+  // A jest that exits without running its teardown takes its servers along; one stopped by a
+  // signal (`kill -INT`, which jest does not handle) asks them to stop, then does what the signal would have.
+  process.on('exit', () => {
+    for (const child of state.children) if (child.exitCode === null) child.kill('SIGKILL');
+  });
+  for (const signal of ['SIGINT', 'SIGTERM']) {
+    const onSignal = () => {
+      for (const child of state.children) if (child.exitCode === null) child.kill('SIGTERM');
+      process.off(signal, onSignal);
+      if (process.listenerCount(signal) === 0) process.kill(process.pid, signal);
+    };
+    process.on(signal, onSignal);
+  }
+  try {
+    await startServers(state);
+  } catch (error) {
+    await stopServers(state);
+    throw error;
+  }
+}
+
+/** The database (embedded unless DATABASE_URL is set), migrations, and the end-to-end servers of E2E_MODE. */
+async function startServers(state) {
+  const { work } = state;
 
   if (!process.env.DATABASE_URL) {
     const { startEmbeddedPostgres } = require(join(root, 'dist/gateway/database/embedded-postgres.js'));

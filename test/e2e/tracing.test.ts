@@ -1,10 +1,11 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import { request, type HttpResult } from '../utils/e2e';
 import { startOtlpReceiver, type OtlpReceiver, type ReceivedSpan } from '../utils/otlp-receiver';
 import { watchOutput, type WatchedOutput } from '../utils/watch-output';
 import { suiteWorkDir } from '../utils/work-dir';
+import { spawnChild, START_LIMIT_MS } from '../utils/children';
 
 const DIST = join(__dirname, '../../dist');
 const OPERATOR_TOKEN = 'tracing-operator-token-0123456789';
@@ -29,7 +30,7 @@ describe(`OpenTelemetry traces (${distributed ? 'distributed' : 'all-in-one'} mo
   let gateway: WatchedOutput;
 
   const launch = (script: string, env: Record<string, string>): WatchedOutput => {
-    const child = spawn(process.execPath, [join(DIST, script)], {
+    const child = spawnChild(process.execPath, [join(DIST, script)], {
       env: { ...process.env, ...env, OTEL_EXPORTER_OTLP_ENDPOINT: receiver.endpoint, OTEL_BSP_SCHEDULE_DELAY: '100', HOST: '127.0.0.1', PORT: '0', INTERNAL_SECRET },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
@@ -56,7 +57,7 @@ describe(`OpenTelemetry traces (${distributed ? 'distributed' : 'all-in-one'} mo
       RATE_LIMIT_PER_WINDOW: '1000000',
     });
     base = (await gateway.waitFor(/is listening on (http:\/\/127\.0\.0\.1:\d+)/))[1];
-  }, 120_000);
+  }, START_LIMIT_MS + 60_000);
 
   afterAll(async () => {
     for (const { child } of children) if (child.exitCode === null) child.kill('SIGTERM');

@@ -1,10 +1,10 @@
-import { spawn } from 'node:child_process';
 import http from 'node:http';
 import { join } from 'node:path';
 import { suiteWorkDir } from '../utils/work-dir';
 import { watchOutput } from '../utils/watch-output';
 import { readRecordedServer } from '../../gateway/database/embedded-postgres';
 import { eventually } from '../utils/eventually';
+import { spawnChild, START_LIMIT_MS } from '../utils/children';
 
 const MAIN = join(__dirname, '../../dist/gateway/main.js');
 const OPERATOR_TOKEN = 'cluster-test-operator-token';
@@ -39,7 +39,7 @@ describe('WEB_CONCURRENCY=2: a primary and two HTTP workers on the embedded data
   it('shares one rate-limit budget and every revocation across workers, replaces a dead worker, and SIGTERM stops them all and the database', async () => {
     const dataDir = join(work(), 'data');
     const { DATABASE_URL: _ignored, ...inherited } = process.env;
-    const child = spawn(process.execPath, [MAIN], {
+    const child = spawnChild(process.execPath, [MAIN], {
       env: { ...inherited, HOST: '127.0.0.1', PORT: '0', DATA_DIR: dataDir, LOG_LEVEL: 'info', WEB_CONCURRENCY: '2', OPERATOR_TOKEN, RATE_LIMIT_PER_WINDOW: '8' },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
@@ -103,5 +103,5 @@ describe('WEB_CONCURRENCY=2: a primary and two HTTP workers on the embedded data
     expect(await exited).toBe(0);
     expect(readRecordedServer(dataDir)).toBeNull();
     for (const pid of workerPids) expect(alive(pid)).toBe(false);
-  }, 120_000);
+  }, START_LIMIT_MS + 120_000);
 });

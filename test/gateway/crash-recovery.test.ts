@@ -1,4 +1,4 @@
-import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import { execFile, type ChildProcess } from 'node:child_process';
 import { copyFileSync, readFileSync, symlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -7,6 +7,7 @@ import { readRecordedServer } from '../../gateway/database/embedded-postgres';
 import { clusterHolder, isAlive, readPostmasterPid } from '../../gateway/database/embedded-postgres-orphan';
 import { suiteWorkDir } from '../utils/work-dir';
 import { eventually } from '../utils/eventually';
+import { spawnChild, START_LIMIT_MS } from '../utils/children';
 
 const ROOT = join(__dirname, '../..');
 const MAIN = join(ROOT, 'dist/gateway/main.js');
@@ -19,7 +20,7 @@ type Server = { child: ChildProcess; output: () => string; exited: Promise<unkno
 /** Spawns a command on the fresh-machine path (no DATABASE_URL: the embedded PostgreSQL) and collects its output. */
 function launch(command: string, args: string[], env: Record<string, string>, cwd = ROOT): Server {
   const { DATABASE_URL: _ignored, ...inherited } = process.env;
-  const child = spawn(command, args, { cwd, env: { ...inherited, HOST: '127.0.0.1', PORT: '0', LOG_LEVEL: 'warn', DEMO_TENANT: '0', OPERATOR_TOKEN, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawnChild(command, args, { cwd, env: { ...inherited, HOST: '127.0.0.1', PORT: '0', LOG_LEVEL: 'warn', DEMO_TENANT: '0', OPERATOR_TOKEN, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
   child.stdout!.on('data', (chunk) => (output += chunk));
   child.stderr!.on('data', (chunk) => (output += chunk));
@@ -28,7 +29,7 @@ function launch(command: string, args: string[], env: Record<string, string>, cw
 }
 
 /** Waits for a probe of the spawned servers' state; a cold start of the embedded database takes a while. */
-const until = <T>(what: string, probe: () => T | undefined | null | false, timeoutMs = 60_000) => eventually(probe, { what, timeoutMs, intervalMs: 100 }) as Promise<T>;
+const until = <T>(what: string, probe: () => T | undefined | null | false, timeoutMs = START_LIMIT_MS) => eventually(probe, { what, timeoutMs, intervalMs: 100 }) as Promise<T>;
 
 const listening = (server: Server, pattern = /is listening on (http:\/\/127\.0\.0\.1:\d+)/) =>
   until(`${pattern} in:\n${server.output()}`, () => server.output().match(pattern)?.[1]);
@@ -128,7 +129,7 @@ describe('a crash heals itself on the next start', () => {
     await stop(second);
     expect(second.child.exitCode).toBe(0);
     expect(readPostmasterPid(join(dataDir, 'postgres'))).toBeNull();
-  }, 120_000);
+  }, START_LIMIT_MS + 180_000);
 
   it('WEB_CONCURRENCY=2: after SIGKILL of the primary the next primary stops the orphan and serves every acknowledged write', async () => {
     const dataDir = join(work(), 'cluster');
@@ -151,7 +152,7 @@ describe('a crash heals itself on the next start', () => {
     await stop(second);
     expect(second.child.exitCode).toBe(0);
     expect(readPostmasterPid(join(dataDir, 'postgres'))).toBeNull();
-  }, 180_000);
+  }, START_LIMIT_MS + 240_000);
 
   it('SIGTERM to `npm start`, as a process manager sends it, stops node and PostgreSQL', async () => {
     // A project of its own (the real package.json, the sources linked): the start script's build
@@ -178,7 +179,7 @@ describe('a crash heals itself on the next start', () => {
     expect(readPostmasterPid(join(dataDir, 'postgres'))).toBeNull();
     expect(readRecord(dataDir).pid).toBeUndefined();
     // npm's own build before the server starts is slow on a loaded machine.
-  }, 240_000);
+  }, START_LIMIT_MS + 240_000);
 
   it('SIGTERM at any moment of start-up (mid-migration, or as soon as the URL is printed) stops what has started and exits 0', async () => {
     const dataDir = join(work(), 'early-stop');
@@ -198,5 +199,5 @@ describe('a crash heals itself on the next start', () => {
       expect(readPostmasterPid(join(dataDir, 'postgres'))).toBeNull();
       expect(readRecord(dataDir).pid).toBeUndefined();
     }
-  }, 180_000);
+  }, START_LIMIT_MS + 180_000);
 });

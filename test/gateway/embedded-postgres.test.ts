@@ -1,4 +1,3 @@
-import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
@@ -11,6 +10,7 @@ import {
   startEmbeddedPostgres,
   type EmbeddedPostgresHandle,
 } from '../../gateway/database/embedded-postgres';
+import { spawnChild } from '../utils/children';
 
 jest.setTimeout(60_000);
 
@@ -123,8 +123,8 @@ test('the record of a dead server is no running server, and a pid reused by anot
   const clusterDir = path.join(dataDir, 'postgres');
   fs.mkdirSync(clusterDir);
   // A long-gone owner, and a lock file whose pid now belongs to an unrelated process.
-  const unrelated = spawn('sleep', ['60'], { stdio: 'ignore' });
-  const gone = spawn('true');
+  const unrelated = spawnChild('sleep', ['60'], { stdio: 'ignore' });
+  const gone = spawnChild('true', []);
   await new Promise((resolve) => gone.once('exit', resolve));
   try {
     fs.writeFileSync(path.join(dataDir, 'embedded-postgres.json'), JSON.stringify({ port: 1, pid: gone.pid }));
@@ -195,7 +195,7 @@ test("after a failed start, the package's exit hook does not hold the process", 
   // were that stop to wait on the exited postgres, async-exit-hook would keep the process 10 s.
   const script = `require(${JSON.stringify(DIST_MODULE)}).startEmbeddedPostgres({ dataDir: ${JSON.stringify(brokenDataDir())} })
     .then(() => console.log('started'), (err) => console.log('failed:', err.message));`;
-  const child = spawn(process.execPath, ['-e', script], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawnChild(process.execPath, ['-e', script], { stdio: ['ignore', 'pipe', 'inherit'] });
   let output = '';
   let failedAt = 0;
   child.stdout!.on('data', (chunk) => {

@@ -1,8 +1,8 @@
-import { spawn } from 'node:child_process';
 import http from 'node:http';
 import { join } from 'node:path';
 import { suiteWorkDir } from '../utils/work-dir';
 import { watchOutput } from '../utils/watch-output';
+import { spawnChild, START_LIMIT_MS } from '../utils/children';
 import { parseMetrics, sampleValue } from '../utils/metrics-text';
 
 const MAIN = join(__dirname, '../../dist/gateway/main.js');
@@ -25,7 +25,7 @@ describe('metrics under WEB_CONCURRENCY=2: one scrape of the primary sums both w
   const work = suiteWorkDir('hpp-metrics-cluster-');
 
   it('counts known traffic exactly, whichever worker served it, on METRICS_PORT and on a worker\'s /metrics', async () => {
-    const child = spawn(process.execPath, [MAIN], {
+    const child = spawnChild(process.execPath, [MAIN], {
       env: {
         ...process.env,
         HOST: '127.0.0.1',
@@ -99,5 +99,5 @@ describe('metrics under WEB_CONCURRENCY=2: one scrape of the primary sums both w
       await exited;
     }
     expect(await exited).toBe(0);
-  }, 120_000);
+  }, START_LIMIT_MS + 120_000);
 });

@@ -1,7 +1,7 @@
-import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { admin, request } from '../utils/e2e';
 import { watchOutput } from '../utils/watch-output';
+import { spawnChild, START_LIMIT_MS } from '../utils/children';
 
 const MAIN = join(__dirname, '../../dist/gateway/main.js');
 const OPERATOR_TOKEN = 'lease-cluster-operator-token';
@@ -14,7 +14,7 @@ const OPERATOR_TOKEN = 'lease-cluster-operator-token';
 describe('WEB_CONCURRENCY=2 with a limit large enough to lease (1,000 a window, slices of 10)', () => {
   it('admits between limit - 2 x (slice - 1) and the limit, however the requests spread over the workers', async () => {
     const limit = 1_000;
-    const child = spawn(process.execPath, [MAIN], {
+    const child = spawnChild(process.execPath, [MAIN], {
       env: { ...process.env, HOST: '127.0.0.1', PORT: '0', LOG_LEVEL: 'warn', WEB_CONCURRENCY: '2', OPERATOR_TOKEN, DEMO_TENANT: '0', RATE_LIMIT_PER_WINDOW: String(limit), WEBHOOK_DISPATCHER: 'off' },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
@@ -39,5 +39,5 @@ describe('WEB_CONCURRENCY=2 with a limit large enough to lease (1,000 a window, 
       await exited;
     }
     // A cluster start (primary, two workers, migrations) and 1,100 requests: more than jest's default on a loaded machine.
-  }, 120_000);
+  }, START_LIMIT_MS + 120_000);
 });

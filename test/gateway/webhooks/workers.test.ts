@@ -1,4 +1,4 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { join } from 'node:path';
 import { Pool } from 'pg';
 import { createTestTenant } from '../../utils/e2e';
@@ -6,12 +6,13 @@ import { startInProcessApp, type InProcessApp } from '../../utils/in-process';
 import { startWebhookReceiver, type WebhookReceiver } from '../../utils/webhook-receiver';
 import { configureWebhook, touchTenant, oneDispatchingFileAtATime } from './support';
 import { eventually } from '../../utils/eventually';
+import { spawnChild } from '../../utils/children';
 
 const WORKER = join(__dirname, '../../../dist/gateway/worker.js');
 
 /** `npm run worker`'s entry point as a real process, with test timings. */
 function startWorker(): ChildProcess {
-  return spawn(process.execPath, [WORKER], {
+  return spawnChild(process.execPath, [WORKER], {
     // The lease is the timeout + 5 s: with 1 s (a 6 s lease) a worker starved of CPU on a loaded CI
     // machine lost its claims mid-batch and the other sent those events again (at-least-once, as
     // designed). 'None twice' is a property of workers that keep their lease, so give them 8 s.
@@ -20,7 +21,7 @@ function startWorker(): ChildProcess {
   });
 }
 
-const until = (condition: () => boolean | Promise<boolean>, timeoutMs = 30_000) => eventually(condition, { timeoutMs, intervalMs: 50 });
+const until = (condition: () => boolean | Promise<boolean>, timeoutMs = 90_000) => eventually(condition, { timeoutMs, intervalMs: 50 });
 
 oneDispatchingFileAtATime();
 
@@ -67,7 +68,7 @@ describe('webhook dispatcher processes: at-least-once across crashes, never twic
     expect(receiver.received.length).toBeGreaterThanOrEqual(2);
     expect(new Set(receiver.received.map((r) => r.id)).size).toBe(1);
     expect(receiver.received.every((r) => r.verified)).toBe(true);
-  }, 60_000);
+  }, 150_000);
 
   it('two dispatchers over one outbox deliver every event, none twice', async () => {
     const tenant = await createTestTenant('Busy Clinic', server.url);
@@ -86,5 +87,5 @@ describe('webhook dispatcher processes: at-least-once across crashes, never twic
     expect(ids).toHaveLength(EVENTS);
     expect(new Set(ids).size).toBe(EVENTS);
     expect(receiver.received.every((r) => r.verified)).toBe(true);
-  }, 60_000);
+  }, 150_000);
 });
