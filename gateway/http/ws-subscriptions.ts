@@ -83,7 +83,7 @@ export function serveWebSocketSubscriptions(server: Server, options: WebSocketEn
       onConnect: async ({ extra: { socket, request }, connectionParams }) => {
         const headers = credentialsOf(request, connectionParams);
         const origin = request.headers.origin;
-        // The cookie is ambient: a page of another site must not ride a signed-in person's socket (cross-site WebSocket hijacking).
+        // The cookie is ambient: a page of another origin must not ride a signed-in person's socket (cross-site WebSocket hijacking).
         if (headers.cookie && origin && origin !== options.ownOrigin) {
           delete headers.cookie;
           if (!headers['api-key'] && !headers.authorization) {
@@ -99,13 +99,18 @@ export function serveWebSocketSubscriptions(server: Server, options: WebSocketEn
           refuse(socket, error, options.log);
           return false;
         }
+        // Gone while authenticating: nothing to hold a slot for (its 'close' has been and gone).
+        if (socket.readyState !== socket.OPEN) return false;
         const release = options.gate.slots.connections.take(ctx.tenantId!);
         if (!release) {
           socket.close(TOO_MANY, `This tenant has ${options.gate.slots.connections.max} WebSocket connections open, the most it may`);
           return false;
         }
         websocketConnections.inc();
-        socket.once('close', () => {
+        const opened = Date.now();
+        socket.once('close', (code: number) => {
+          // The access line of a connection, as every HTTP request has one.
+          ctx.log.info({ route: '/graphql', transport: 'ws', tenantId: ctx.tenantId, closeCode: code, durationMs: Date.now() - opened }, 'graphql-ws connection closed');
           release();
           websocketConnections.dec();
           connection.closed.abort(new ClientClosedRequestError());
