@@ -1,8 +1,9 @@
 import { parse, specifiedRules, validate, type DocumentNode, type GraphQLSchema } from 'graphql';
 import { MissingScopeError, ServiceUnavailableError } from '../../schema/errors';
-import type { RequestContext } from '../../schema/request-context';
+import type { OperationResult, RequestContext } from '../../schema/request-context';
 import type { Grants } from '../../schema/scopes';
 import { cancellableEvents } from '../../platform/cancellable-events';
+import type { PhiMask } from '../access/phi-mask';
 import type { ScopeCheck } from '../access/scope-check';
 import type { GraphQLLimits } from '../config';
 import { subscriptionRequests, subscriptionsOpen } from '../metrics/instruments';
@@ -97,9 +98,10 @@ function scopeRefusal(scopes: ScopeCheck, document: DocumentNode, operationName:
  * Checks a subscription as `/graphql` checks operations, then the caller's scopes, then takes one
  * of the tenant's stream slots (GRAPHQL_MAX_STREAMS_PER_TENANT, shared by both transports), and
  * opens it through the subscription router on the subgraph that owns it (in-process or over
- * HTTP). The slot is given back when the events end, fail or are cancelled.
+ * HTTP). Every event's patient fields are masked as `/graphql`'s are (reads are audited where they
+ * resolve, in the subgraph). The slot is given back when the events end, fail or are cancelled.
  */
-export function subscriptionGate(router: SubscriptionRouter, limits: GraphQLLimits, apiSchema: GraphQLSchema, scopes: ScopeCheck, slots: SubscriptionGate['slots']): SubscriptionGate {
+export function subscriptionGate(router: SubscriptionRouter, limits: GraphQLLimits, apiSchema: GraphQLSchema, scopes: ScopeCheck, mask: PhiMask, slots: SubscriptionGate['slots']): SubscriptionGate {
   const check = subscriptionChecker(limits, apiSchema, (field) => router.ownerOf(field) !== undefined);
   return {
     slots,
@@ -128,13 +130,16 @@ export function subscriptionGate(router: SubscriptionRouter, limits: GraphQLLimi
         return refusal(502, error.message, { code: error.code });
       }
       subscriptionRequests.inc({ transport, outcome: 'opened' });
-      return { events: held(events, release, transport), document };
+      const operation = selectOperation(document, params.operationName)!;
+      // Minimum necessary, as on `/graphql`: an event's patient fields are masked for a caller without `patients:read`.
+      const masked = (result: OperationResult) => (mask.apply(document, operation, result.data as Record<string, unknown> | null | undefined, ctx.scopes), result);
+      return { events: held(events, masked, release, transport), document };
     },
   };
 }
 
-/** The events, counted open until they end, fail or are cancelled, when the slot goes back. */
-function held(events: SubscriptionEvents, release: () => void, transport: SubscriptionTransportName): SubscriptionEvents {
+/** The events, each through `each`, counted open until they end, fail or are cancelled, when the slot goes back. */
+function held(events: SubscriptionEvents, each: (result: OperationResult) => OperationResult, release: () => void, transport: SubscriptionTransportName): SubscriptionEvents {
   subscriptionsOpen.inc({ transport });
   let ended = false;
   const end = () => {
@@ -148,7 +153,7 @@ function held(events: SubscriptionEvents, release: () => void, transport: Subscr
       try {
         const next = await events.next();
         if (next.done) end();
-        return next;
+        return next.done ? next : { done: false, value: each(next.value) };
       } catch (error) {
         end();
         throw error;

@@ -164,7 +164,7 @@ export async function startApp(config: Config, platform: Platform, log: Logger, 
   // A tenant's route the bridge cannot answer (a streamed file, not one JSON document): its own authentication and scope check.
   app.use(auditExportRouter(platform.tenants, graph.scopes, tenantScoped, graph.apiSchema));
   // One gate for both subscription transports: graphql-sse here, graphql-ws on /graphql's upgrade (ws-subscriptions.ts).
-  const gate = subscriptionGate(subscriptions, config.graphql, graph.apiSchema, graph.scopes, { streams: new StreamSlots(config.graphql.maxStreamsPerTenant), connections: new StreamSlots(config.graphql.maxStreamsPerTenant) });
+  const gate = subscriptionGate(subscriptions, config.graphql, graph.apiSchema, graph.scopes, graph.phiMask, { streams: new StreamSlots(config.graphql.maxStreamsPerTenant), connections: new StreamSlots(config.graphql.maxStreamsPerTenant) });
   app.use('/graphql/stream', routeNamed('/graphql/stream'), tenantScoped, json, streamHandler(gate));
   app.use('/graphql', routeNamed('/graphql'), tenantScoped, json, chargeGraphQL(limits, graph.apiSchema, config.graphql), expressMiddleware(graph.server, { context: async ({ res }) => contextOf(res) }));
   app.use(anonymous, notFound);
