@@ -10,7 +10,7 @@ import { subscriptionRequests, subscriptionsOpen } from '../metrics/instruments'
 import { selectOperation } from './graphql-cost';
 import { armorProtection, parseTokenLimit, withoutSuggestions } from './graphql-limits';
 import { operationTextIssues, surrogateLiteralError, textRuleError } from './graphql-text-rule';
-import type { StreamSlots } from './stream-slots';
+import { StreamSlots } from './stream-slots';
 import { subscriptionField, type SubscriptionEvents, type SubscriptionRouter } from './subscription-router';
 
 /** A subscription refused before it opened: the HTTP status graphql-sse answers with, and the one GraphQL error both transports send. */
@@ -101,7 +101,8 @@ function scopeRefusal(scopes: ScopeCheck, document: DocumentNode, operationName:
  * HTTP). Every event's patient fields are masked as `/graphql`'s are (reads are audited where they
  * resolve, in the subgraph). The slot is given back when the events end, fail or are cancelled.
  */
-export function subscriptionGate(router: SubscriptionRouter, limits: GraphQLLimits, apiSchema: GraphQLSchema, scopes: ScopeCheck, mask: PhiMask, slots: SubscriptionGate['slots']): SubscriptionGate {
+export function subscriptionGate(router: SubscriptionRouter, limits: GraphQLLimits, apiSchema: GraphQLSchema, scopes: ScopeCheck, mask: PhiMask): SubscriptionGate {
+  const slots = { streams: new StreamSlots(limits.maxStreamsPerTenant), connections: new StreamSlots(limits.maxStreamsPerTenant) };
   const check = subscriptionChecker(limits, apiSchema, (field) => router.ownerOf(field) !== undefined);
   return {
     slots,

@@ -35,7 +35,6 @@ import { relayKeyRevocations } from '../cluster/key-revocation-relay';
 import { contextOf, requestContextMiddleware } from './request-context';
 import { streamHandler } from '../graphql/sse';
 import { subscriptionGate } from '../graphql/subscription-gate';
-import { StreamSlots } from '../graphql/stream-slots';
 import { serveWebSocketSubscriptions } from './ws-subscriptions';
 import { graphiqlRouter } from './graphiql';
 import { consoleRouter } from './console';
@@ -164,7 +163,7 @@ export async function startApp(config: Config, platform: Platform, log: Logger, 
   // A tenant's route the bridge cannot answer (a streamed file, not one JSON document): its own authentication and scope check.
   app.use(auditExportRouter(platform.tenants, graph.scopes, tenantScoped, graph.apiSchema));
   // One gate for both subscription transports: graphql-sse here, graphql-ws on /graphql's upgrade (ws-subscriptions.ts).
-  const gate = subscriptionGate(subscriptions, config.graphql, graph.apiSchema, graph.scopes, graph.phiMask, { streams: new StreamSlots(config.graphql.maxStreamsPerTenant), connections: new StreamSlots(config.graphql.maxStreamsPerTenant) });
+  const gate = subscriptionGate(subscriptions, config.graphql, graph.apiSchema, graph.scopes, graph.phiMask);
   app.use('/graphql/stream', routeNamed('/graphql/stream'), tenantScoped, json, streamHandler(gate));
   app.use('/graphql', routeNamed('/graphql'), tenantScoped, json, chargeGraphQL(limits, graph.apiSchema, config.graphql), expressMiddleware(graph.server, { context: async ({ res }) => contextOf(res) }));
   app.use(anonymous, notFound);

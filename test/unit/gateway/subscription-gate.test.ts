@@ -3,7 +3,6 @@ import { PhiMask } from '../../../gateway/access/phi-mask';
 import { maskValue } from '../../../gateway/access/phi-fields';
 import { ScopeCheck } from '../../../gateway/access/scope-check';
 import { loadConfig } from '../../../gateway/config';
-import { StreamSlots } from '../../../gateway/graphql/stream-slots';
 import { subscriptionGate } from '../../../gateway/graphql/subscription-gate';
 import { SubscriptionRouter, type SubscriptionTransport } from '../../../gateway/graphql/subscription-router';
 import { cancellableEvents } from '../../../platform/cancellable-events';
@@ -27,10 +26,8 @@ describe('subscription gate', () => {
       return cancellableEvents(async () => ({ done: false, value: structuredClone(event) }), () => void open--);
     },
   };
-  const gate = subscriptionGate(new SubscriptionRouter(new Map([['visits', 'notes']]), transport), loadConfig({}).graphql, schema, scopes, new PhiMask(schema, { 'Visit.patientName': 'name' }), {
-    streams: new StreamSlots(1),
-    connections: new StreamSlots(1),
-  });
+  const limits = loadConfig({ GRAPHQL_MAX_STREAMS_PER_TENANT: '1' }).graphql;
+  const gate = subscriptionGate(new SubscriptionRouter(new Map([['visits', 'notes']]), transport), limits, schema, scopes, new PhiMask(schema, { 'Visit.patientName': 'name' }));
   const ctx = (granted: Grants) => ({ ...testContext('tenant-a'), scopes: granted });
   const query = 'subscription { visits { id patientName } }';
 
