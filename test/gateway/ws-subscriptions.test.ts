@@ -65,6 +65,15 @@ describe('subscriptions over graphql-ws at /graphql', () => {
     expect(error).toMatchObject({ code: 4401 });
   });
 
+  it('closes a connection 4401 at its next subscribe once its key is revoked', async () => {
+    const issued = await admin(`/tenants/${tenant.tenantId}/api-keys`, { method: 'POST', body: JSON.stringify({ name: 'revoked soon' }) }, server.url);
+    const socket = rawSocket(server.url, { tenant: tenant.tenantId, apiKey: issued.body.apiKey });
+    await socket.message('connection_ack');
+    expect((await admin(`/api-keys/${issued.body.id}`, { method: 'DELETE' }, server.url)).status).toBe(204);
+    socket.socket.send(JSON.stringify({ id: 'after', type: 'subscribe', payload: migrate() }));
+    expect(await socket.closed).toEqual({ code: 4401, reason: 'Invalid API key' });
+  });
+
   it('refuses a subscription the key has no scope for, and queries, with a GraphQL error on a connection that stays open', async () => {
     const issued = await admin(`/tenants/${tenant.tenantId}/api-keys`, { method: 'POST', body: JSON.stringify({ scopes: ['tenant:read'] }) }, server.url);
     expect(issued.status).toBe(201);
@@ -153,11 +162,13 @@ describe('subscriptions over graphql-ws at /graphql', () => {
 });
 
 describe('graphql-ws at shutdown', () => {
-  it('closes open sockets with 1001 and cancels their subscriptions', async () => {
+  it('closes a socket that never initialised 4408, and at shutdown open sockets 1001 with their subscriptions cancelled', async () => {
     const fake = await startFakeLlmServer();
     fake.mode = 'slow';
-    const server = await startInProcessApp({ LLM_BASE_URL: fake.baseUrl, LLM_MODEL: 'fake-model', LLM_API_KEY: 'sk-test', LLM_TIMEOUT_MS: '30000' });
+    // The headers' timeout is also the time a socket has to send connection_init.
+    const server = await startInProcessApp({ LLM_BASE_URL: fake.baseUrl, LLM_MODEL: 'fake-model', LLM_API_KEY: 'sk-test', LLM_TIMEOUT_MS: '30000', HTTP_HEADERS_TIMEOUT_SECONDS: '1' });
     try {
+      expect((await rawSocket(server.url, null).closed).code).toBe(4408);
       const tenant = await createTestTenant('Closing clinic', server.url);
       const template = await createLegacyTemplate(tenant);
       const socket = rawSocket(server.url, { tenant: tenant.tenantId, apiKey: tenant.apiKey });
