@@ -106,6 +106,8 @@ export interface GraphQLLimits {
   maxListDepth: number;
   /** Largest JSON answer of `/graphql`; a larger one is replaced by an error (GRAPHQL_MAX_RESPONSE_BYTES). */
   maxResponseBytes: number;
+  /** Subscriptions one tenant may hold open in one process, graphql-sse and graphql-ws together; also its graphql-ws connections (GRAPHQL_MAX_STREAMS_PER_TENANT). */
+  maxStreamsPerTenant: number;
   /** Whether `__schema` / `__type` are answered (GRAPHQL_INTROSPECTION). */
   introspection: boolean;
   /** Whether validation errors say `Did you mean ...` (GRAPHQL_FIELD_SUGGESTIONS). */
@@ -274,6 +276,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       maxCost: int('GRAPHQL_MAX_COST', 5_000, 10, 10_000_000),
       maxListDepth: int('GRAPHQL_MAX_LIST_DEPTH', 3, 1, 100),
       maxResponseBytes: int('GRAPHQL_MAX_RESPONSE_BYTES', 10 * 1024 * 1024, 1024, 1024 * 1024 * 1024),
+      maxStreamsPerTenant: int('GRAPHQL_MAX_STREAMS_PER_TENANT', 100, 1, 100_000),
       introspection: bool('GRAPHQL_INTROSPECTION', development),
       fieldSuggestions: bool('GRAPHQL_FIELD_SUGGESTIONS', development),
     },

@@ -49,7 +49,7 @@ async function main(): Promise<void> {
   log.info({ mode: config.mode, url: app.url }, 'listening');
   if (first) {
     const processes = config.workers > 1 ? `, ${config.workers} worker processes` : '';
-    process.stdout.write(`\nHealthcare Practice Platform (${config.mode}${processes}) is listening on ${app.url}:\n  REST     ${base}/tenant/public\n  GraphQL  ${base}/graphql\n  SSE      ${base}/graphql/stream\n  Docs     ${base}/docs  (OpenAPI: ${base}/openapi.json)\n${config.console ? `  Console  ${base}/console\n` : ''}`);
+    process.stdout.write(`\nHealthcare Practice Platform (${config.mode}${processes}) is listening on ${app.url}:\n  REST     ${base}/tenant/public\n  GraphQL  ${base}/graphql\n  SSE      ${base}/graphql/stream\n  WS       ${base.replace(/^http/, 'ws')}/graphql  (graphql-transport-ws)\n  Docs     ${base}/docs  (OpenAPI: ${base}/openapi.json)\n${config.console ? `  Console  ${base}/console\n` : ''}`);
     await life.step(() => createDemoTenantOnFirstStart(config, app.admin, base, log));
   }
   // All-in-one delivers webhooks in-process (the tenant subgraph's workers on this process's job

@@ -20,7 +20,7 @@ type Data = Record<string, unknown>;
 
 /**
  * Minimum necessary (docs/access.md): for a caller without `patients:read`, the patient fields of
- * an answer (phi-fields.ts) are masked, on `/graphql` and every REST route alike, whichever
+ * an answer (phi-fields.ts) are masked, on `/graphql`, subscriptions and every REST route alike, whichever
  * subgraph answered. Whether an operation can reach such a field at all is worked out once per
  * operation, so the usual answer is not walked; a full key or `patients:read` skips it at once.
  */

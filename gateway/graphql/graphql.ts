@@ -38,6 +38,8 @@ export interface GraphQLLayer {
   busy(): boolean;
   /** The one check of callers' scopes (docs/access.md), verified against the graph at start: `/graphql` runs it, the REST routes and `/graphql/stream` are handed it. */
   scopes: ScopeCheck;
+  /** The patient mask `/graphql` and the REST routes apply; the subscription gate applies it to every event. */
+  phiMask: PhiMask;
 }
 
 /**
@@ -124,6 +126,7 @@ export async function startGraphQL(config: Config, local: RunningSubgraph[] | nu
     compiled,
     busy: () => [...localSources.values()].some((source) => source.busy),
     scopes,
+    phiMask,
   };
 }
 

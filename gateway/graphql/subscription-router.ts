@@ -29,7 +29,7 @@ export function subscriptionField(document: DocumentNode, operationName?: string
   const operations = document.definitions.filter((d): d is OperationDefinitionNode => d.kind === Kind.OPERATION_DEFINITION);
   const operation = operationName ? operations.find((o) => o.name?.value === operationName) : operations.length === 1 ? operations[0] : undefined;
   if (!operation) return { error: 'Could not determine which operation to run' };
-  if (operation.operation !== 'subscription') return { error: `Only subscriptions are served here; send ${operation.operation}s to /graphql` };
+  if (operation.operation !== 'subscription') return { error: `Only subscriptions are served here; send ${operation.operation === 'query' ? 'queries' : 'mutations'} to /graphql over HTTP` };
   const fields = operation.selectionSet.selections.filter((s) => s.kind === Kind.FIELD);
   if (fields.length !== 1 || operation.selectionSet.selections.length !== 1) return { error: 'A subscription must select exactly one root field' };
   return fields[0].kind === Kind.FIELD ? fields[0].name.value : { error: 'A subscription must select exactly one root field' };

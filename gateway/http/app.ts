@@ -34,6 +34,8 @@ import { listenForKeyRevocations } from './key-revocation-listener';
 import { relayKeyRevocations } from '../cluster/key-revocation-relay';
 import { contextOf, requestContextMiddleware } from './request-context';
 import { streamHandler } from '../graphql/sse';
+import { subscriptionGate } from '../graphql/subscription-gate';
+import { serveWebSocketSubscriptions } from './ws-subscriptions';
 import { graphiqlRouter } from './graphiql';
 import { consoleRouter } from './console';
 import { authRouter } from './auth-routes';
@@ -161,7 +163,9 @@ export async function startApp(config: Config, platform: Platform, log: Logger, 
 
   // A tenant's route the bridge cannot answer (a streamed file, not one JSON document): its own authentication and scope check.
   app.use(auditExportRouter(platform.tenants, graph.scopes, tenantScoped, graph.apiSchema));
-  app.use('/graphql/stream', routeNamed('/graphql/stream'), tenantScoped, json, streamHandler(subscriptions, config.graphql, graph.apiSchema, graph.scopes));
+  // One gate for both subscription transports: graphql-sse here, graphql-ws on /graphql's upgrade (ws-subscriptions.ts).
+  const gate = subscriptionGate(subscriptions, config.graphql, graph.apiSchema, graph.scopes, graph.phiMask);
+  app.use('/graphql/stream', routeNamed('/graphql/stream'), tenantScoped, json, streamHandler(gate));
   app.use('/graphql', routeNamed('/graphql'), tenantScoped, json, chargeGraphQL(limits, graph.apiSchema, config.graphql), expressMiddleware(graph.server, { context: async ({ res }) => contextOf(res) }));
   app.use(anonymous, notFound);
   app.use(closeUnreadBodies);
@@ -173,6 +177,7 @@ export async function startApp(config: Config, platform: Platform, log: Logger, 
   const server = createEdgeServer(app, config.edge).listen(config.port, config.host);
   // What node's HTTP parser refuses (a head over 16 KiB) is answered in JSON too, not with an empty body.
   server.on('clientError', answerClientError);
+  const sockets = serveWebSocketSubscriptions(server, { app, authenticate: tenantScoped, gate, log, ownOrigin: new URL(config.publicUrl).origin, maxPayloadBytes: config.bodyLimitBytes, connectionInitWaitMs: config.edge.headersTimeoutMs });
   const drain = drainOnShutdown(server, config.plumbing.has('slot-list'));
   await new Promise<void>((resolve, reject) => server.once('listening', resolve).once('error', reject)).catch(async (error) => {
     unwatchQueues();
@@ -187,6 +192,8 @@ export async function startApp(config: Config, platform: Platform, log: Logger, 
     admin,
     async close() {
       const started = Date.now();
+      // Sockets are cut at once with 1001, as event streams are; the server's close waits for them otherwise.
+      await sockets.close();
       await drain(config.shutdownGraceMs);
       // A request whose client has gone is no longer in flight for HTTP, yet its resolvers may still run.
       if (!(await waitUntilIdle(graph.busy, config.shutdownGraceMs - (Date.now() - started)))) log.warn('shutdown grace period over; cutting the resolvers still running');

@@ -20,6 +20,11 @@ export function requestContextMiddleware(log: Logger) {
   };
 }
 
+/** A context for work that did not arrive as an express request (a graphql-ws connection's messages): a fresh request id, the caller's address and the work's own signal. */
+export function edgeContext(log: Logger, signal: AbortSignal, clientAddress: string | undefined): RequestContext {
+  return new EdgeContext(randomUUID(), log, signal, clientAddress);
+}
+
 /**
  * The request context with its logger made on first use: most requests log nothing at the
  * production level (the access line is `info`), and a pino child per request is a measurable

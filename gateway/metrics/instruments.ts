@@ -74,3 +74,25 @@ export const workersReporting = new Gauge({
   aggregator: 'sum',
 });
 workersReporting.set(1);
+
+/** Subscriptions asked for, by transport (`sse` on /graphql/stream, `ws` on /graphql) and outcome. */
+export const subscriptionRequests = new Counter({
+  name: 'hpp_graphql_subscriptions_total',
+  help: 'GraphQL subscriptions asked for, by transport (sse or ws) and outcome (opened, refused, limited)',
+  labelNames: ['transport', 'outcome'] as const,
+});
+
+/** Subscriptions open now, by transport. */
+export const subscriptionsOpen = new Gauge({
+  name: 'hpp_graphql_subscriptions_open',
+  help: 'GraphQL subscriptions open now, by transport (sse or ws)',
+  labelNames: ['transport'] as const,
+  aggregator: 'sum',
+});
+
+/** graphql-ws connections past authentication and still open. */
+export const websocketConnections = new Gauge({
+  name: 'hpp_graphql_websocket_connections',
+  help: 'GraphQL over WebSocket connections on /graphql that were acknowledged and are still open',
+  aggregator: 'sum',
+});

@@ -1,6 +1,7 @@
 import { createClient } from 'graphql-sse';
 import { baseUrl, createTestTenant, request } from '../utils/e2e';
 import { createLegacyTemplate, LEGACY_FORM_SUGGESTIONS } from '../utils/notes';
+import { collect, rawSocket, wsClient } from '../utils/ws';
 
 const MIGRATE = 'subscription($t: ID!, $q: ID!) { migrateTemplateQuestion(templateId: $t, questionId: $q) { type index count } }';
 
@@ -30,5 +31,19 @@ describe(`subscriptions over graphql-sse at /graphql/stream (${process.env.E2E_M
     expect(query.text).toContain('Only subscriptions');
     expect((await post({ query: 'subscription { nope }' })).status).toBe(400);
     expect((await post({ query: MIGRATE, variables: { t: 'a', q: 'b' } }, {})).status).toBe(422);
+  });
+
+  it('serves the same subscription over graphql-ws at /graphql, with the key in connectionParams', async () => {
+    const tenant = await createTestTenant();
+    const template = await createLegacyTemplate(tenant);
+    const client = wsClient(baseUrl(), { tenant: tenant.tenantId, apiKey: tenant.apiKey });
+    const { results, error } = await collect(client, { query: MIGRATE, variables: { t: template.templateId, q: template.legacyQuestionId } });
+    const query = await collect(client, { query: '{ tenant { id } }' });
+    await client.dispose();
+    expect(error).toBeUndefined();
+    const n = LEGACY_FORM_SUGGESTIONS.length;
+    expect(results.map((r) => r.data.migrateTemplateQuestion)).toEqual([...Array.from({ length: n }, (_, index) => ({ type: 'question', index, count: null })), { type: 'done', index: null, count: n }]);
+    expect(query.error[0].message).toContain('Only subscriptions');
+    expect((await rawSocket(baseUrl(), { tenant: tenant.tenantId, apiKey: 'hpp_wrong' }).closed).code).toBe(4401);
   });
 });

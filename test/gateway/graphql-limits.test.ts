@@ -13,12 +13,15 @@ describe('GraphQL limits configuration', () => {
       maxCost: 5000,
       maxListDepth: 3,
       maxResponseBytes: 10 * 1024 * 1024,
+      maxStreamsPerTenant: 100,
       introspection: true,
       fieldSuggestions: true,
     });
     expect(loadConfig({ NODE_ENV: 'production' }).graphql).toMatchObject({ introspection: false, fieldSuggestions: false });
     expect(loadConfig({ NODE_ENV: 'production', GRAPHQL_INTROSPECTION: 'on', GRAPHQL_FIELD_SUGGESTIONS: '1' }).graphql).toMatchObject({ introspection: true, fieldSuggestions: true });
     expect(loadConfig({ GRAPHQL_INTROSPECTION: 'false', GRAPHQL_MAX_DEPTH: '7' }).graphql).toMatchObject({ introspection: false, maxDepth: 7 });
+    expect(loadConfig({ GRAPHQL_MAX_STREAMS_PER_TENANT: '3' }).graphql.maxStreamsPerTenant).toBe(3);
+    expect(() => loadConfig({ GRAPHQL_MAX_STREAMS_PER_TENANT: '0' })).toThrow(/GRAPHQL_MAX_STREAMS_PER_TENANT/);
   });
 
   it('lists every bad value at once', () => {
