@@ -27,7 +27,7 @@ describe('subscription gate', () => {
     },
   };
   const limits = loadConfig({ GRAPHQL_MAX_STREAMS_PER_TENANT: '1' }).graphql;
-  const gate = subscriptionGate(new SubscriptionRouter(new Map([['visits', 'notes']]), transport), limits, schema, scopes, new PhiMask(schema, { 'Visit.patientName': 'name' }));
+  const gate = subscriptionGate(new SubscriptionRouter(new Map([['visits', 'notes']]), transport), limits, schema, scopes, new PhiMask(schema, { 'Visit.patientName': 'name' }, {}));
   const ctx = (granted: Grants) => ({ ...testContext('tenant-a'), scopes: granted });
   const query = 'subscription { visits { id patientName } }';
 
