@@ -228,7 +228,8 @@ export function draw(container, chartType, result, caption, options = {}) {
   target.style.contain = 'inline-size';
   replace(container, target);
   let width = target.clientWidth;
-  const { option, head, rows, layout } = plan(chartType, result, width, getComputedStyle(target).fontFamily || undefined);
+  // The font's name in single quotes: ECharts writes it into SVG attributes quoted with double ones, and a `"` there makes the SVG (and its PNG export) unreadable.
+  const { option, head, rows, layout } = plan(chartType, result, width, (getComputedStyle(target).fontFamily || '').replaceAll('"', "'") || undefined);
   container.append(textAlternative(textId, caption, head, rows));
   const chart = window.echarts.init(target, darkScheme?.matches ? 'dark' : null, { renderer: 'svg' });
   chart.setOption(option);

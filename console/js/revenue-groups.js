@@ -94,8 +94,8 @@ export function showGroups(section, { list, groupBy, groupByLabel, openKey, onOp
   });
 
   async function savePng() {
-    const blob = await chartPng(chart);
-    if (!blob) return void announce('No chart to download');
+    const blob = await chartPng(chart).catch(() => null);
+    if (!blob) return void announce('The chart could not be made into a PNG');
     download(`revenue-by-${groupBy}.png`, blob);
   }
 }

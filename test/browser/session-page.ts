@@ -17,7 +17,8 @@ export async function newWatchedPage(browser: Browser, problems: string[], optio
   // A context of its own, not browser.newPage()'s: axe-core (test/browser/accessibility.ts) opens a second page in it. It closes with the page.
   const context = await browser.newContext(options);
   const page = await context.newPage();
-  page.once('close', () => void context.close());
+  // Closing a context the browser is already closing (afterAll) rejects: that is no test's failure.
+  page.once('close', () => void context.close().catch(() => undefined));
   const sent: { url: string; method: string; headers: Record<string, string> }[] = [];
   page.on('pageerror', (error) => problems.push(`page error: ${error.message}`));
   page.on('console', (message) => {

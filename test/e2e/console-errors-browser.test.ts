@@ -45,7 +45,7 @@ describeInBrowser(`the revenue explorer's errors in Chromium (${process.env.E2E_
   const results = () =>
     page.evaluate(() => ({
       figures: document.querySelectorAll('.figures .figure').length,
-      groupRows: document.querySelectorAll('section[aria-labelledby="groups-title"] tbody tr').length,
+      groupRows: document.querySelectorAll('section[aria-labelledby="groups-title"] .table-scroll[aria-label="Groups"] tbody tr').length,
       lineRows: document.querySelectorAll('table.lines tbody tr').length,
     }));
 
@@ -54,7 +54,7 @@ describeInBrowser(`the revenue explorer's errors in Chromium (${process.env.E2E_
     await page.locator('table.lines tbody tr').first().waitFor();
     await page.getByLabel('Group by').selectOption('location');
     await apply();
-    await page.locator('section[aria-labelledby="groups-title"] tbody tr').first().waitFor();
+    await page.locator('section[aria-labelledby="groups-title"] .table-scroll[aria-label="Groups"] tbody tr').first().waitFor();
     const before = await results();
     expect(before.figures).toBe(7);
     expect(before.groupRows).toBeGreaterThan(0);

@@ -70,13 +70,13 @@ describeInBrowser(`the revenue explorer in Chromium (${process.env.E2E_MODE} mod
     return page;
   }
 
-  /** Everything the explorer shows: the form's values, the chips, figures, groups, lines and pager. */
+  /** Everything the explorer shows: the form's values, the chips, figures, groups (the table's, not the chart's hidden one), lines and pager. */
   const screen = (page: Page) =>
     page.evaluate(() => ({
       form: [...document.querySelector('form.revenue-filters').elements].filter((e: any) => e.name).map((e: any) => (e.type === 'checkbox' ? `${e.name}=${e.value}:${e.checked}` : `${e.name}=${e.value}`)),
       chips: [...document.querySelectorAll('.chip')].map((c: any) => c.textContent),
       figures: [...document.querySelectorAll('.figures .kpi-value')].map((e: any) => e.textContent),
-      groups: [...document.querySelectorAll('section[aria-labelledby="groups-title"] tbody tr')].map((tr: any) => [...tr.cells].slice(0, 5).map((td: any) => td.textContent)),
+      groups: [...document.querySelectorAll('section[aria-labelledby="groups-title"] .table-scroll[aria-label="Groups"] tbody tr')].map((tr: any) => [...tr.cells].slice(0, 5).map((td: any) => td.textContent)),
       heading: document.querySelector('#lines-title')?.textContent,
       lines: [...document.querySelectorAll('table.lines tbody tr')].map((tr: any) => [...tr.cells].map((td: any) => td.textContent)),
       pager: document.querySelector('[aria-label="Pages of lines"] span')?.textContent ?? '',
