@@ -23,9 +23,11 @@ const EXTENSION = 'notFreeText';
 /**
  * Scalars that hold no free text: numbers, booleans, and `ID`, the graph's identifiers (random
  * UUIDs: one in about 400 has digit groups that pass Luhn once its letters split them, and was
- * refused as a card number).
+ * refused as a card number). An `ID` that is not a UUID is read on its own (`idIssues`).
  */
 const NOT_TEXT = new Set(['Int', 'Float', 'Boolean', 'ID']);
+/** Our own identifiers: canonical UUIDs, the only `ID` values the rule never reads. */
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 /** Most issues one mutation reports; the first few locate the problem. */
 const MAX_ISSUES = 10;
 /** Deepest JSON walked; the edges refuse deeper bodies before a subgraph sees them. */
@@ -103,6 +105,8 @@ function valueIssues(value: unknown, type: GraphQLInputType, loc: IssueLoc, exem
   } else if (isScalarType(nullable)) {
     // String and custom scalars (JSON): enums and these scalars hold no text.
     if (!NOT_TEXT.has(nullable.name)) jsonIssues(value, loc, issues);
+    // Ids issued elsewhere (a partner's location id, an ad platform's) are typed ID but stored as sent.
+    else if (nullable.name === 'ID' && typeof value === 'string' && !UUID.test(value) && containsCardNumber(value)) issues.push(cardIssue(loc));
   }
 }
 

@@ -10,8 +10,8 @@ import { number } from './format.js';
 
 const PER_PAGE = 100;
 const AMOUNTS = new Set(['grossAmount', 'discountAmount', 'netAmount']);
-const EXPORT = `query RevenueExport($timezone: String!, $startDate: String, $endDate: String, $locationIds: [String!], $locationNames: [String!], $providerIds: [String!], $providerNames: [String!],
-  $patientIds: [String!], $patientNames: [String!], $itemCategories: [String!], $itemTypes: [String!], $itemNames: [String!], $paymentMediums: [String!], $comment: String,
+const EXPORT = `query RevenueExport($timezone: String!, $startDate: String, $endDate: String, $locationIds: [ID!], $locationNames: [String!], $providerIds: [ID!], $providerNames: [String!],
+  $patientIds: [ID!], $patientNames: [String!], $itemCategories: [String!], $itemTypes: [String!], $itemNames: [String!], $paymentMediums: [String!], $comment: String,
   $minNetAmount: Float, $maxNetAmount: Float, $groupBy: RevenueGroupBy, $groupKey: String, $sortBy: RevenueBreakdownSortField!, $sortDirection: SortDirection!, $page: Int!) {
   lines: revenueBreakdown(timezone: $timezone, startDate: $startDate, endDate: $endDate, locationIds: $locationIds, locationNames: $locationNames, providerIds: $providerIds, providerNames: $providerNames,
     patientIds: $patientIds, patientNames: $patientNames, itemCategories: $itemCategories, itemTypes: $itemTypes, itemNames: $itemNames, paymentMediums: $paymentMediums, comment: $comment,

@@ -11,7 +11,7 @@ import { readRevenueView, revenueHref } from './revenue-link.js';
 
 const FILTER_ARGS = 'timezone: $timezone, startDate: $startDate, endDate: $endDate, locationIds: $locationIds, locationNames: $locationNames, providerIds: $providerIds, providerNames: $providerNames, patientIds: $patientIds, patientNames: $patientNames, itemCategories: $itemCategories, itemTypes: $itemTypes, itemNames: $itemNames, paymentMediums: $paymentMediums, comment: $comment';
 // Group summaries type the amounts Int (the contract's types), the other three Float: two variables each.
-const EXPLORE = `query Revenue($timezone: String!, $startDate: String, $endDate: String, $locationIds: [String!], $locationNames: [String!], $providerIds: [String!], $providerNames: [String!], $patientIds: [String!], $patientNames: [String!],
+const EXPLORE = `query Revenue($timezone: String!, $startDate: String, $endDate: String, $locationIds: [ID!], $locationNames: [String!], $providerIds: [ID!], $providerNames: [String!], $patientIds: [ID!], $patientNames: [String!],
   $itemCategories: [String!], $itemTypes: [String!], $itemNames: [String!], $paymentMediums: [String!], $comment: String,
   $minNet: Float, $maxNet: Float, $minNetInt: Int, $maxNetInt: Int, $grouped: Boolean!, $groupBy: RevenueGroupBy, $groupByOrAny: RevenueGroupBy!, $groupKey: String,
   $groupSort: RevenueGroupSortField!, $groupDirection: SortDirection!, $sortBy: RevenueBreakdownSortField!, $sortDirection: SortDirection!, $page: Int!, $perPage: Int!) {

@@ -58,8 +58,8 @@ const LINE_SCHEMA = object({
 });
 
 // Contract part 4.3: the filters every breakdown endpoint takes, in the table's order. Amounts are integer cents.
-const FILTER_VARIABLES = `$timezone: String!, $startDate: String, $endDate: String, $locationIds: [String!], $locationNames: [String!],
-  $providerIds: [String!], $providerNames: [String!], $patientIds: [String!], $patientNames: [String!], $itemCategories: [String!],
+const FILTER_VARIABLES = `$timezone: String!, $startDate: String, $endDate: String, $locationIds: [ID!], $locationNames: [String!],
+  $providerIds: [ID!], $providerNames: [String!], $patientIds: [ID!], $patientNames: [String!], $itemCategories: [String!],
   $itemTypes: [String!], $itemNames: [String!], $paymentMediums: [String!], $comment: String`;
 const FILTER_ARGS = `timezone: $timezone, startDate: $startDate, endDate: $endDate, locationIds: $locationIds, locationNames: $locationNames,
   providerIds: $providerIds, providerNames: $providerNames, patientIds: $patientIds, patientNames: $patientNames, itemCategories: $itemCategories,
@@ -74,7 +74,7 @@ const BREAKDOWN = '/analytics/dashboards/product-sales-breakdown';
 const BREAKDOWN_NOTE = 'timezone (IANA) required; list parameters as repeated keys; min/max_net_amount in cents';
 
 // The list parameters every list shares (contract part 4.2); defaults are the variables' defaults, so the document shows them.
-const LIST_VARIABLES = '$page: Int = 1, $perPage: Int = 20, $sortDirection: SortDirection = desc, $locationId: String';
+const LIST_VARIABLES = '$page: Int = 1, $perPage: Int = 20, $sortDirection: SortDirection = desc, $locationId: ID';
 const LIST_PARAMS = { page: 'page', per_page: 'perPage', sort_by: 'sortBy', sort_direction: 'sortDirection', location_id: 'locationId' };
 
 /** Contract parts 4.2 and 4.3: analytics dashboards, widgets, the query engine and the product sales revenue breakdown. */

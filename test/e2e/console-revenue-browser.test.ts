@@ -21,7 +21,7 @@ const describeInBrowser = executablePath ? describe : describe.skip;
 const day = (daysAgo: number) => new Date(Date.now() - daysAgo * 86_400_000).toISOString().slice(0, 10);
 const count = (text: string) => Number(/· ([\d,]+) lines/.exec(text)?.[1].replaceAll(',', ''));
 const LINE_FIELDS = 'id patientName grossAmount discountAmount netAmount';
-const BREAKDOWN_ARGS = '$timezone: String!, $startDate: String, $endDate: String, $locationIds: [String!], $providerNames: [String!], $groupBy: RevenueGroupBy, $groupKey: String, $sortBy: RevenueBreakdownSortField! = created_date, $sortDirection: SortDirection! = desc, $page: Int! = 1';
+const BREAKDOWN_ARGS = '$timezone: String!, $startDate: String, $endDate: String, $locationIds: [ID!], $providerNames: [String!], $groupBy: RevenueGroupBy, $groupKey: String, $sortBy: RevenueBreakdownSortField! = created_date, $sortDirection: SortDirection! = desc, $page: Int! = 1';
 const BREAKDOWN = `query(${BREAKDOWN_ARGS}) { revenueBreakdown(timezone: $timezone, startDate: $startDate, endDate: $endDate, locationIds: $locationIds, providerNames: $providerNames, groupBy: $groupBy, groupKey: $groupKey, sortBy: $sortBy, sortDirection: $sortDirection, page: $page, perPage: 100) { total pages items { ${LINE_FIELDS} } } }`;
 
 /**

@@ -211,7 +211,7 @@ describe(`direct execution of single-fetch REST routes (${MODE} mode)`, () => {
     const closed = await closedPort();
     const answers = await failingFetches(() => `http://127.0.0.1:${closed}`, 'unreachable-'.repeat(4));
     expect(answers.filter((a) => JSON.stringify(a.direct) !== JSON.stringify(a.gateway))).toEqual([]);
-    // The one nullable root field: the gateway answers it null beside the error, not `data: null`.
+    // A nullable root field (the logo; single lookups are nullable too): the gateway answers it null beside the error, not `data: null`.
     expect(answers.find((a) => a.operationId === 'getTenantLogo')!.direct).toEqual({ data: { tenantLogo: null }, errors: [{ message: 'Internal server error', extensions: { code: 'INTERNAL_SERVER_ERROR' } }] });
   });
 

@@ -48,7 +48,7 @@ export async function appendAuditRecords(server: InProcessApp, tenantId: string,
 }
 
 /** The query every graph test of the trail sends, all filters as variables. */
-export const AUDIT_EVENTS_QUERY = `query($page: Int, $perPage: Int, $actorId: String, $actorKind: AuditActorKind, $resourceId: String, $action: String, $from: DateTime, $to: DateTime, $sortDirection: SortDirection) {
+export const AUDIT_EVENTS_QUERY = `query($page: Int, $perPage: Int, $actorId: ID, $actorKind: AuditActorKind, $resourceId: ID, $action: String, $from: DateTime, $to: DateTime, $sortDirection: SortDirection) {
   auditEvents(page: $page, perPage: $perPage, actorId: $actorId, actorKind: $actorKind, resourceId: $resourceId, action: $action, from: $from, to: $to, sortDirection: $sortDirection) {
     items { id seq occurredAt actor { kind id } action resourceType resourceIds outcome requestId clientAddress } total page perPage pages
   }

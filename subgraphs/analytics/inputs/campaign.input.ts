@@ -1,5 +1,5 @@
 import { DateTimeInput } from '../../common/input-scalars';
-import { Field, InputType, Int } from 'type-graphql';
+import { Field, ID, InputType, Int } from 'type-graphql';
 
 // Input dates use the `DateTime` scalar: the REST bridge reads that name to give Pydantic's datetime errors.
 
@@ -9,16 +9,16 @@ export class CreateCampaignInput {
   @Field({ description: 'Display name, 1 to 200 characters' })
   name!: string;
 
-  @Field(() => String, { nullable: true })
+  @Field(() => ID, { nullable: true })
   locationId?: string | null;
 
   @Field(() => String, { nullable: true })
   description?: string | null;
 
-  @Field(() => String, { nullable: true })
+  @Field(() => ID, { nullable: true })
   platformId?: string | null;
 
-  @Field(() => String, { nullable: true })
+  @Field(() => ID, { nullable: true })
   platformAssetId?: string | null;
 
   @Field({ defaultValue: true })
@@ -33,7 +33,7 @@ export class CreateCampaignInput {
   @Field(() => Int, { nullable: true, description: 'Budget in cents, not negative' })
   budgetCents?: number | null;
 
-  @Field(() => String, { nullable: true })
+  @Field(() => ID, { nullable: true })
   pipelineId?: string | null;
 
   @Field(() => String, { nullable: true, description: 'Where the lead form sends the visitor after a lead (absolute http(s) URL)' })

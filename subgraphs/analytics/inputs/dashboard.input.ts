@@ -1,5 +1,5 @@
 import { JSONResolver } from 'graphql-scalars';
-import { Field, InputType } from 'type-graphql';
+import { Field, ID, InputType } from 'type-graphql';
 
 /** Body of `POST /analytics/dashboards` / `createDashboard`. */
 @InputType({ description: 'A new dashboard' })
@@ -10,7 +10,7 @@ export class CreateDashboardInput {
   @Field(() => String, { nullable: true })
   description?: string | null;
 
-  @Field(() => String, { nullable: true })
+  @Field(() => ID, { nullable: true })
   locationId?: string | null;
 
   @Field(() => JSONResolver, { nullable: true, description: 'Grid layout, a JSON object or array; {} when absent' })

@@ -18,7 +18,10 @@ export class CampaignResolver {
     return service(ctx).list(args);
   }
 
-  @Query(() => CampaignType, { description: 'One campaign; unknown ids are NOT_FOUND' })
+  @Query(() => CampaignType, {
+    nullable: true,
+    description: 'One campaign; null with a NOT_FOUND error for an unknown id',
+  })
   campaign(@Arg('id', () => ID) id: string, @Ctx() ctx: SubgraphContext): Promise<CampaignView> {
     return service(ctx).get(id);
   }

@@ -21,7 +21,10 @@ export class DashboardResolver {
     return service(ctx).list(args);
   }
 
-  @Query(() => DashboardType, { description: 'One dashboard; unknown ids are NOT_FOUND' })
+  @Query(() => DashboardType, {
+    nullable: true,
+    description: 'One dashboard; null with a NOT_FOUND error for an unknown id',
+  })
   dashboard(@Arg('id', () => ID) id: string, @Ctx() ctx: SubgraphContext): Promise<Dashboard> {
     return service(ctx).get(id);
   }

@@ -18,7 +18,10 @@ export class WidgetResolver {
     return service(ctx).list(args);
   }
 
-  @Query(() => WidgetType, { description: 'One widget; unknown ids are NOT_FOUND' })
+  @Query(() => WidgetType, {
+    nullable: true,
+    description: 'One widget; null with a NOT_FOUND error for an unknown id',
+  })
   widget(@Arg('id', () => ID) id: string, @Ctx() ctx: SubgraphContext): Promise<Widget> {
     return service(ctx).get(id);
   }

@@ -1,4 +1,4 @@
-import { ArgsType, Field } from 'type-graphql';
+import { ArgsType, Field, ID } from 'type-graphql';
 import { PageArgs, SortDirection } from '../../common/pagination';
 import { CampaignSortField } from './enums';
 
@@ -11,7 +11,7 @@ export class CampaignListArgs extends PageArgs {
   @Field(() => SortDirection, { defaultValue: SortDirection.desc })
   sortDirection: SortDirection = SortDirection.desc;
 
-  @Field(() => String, { nullable: true, description: 'Only campaigns of this location' })
+  @Field(() => ID, { nullable: true, description: 'Only campaigns of this location' })
   locationId?: string | null;
 
   @Field(() => Boolean, { nullable: true, description: 'Only active (true) or inactive (false) campaigns' })

@@ -24,19 +24,19 @@ export class CampaignType {
   @Field()
   name!: string;
 
-  @Field(() => String, { nullable: true })
+  @Field(() => ID, { nullable: true })
   locationId!: string | null;
 
   @Field(() => String, { nullable: true })
   description!: string | null;
 
-  @Field(() => String, { nullable: true })
+  @Field(() => ID, { nullable: true })
   platformId!: string | null;
 
-  @Field(() => String, { nullable: true })
+  @Field(() => ID, { nullable: true })
   platformAssetId!: string | null;
 
-  @Field(() => String, { nullable: true, description: 'Set by the ad platform sync' })
+  @Field(() => ID, { nullable: true, description: 'Set by the ad platform sync' })
   externalCampaignId!: string | null;
 
   @Field(() => String, { nullable: true })
@@ -81,7 +81,7 @@ export class CampaignType {
   @Field(() => Int, { nullable: true, description: 'Budget in cents' })
   budgetCents!: number | null;
 
-  @Field(() => String, { nullable: true })
+  @Field(() => ID, { nullable: true })
   pipelineId!: string | null;
 
   @Field(() => CampaignWebhookType)

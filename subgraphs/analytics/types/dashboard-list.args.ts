@@ -1,4 +1,4 @@
-import { ArgsType, Field } from 'type-graphql';
+import { ArgsType, Field, ID } from 'type-graphql';
 import { PageArgs, SortDirection } from '../../common/pagination';
 import { DashboardSortField } from './enums';
 
@@ -11,7 +11,7 @@ export class DashboardListArgs extends PageArgs {
   @Field(() => SortDirection, { defaultValue: SortDirection.desc })
   sortDirection: SortDirection = SortDirection.desc;
 
-  @Field(() => String, { nullable: true, description: 'Only dashboards of this location' })
+  @Field(() => ID, { nullable: true, description: 'Only dashboards of this location' })
   locationId?: string | null;
 
   @Field(() => String, { nullable: true, description: 'Only dashboards whose name contains this text (case-insensitive)' })

@@ -14,7 +14,7 @@ export class DashboardType {
   @Field(() => String, { nullable: true })
   description!: string | null;
 
-  @Field(() => String, { nullable: true, description: 'The location the dashboard is about, if any' })
+  @Field(() => ID, { nullable: true, description: 'The location the dashboard is about, if any' })
   locationId!: string | null;
 
   @Field(() => JSONResolver, { description: 'Front-end grid layout, stored as sent (a JSON object or array)' })

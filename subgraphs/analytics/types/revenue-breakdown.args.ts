@@ -1,4 +1,4 @@
-import { ArgsType, Field, Float, Int } from 'type-graphql';
+import { ArgsType, Field, Float, ID, Int } from 'type-graphql';
 import { PAGE_DEFAULTS, SortDirection } from '../../common/pagination';
 import { RevenueBreakdownSortField, RevenueGroupBy, RevenueGroupSortField } from './revenue-enums';
 
@@ -16,19 +16,19 @@ export class RevenueFilterArgs {
   @Field(() => String, { nullable: true, description: 'Up to this date (YYYY-MM-DD, the whole day in timezone) or ISO 8601 date-time, inclusive' })
   endDate?: string | null;
 
-  @Field(() => [String], { ...LIST, description: 'Lines of any of these locations' })
+  @Field(() => [ID], { ...LIST, description: 'Lines of any of these locations' })
   locationIds?: string[] | null;
 
   @Field(() => [String], { ...LIST, description: 'Lines whose location name is one of these (exact, case-insensitive)' })
   locationNames?: string[] | null;
 
-  @Field(() => [String], LIST)
+  @Field(() => [ID], LIST)
   providerIds?: string[] | null;
 
   @Field(() => [String], { ...LIST, description: 'Exact, case-insensitive' })
   providerNames?: string[] | null;
 
-  @Field(() => [String], LIST)
+  @Field(() => [ID], LIST)
   patientIds?: string[] | null;
 
   @Field(() => [String], { ...LIST, description: 'Exact, case-insensitive' })

@@ -11,7 +11,7 @@ export class WidgetListArgs extends PageArgs {
   @Field(() => SortDirection, { defaultValue: SortDirection.desc })
   sortDirection: SortDirection = SortDirection.desc;
 
-  @Field(() => String, { nullable: true, description: "Only widgets whose dashboard belongs to this location" })
+  @Field(() => ID, { nullable: true, description: "Only widgets whose dashboard belongs to this location" })
   locationId?: string | null;
 
   @Field(() => ID, { nullable: true, description: 'Only widgets of this dashboard' })

@@ -4,7 +4,7 @@ import { NotFreeText } from '../../../platform/stored-text-rule';
 /** `createMerchantAccount`. Processing fees are percent (2.9 = 2.9 %), per-transaction fees integer cents (30 = 0.30). */
 @InputType('CreateMerchantAccountInput', { description: 'A merchant account of the tenant at the payment processor' })
 export class CreateMerchantAccountInput {
-  @Field(() => String, { nullable: true, description: "The processor's id of an existing account; absent: the processor opens one" })
+  @Field(() => ID, { nullable: true, description: "The processor's id of an existing account; absent: the processor opens one" })
   @NotFreeText('processor-issued')
   processorAccountId?: string | null;
 

@@ -1,5 +1,5 @@
 import { JSONResolver } from 'graphql-scalars';
-import { Field, InputType, Int } from 'type-graphql';
+import { Field, ID, InputType, Int } from 'type-graphql';
 import { DateTimeInput } from '../../common/input-scalars';
 import { NotFreeText } from '../../../platform/stored-text-rule';
 
@@ -70,11 +70,11 @@ export class BillingContactInput {
 /** Body of `POST /user/patient/payment-methods/create` / `createPatientPaymentMethod`: a method tokenised by the processor. */
 @InputType('CreatePaymentMethodInput', { description: 'A payment method already tokenised by the processor; full card or account numbers are refused' })
 export class CreatePaymentMethodInput {
-  @Field({ description: "The processor's id of the tokenised method" })
+  @Field(() => ID, { description: "The processor's id of the tokenised method" })
   @NotFreeText('processor-issued')
   paymentMethodId!: string;
 
-  @Field(() => String, { nullable: true })
+  @Field(() => ID, { nullable: true })
   @NotFreeText('processor-issued')
   paymentMethodConfigId?: string | null;
 

@@ -12,7 +12,10 @@ const service = (ctx: SubgraphContext) => new GiftCardService(ctx.em, requireSco
 /** Issued gift cards (contract parts 3 and 4.6); thin: arguments -> service -> result. */
 @Resolver(() => IssuedGiftCardView)
 export class GiftCardResolver {
-  @Query(() => IssuedGiftCardView, { description: 'One issued gift card with its transactions; unknown ids are NOT_FOUND' })
+  @Query(() => IssuedGiftCardView, {
+    nullable: true,
+    description: 'One issued gift card with its transactions; null with a NOT_FOUND error for an unknown id',
+  })
   issuedGiftCard(@Arg('id', () => ID) id: string, @Ctx() ctx: SubgraphContext): Promise<IssuedGiftCardView> {
     return service(ctx).get(id);
   }

@@ -14,7 +14,10 @@ const members = (ctx: SubgraphContext) => new MemberService(ctx.em, requireScope
 /** Members and their manual payments (contract part 4.7). */
 @Resolver(() => MemberView)
 export class MemberResolver {
-  @Query(() => MemberView, { description: 'One member with payments; unknown ids are NOT_FOUND' })
+  @Query(() => MemberView, {
+    nullable: true,
+    description: 'One member with payments; null with a NOT_FOUND error for an unknown id',
+  })
   member(@Arg('id', () => ID) id: string, @Ctx() ctx: SubgraphContext): Promise<MemberView> {
     return members(ctx).get(id);
   }

@@ -29,10 +29,10 @@ export class PaymentMethodView {
   @Field(() => ID)
   patientId!: string;
 
-  @Field({ description: "The processor's id of the method" })
+  @Field(() => ID, { description: "The processor's id of the method" })
   processorPaymentMethodId!: string;
 
-  @Field(() => String, { nullable: true })
+  @Field(() => ID, { nullable: true })
   paymentMethodConfigId!: string | null;
 
   @Field(() => String, { nullable: true })

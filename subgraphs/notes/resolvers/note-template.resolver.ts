@@ -10,7 +10,10 @@ import { NoteTemplateListArgs, NoteTemplatePage, NoteTemplateType, TemplateQuest
 /** Root fields of note templates (names: docs/api.md); thin: arguments -> service -> result. */
 @Resolver(() => NoteTemplateType)
 export class NoteTemplateResolver {
-  @Query(() => NoteTemplateType, { description: "One of the tenant's note templates with its questions in order" })
+  @Query(() => NoteTemplateType, {
+    nullable: true,
+    description: "One of the tenant's note templates with its questions in order; null with a NOT_FOUND error for an unknown id",
+  })
   noteTemplate(@Arg('id', () => ID) id: string, @Ctx() ctx: SubgraphContext): Promise<NoteTemplateType> {
     return new NoteTemplateService(ctx.em, requireScope(ctx), ctx.audit).get(id);
   }

@@ -1,4 +1,4 @@
-import { Field, InputType } from 'type-graphql';
+import { Field, ID, InputType } from 'type-graphql';
 
 /** `createLocation`: a new location of the calling tenant. */
 @InputType('CreateLocationInput')
@@ -27,6 +27,6 @@ export class CreateLocationInput {
   @Field(() => String, { nullable: true, description: 'ISO 3166-1 alpha-2 code, e.g. US' })
   country?: string | null;
 
-  @Field(() => String, { nullable: true, description: "The location's id in a partner system" })
+  @Field(() => ID, { nullable: true, description: "The location's id in a partner system" })
   partnerLocationId?: string | null;
 }

@@ -14,7 +14,10 @@ export class LocationResolver {
     return new LocationService(ctx.em, requireScope(ctx), ctx.audit).list(args);
   }
 
-  @Query(() => LocationType, { description: 'One location; unknown ids are NOT_FOUND' })
+  @Query(() => LocationType, {
+    nullable: true,
+    description: 'One location; null with a NOT_FOUND error for an unknown id',
+  })
   location(@Arg('id', () => ID) id: string, @Ctx() ctx: SubgraphContext): Promise<LocationType> {
     return new LocationService(ctx.em, requireScope(ctx), ctx.audit).get(id);
   }

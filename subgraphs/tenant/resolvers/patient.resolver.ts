@@ -14,7 +14,10 @@ export class PatientResolver {
     return new PatientService(ctx.em, requireScope(ctx), ctx.audit).list(args);
   }
 
-  @Query(() => PatientType, { description: 'One patient; unknown ids are NOT_FOUND' })
+  @Query(() => PatientType, {
+    nullable: true,
+    description: 'One patient; null with a NOT_FOUND error for an unknown id',
+  })
   patient(@Arg('id', () => ID) id: string, @Ctx() ctx: SubgraphContext): Promise<PatientType> {
     return new PatientService(ctx.em, requireScope(ctx), ctx.audit).get(id);
   }

@@ -15,7 +15,10 @@ export class ProviderResolver {
     return new ProviderService(ctx.em, requireScope(ctx), ctx.audit).list(args);
   }
 
-  @Query(() => ProviderType, { description: 'One provider; unknown ids are NOT_FOUND' })
+  @Query(() => ProviderType, {
+    nullable: true,
+    description: 'One provider; null with a NOT_FOUND error for an unknown id',
+  })
   provider(@Arg('id', () => ID) id: string, @Ctx() ctx: SubgraphContext): Promise<ProviderType> {
     return new ProviderService(ctx.em, requireScope(ctx), ctx.audit).get(id);
   }

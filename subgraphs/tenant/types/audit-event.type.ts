@@ -14,7 +14,7 @@ export class AuditActorType {
   @Field(() => AuditActorKind)
   kind!: ActorKind;
 
-  @Field(() => String, { nullable: true, description: "The key's or the person's id; null for the platform, and for the operator unless it was the CLI" })
+  @Field(() => ID, { nullable: true, description: "The key's or the person's id; null for the platform, and for the operator unless it was the CLI" })
   id!: string | null;
 }
 
@@ -40,13 +40,13 @@ export class AuditEventType {
   @Field({ description: 'e.g. `patient`, `tenant`, `api_key`, `audit_event`' })
   resourceType!: string;
 
-  @Field(() => [String], { description: 'The ids read or changed; empty when the action names none (an export)' })
+  @Field(() => [ID], { description: 'The ids read or changed; empty when the action names none (an export)' })
   resourceIds!: string[];
 
   @Field({ description: '`success` or `failure`' })
   outcome!: string;
 
-  @Field(() => String, { nullable: true, description: "The request's X-Request-Id" })
+  @Field(() => ID, { nullable: true, description: "The request's X-Request-Id" })
   requestId!: string | null;
 
   @Field(() => String, { nullable: true, description: "The client's address at the edge" })
@@ -60,13 +60,13 @@ export class AuditEventPage extends PageType(AuditEventType) {}
 /** Filters of `auditEvents` (and of the REST export); each narrows the result, all together. */
 @ArgsType()
 export class AuditEventListArgs extends PageArgs {
-  @Field(() => String, { nullable: true, description: "Only this actor's records (a key's or a person's id)" })
+  @Field(() => ID, { nullable: true, description: "Only this actor's records (a key's or a person's id)" })
   actorId?: string | null;
 
   @Field(() => AuditActorKind, { nullable: true })
   actorKind?: ActorKind | null;
 
-  @Field(() => String, { nullable: true, description: 'Only records naming this resource id among theirs, e.g. a patient id' })
+  @Field(() => ID, { nullable: true, description: 'Only records naming this resource id among theirs, e.g. a patient id' })
   resourceId?: string | null;
 
   @Field(() => String, { nullable: true, description: 'Only this action, exactly, e.g. `patient.read`' })

@@ -36,7 +36,7 @@ export class LocationType {
   @Field(() => DateTimeISOResolver)
   createdDate!: Date;
 
-  @Field(() => String, { nullable: true, description: "The location's id in a partner system" })
+  @Field(() => ID, { nullable: true, description: "The location's id in a partner system" })
   partnerLocationId!: string | null;
 }
 

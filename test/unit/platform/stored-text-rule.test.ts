@@ -68,9 +68,15 @@ describe('the card number rule on mutations', () => {
     expect((await graphql({ schema, source: 'query($t: String!) { search(text: $t) }', variableValues: { t: PAN } })).data).toEqual({ search: 'found 19' });
   });
 
-  it('reads no ID: identifiers are looked up, not stored as text (a random UUID once read as a card)', async () => {
+  it('reads no UUID typed ID: our identifiers are looked up, not stored as text (a random UUID once read as a card)', async () => {
     const uuid = 'b4226776-5552-42e7-b4f5-fa3e1f8ef2c0';
     expect((await save({ ref: uuid, refs: [uuid, '4111 1111', '1111 1111'] })).errors).toBeUndefined();
     expect((await save({ meta: { widgets: [uuid] } })).errors).toBeUndefined();
+  });
+
+  it("reads an ID that is not a UUID (another system's id, stored as sent), each on its own", async () => {
+    expect(locs(await save({ ref: PAN.replace(/ /g, '') }))).toEqual([['input', 'ref']]);
+    expect(locs(await save({ refs: ['loc-7', PAN] }))).toEqual([['input', 'refs', 1]]);
+    expect((await save({ ref: 'partner-4111-1111' })).errors).toBeUndefined();
   });
 });
