@@ -50,6 +50,33 @@ const DESCRIPTION = [
   '(Unix epoch seconds), `RateLimit-Policy`, `RateLimit` and `X-Request-Id`; 429 and 503 add `Retry-After` (seconds).',
 ].join(' ');
 
+// One line per tag the route table uses; a route with a tag missing here fails the document's build.
+const TAG_DESCRIPTIONS: Record<string, string> = {
+  Tenant: "The clinic's own record: its profile, address, settings, logos and webhook configuration",
+  Analytics: 'Dashboards, their widgets, ad-hoc analytics queries and the revenue breakdown',
+  'Payment methods': "Cards, bank accounts and wallets stored for a patient at the clinic's payment processor",
+  Campaigns: 'Marketing campaigns and the leads their public webhooks receive',
+  'Gift cards': 'Gift cards the clinic issued',
+  Members: 'Membership payments recorded by hand',
+  'Merchant accounts': "The clinic's accounts at its payment processors",
+  Notes: 'Clinical note templates',
+  Audit: "The tenant's audit trail: who read or changed what, and when",
+};
+
+/** The document's tags, in first-use order, each with its description. */
+function tagObjects(routes: RouteDefinition[]): JsonSchema[] {
+  return [...new Set(routes.map((r) => r.tag))].map((name) => {
+    if (!TAG_DESCRIPTIONS[name]) throw new Error(`Tag ${name} has no description in rest-bridge/openapi.ts`);
+    return { name, description: TAG_DESCRIPTIONS[name] };
+  });
+}
+
+/** Only the headers the document's responses refer to (no-unused-components): Deprecation and its kin only while a route is deprecated. */
+function usedHeaders(paths: unknown): Record<string, JsonSchema> {
+  const text = JSON.stringify(paths);
+  return Object.fromEntries(Object.entries(HEADERS).filter(([name]) => text.includes(`"#/components/headers/${name}"`)));
+}
+
 const HEADERS: Record<string, JsonSchema> = {
   'X-RateLimit-Limit': { description: "Requests allowed in the tenant's current window.", schema: { type: 'integer' } },
   'X-RateLimit-Remaining': { description: 'Requests left in the current window.', schema: { type: 'integer' } },
@@ -158,14 +185,15 @@ export function buildOpenApiDocument(
   }
   return {
     openapi: '3.1.0',
-    info: { title: 'Healthcare Practice Platform API', version: '1.0', description: DESCRIPTION },
+    // Proprietary, as package.json's `UNLICENSED` says: no SPDX identifier fits.
+    info: { title: 'Healthcare Practice Platform API', version: '1.0', description: DESCRIPTION, license: { name: 'Proprietary' } },
     ...(options.serverUrl ? { servers: [{ url: options.serverUrl }] } : {}),
     security: [{ tenant: [], apiKey: [] }],
-    tags: [...new Set(routes.map((r) => r.tag))].map((name) => ({ name })),
+    tags: tagObjects(routes),
     paths,
     components: {
       schemas: { ...schemas, ...ERROR_SCHEMAS },
-      headers: HEADERS,
+      headers: usedHeaders(paths),
       securitySchemes: {
         tenant: { type: 'apiKey', in: 'header', name: 'TENANT', description: 'The tenant the request is made on behalf of.' },
         apiKey: { type: 'apiKey', in: 'header', name: 'API-KEY', description: 'An API key of that tenant.' },
