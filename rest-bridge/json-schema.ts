@@ -135,7 +135,8 @@ function ruledFieldSchema(type: GraphQLInputType, rule: InputFieldRule | undefin
   if (!rule) return inputTypeSchema(type, components);
   const nullable = !isNonNullType(type) && rule.nullable !== false;
   let schema = inputTypeSchema(isNonNullType(type) ? type : new GraphQLNonNull(type), components);
-  if (rule.jsonTypes) schema = { ...schema, type: rule.jsonTypes.length === 1 ? rule.jsonTypes[0] : [...rule.jsonTypes] };
+  // anyOf rather than a `type` list: OpenAPI 3.0 (the contract check's rendering) has no type lists.
+  if (rule.jsonTypes) schema = { ...schema, ...(rule.jsonTypes.length === 1 ? { type: rule.jsonTypes[0] } : { anyOf: rule.jsonTypes.map((type) => ({ type })) }) };
   if (rule.minimum !== undefined) schema = { ...schema, minimum: rule.minimum };
   return nullable ? orNull(schema) : schema;
 }
