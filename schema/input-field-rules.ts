@@ -3,7 +3,8 @@
  * the OpenAPI document that describes it (rest-bridge/json-schema.ts). GraphQL has no way to say
  * "optional, but never null" (an optional input field is a nullable one) nor to give an integer a
  * range, so this table says it once for both; test/e2e/rest-sdk.test.ts sends null to every
- * optional field of the Update*Input bodies and holds the server to what the document says.
+ * optional field of the Update*Input bodies and holds the server to what the document says (the
+ * services keep their own Pydantic-style error for each refused null; that test keeps them in step).
  */
 export interface InputFieldRule {
   /**
@@ -45,4 +46,6 @@ export const INPUT_FIELD_RULES: InputFieldRules = {
   CreateDashboardInput: { layout: { nullable: false, jsonTypes: ['object', 'array'] } },
   UpdateDashboardInput: { name: PRESENT_OR_ABSENT, layout: { nullable: false, jsonTypes: ['object', 'array'] } },
   UpdateCampaignInput: { name: PRESENT_OR_ABSENT, isActive: PRESENT_OR_ABSENT },
+  // A tenant always has a name, a time zone, a locale and a currency: they change, never clear.
+  UpdateTenantInput: { name: PRESENT_OR_ABSENT, timezone: PRESENT_OR_ABSENT, locale: PRESENT_OR_ABSENT, currency: PRESENT_OR_ABSENT },
 };

@@ -710,14 +710,14 @@ export interface components {
         /** @description Partial tenant update: only the fields sent change; null or blank clears an optional field */
         UpdateTenantInput: {
             /** @description 1 to 200 characters */
-            name?: string | null;
+            name?: string;
             legalName?: string | null;
             /** @description IANA time zone name, e.g. America/New_York */
-            timezone?: string | null;
+            timezone?: string;
             /** @description BCP 47 locale, e.g. en-US */
-            locale?: string | null;
+            locale?: string;
             /** @description ISO 4217 currency code, e.g. USD */
-            currency?: string | null;
+            currency?: string;
             /** @description http or https URL */
             website?: string | null;
             phone?: string | null;
@@ -765,14 +765,14 @@ export interface components {
             description?: string | null;
             locationId?: string | null;
             /** @description Grid layout, a JSON object or array; {} when absent */
-            layout?: Record<string, never> | unknown[];
+            layout?: Record<string, unknown> | unknown[];
         };
         /** @description Changes to a dashboard; absent fields keep their value */
         UpdateDashboardInput: {
             name?: string;
             description?: string | null;
             locationId?: string | null;
-            layout?: Record<string, never> | unknown[];
+            layout?: Record<string, unknown> | unknown[];
         };
         /** @description A new widget */
         CreateWidgetInput: {
@@ -783,7 +783,7 @@ export interface components {
             /** @enum {string} */
             chartType: "line" | "bar" | "area" | "pie" | "table" | "kpi";
             /** @description Analytics query in Cube's REST shape (a JSON object) */
-            query: Record<string, never>;
+            query: Record<string, unknown>;
             /** @description {x: 0, y: 0, w: 6, h: 4} when absent */
             position?: components["schemas"]["WidgetPositionInput"] | null;
             /** @default false */
@@ -803,7 +803,7 @@ export interface components {
             name?: string;
             /** @enum {string} */
             chartType?: "line" | "bar" | "area" | "pie" | "table" | "kpi";
-            query?: Record<string, never>;
+            query?: Record<string, unknown>;
             position?: components["schemas"]["WidgetPositionInput"];
             isArchived?: boolean;
         };
@@ -916,7 +916,7 @@ export interface components {
             loc: (string | number)[];
             msg: string;
             input?: unknown;
-            ctx?: Record<string, never>;
+            ctx?: Record<string, unknown>;
         };
         HTTPValidationError: {
             detail: components["schemas"]["ValidationErrorElement"][];
@@ -3499,7 +3499,7 @@ export interface operations {
                         /** @enum {string} */
                         chartType: "line" | "bar" | "area" | "pie" | "table" | "kpi";
                         /** @description Analytics query in Cube's REST shape: measures, dimensions, timeDimensions, filters, order, limit, offset, timezone */
-                        query: Record<string, never>;
+                        query: Record<string, unknown>;
                         /** @description IANA time zone the widget's query runs in: the tenant's unless the widget names one */
                         timezone: string;
                         position: {
@@ -3695,7 +3695,7 @@ export interface operations {
                         /** @enum {string} */
                         chartType: "line" | "bar" | "area" | "pie" | "table" | "kpi";
                         /** @description Analytics query in Cube's REST shape: measures, dimensions, timeDimensions, filters, order, limit, offset, timezone */
-                        query: Record<string, never>;
+                        query: Record<string, unknown>;
                         /** @description IANA time zone the widget's query runs in (its query's timezone): the tenant's unless the widget names one */
                         timezone: string;
                         position: {
@@ -3929,7 +3929,7 @@ export interface operations {
                         /** @enum {string} */
                         chartType: "line" | "bar" | "area" | "pie" | "table" | "kpi";
                         /** @description Analytics query in Cube's REST shape: measures, dimensions, timeDimensions, filters, order, limit, offset, timezone */
-                        query: Record<string, never>;
+                        query: Record<string, unknown>;
                         /** @description IANA time zone the widget's query runs in (its query's timezone): the tenant's unless the widget names one */
                         timezone: string;
                         position: {
@@ -4107,7 +4107,7 @@ export interface operations {
                         /** @enum {string} */
                         chartType: "line" | "bar" | "area" | "pie" | "table" | "kpi";
                         /** @description Analytics query in Cube's REST shape: measures, dimensions, timeDimensions, filters, order, limit, offset, timezone */
-                        query: Record<string, never>;
+                        query: Record<string, unknown>;
                         /** @description IANA time zone the widget's query runs in (its query's timezone): the tenant's unless the widget names one */
                         timezone: string;
                         position: {
@@ -4531,11 +4531,11 @@ export interface operations {
                 content: {
                     "application/json": {
                         /** @description The query as run: defaults applied (limit 1000, timezone UTC), relative dateRanges resolved, order as [member, direction] pairs */
-                        query: Record<string, never>;
+                        query: Record<string, unknown>;
                         /** @description Rows keyed by member name; measures are JSON numbers (integer cents), times wall-clock texts in the query timezone */
-                        data: Record<string, never>[];
+                        data: Record<string, unknown>[];
                         /** @description {measures, dimensions, segments, timeDimensions}: title, shortTitle, type (and meta.unit "cents") of each key */
-                        annotation: Record<string, never>;
+                        annotation: Record<string, unknown>;
                     };
                 };
             };

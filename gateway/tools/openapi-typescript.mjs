@@ -11,6 +11,8 @@ for await (const chunk of process.stdin) chunks.push(chunk);
 const ast = await openapiTS(JSON.parse(Buffer.concat(chunks).toString('utf8')), {
   // A field with a default may be left out of a request body, as the server allows.
   defaultNonNullable: false,
+  // `type: object` with no properties is a free-form JSON object (a widget's query), not an empty one.
+  emptyObjectsUnknown: true,
   // A binary string is a multipart file part: a Blob to the caller.
   transform: (schema) => (schema.format === 'binary' ? BLOB : undefined),
 });
