@@ -16,6 +16,7 @@ import {
   VariableDefinitionNode,
 } from 'graphql';
 import { inputTypeSchema, JsonSchema, objectSchema, parameterSchema, SchemaComponents } from './json-schema';
+import { tagObjects } from './openapi-tags';
 import { HttpMethod, RouteDefinition, UploadMapping } from './types';
 
 /** A route as the document reads it: the bridge's definition, optionally with its success body's schema spelled out. */
@@ -49,24 +50,6 @@ const DESCRIPTION = [
   'Every response, errors included, carries `X-RateLimit-Limit`, `X-RateLimit-Remaining`, `X-RateLimit-Reset`',
   '(Unix epoch seconds), `RateLimit-Policy`, `RateLimit` and `X-Request-Id`; 429 and 503 add `Retry-After` (seconds).',
 ].join(' ');
-
-// One line per tag the route table uses; a tag missing here goes undescribed, which `npm run api:lint` (tag-description) refuses.
-const TAG_DESCRIPTIONS: Record<string, string> = {
-  Tenant: "The clinic's own record: its profile, address, settings, logos and webhook configuration",
-  Analytics: 'Dashboards, their widgets, ad-hoc analytics queries and the revenue breakdown',
-  'Payment methods': "Cards, bank accounts and wallets stored for a patient at the clinic's payment processor",
-  Campaigns: 'Marketing campaigns and the leads their public webhooks receive',
-  'Gift cards': 'Gift cards the clinic issued',
-  Members: 'Membership payments recorded by hand',
-  'Merchant accounts': "The clinic's accounts at its payment processors",
-  Notes: 'Clinical note templates',
-  Audit: "The tenant's audit trail: who read or changed what, and when",
-};
-
-/** The document's tags, in first-use order, each with its description. */
-function tagObjects(routes: RouteDefinition[]): JsonSchema[] {
-  return [...new Set(routes.map((r) => r.tag))].map((name) => (TAG_DESCRIPTIONS[name] ? { name, description: TAG_DESCRIPTIONS[name] } : { name }));
-}
 
 /** Only the headers the document's responses refer to (no-unused-components): Deprecation and its kin only while a route is deprecated. */
 function usedHeaders(paths: unknown): Record<string, JsonSchema> {
