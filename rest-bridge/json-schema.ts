@@ -1,5 +1,6 @@
 import {
   astFromValue,
+  GraphQLNonNull,
   getNamedType,
   GraphQLEnumType,
   GraphQLInputObjectType,
@@ -20,6 +21,7 @@ import {
   ValueNode,
   valueFromASTUntyped,
 } from 'graphql';
+import { INPUT_FIELD_RULES, type InputFieldRule } from '../schema/input-field-rules';
 
 /** A JSON Schema (draft 2020-12, the dialect OpenAPI 3.1 embeds). */
 export type JsonSchema = Record<string, unknown>;
@@ -53,6 +55,7 @@ const SCALARS: Record<string, JsonSchema> = {
   UUID: { type: 'string', format: 'uuid' },
   JSON: {},
   JSONObject: { type: 'object' },
+  SafeInt: { type: 'integer' },
 };
 
 // Also allows null: OpenAPI 3.1 dropped `nullable`; JSON Schema widens `type` into an array instead.
@@ -62,6 +65,7 @@ function orNull(schema: JsonSchema): JsonSchema {
     if (Array.isArray(schema.enum)) widened.enum = [...schema.enum, null];
     return widened;
   }
+  if (Array.isArray(schema.type)) return { ...schema, type: [...schema.type, 'null'] };
   if (Array.isArray(schema.anyOf)) return { ...schema, anyOf: [...schema.anyOf, { type: 'null' }] };
   if (schema.$ref !== undefined) return { anyOf: [schema, { type: 'null' }] };
   return schema; // no `type`: already accepts anything, null included
@@ -107,7 +111,7 @@ function registerInputObject(type: GraphQLInputObjectType, components: SchemaCom
   const properties: Record<string, JsonSchema> = {};
   const required: string[] = [];
   for (const field of Object.values(type.getFields())) {
-    let property = described(inputTypeSchema(field.type, components), field.description);
+    let property = described(ruledFieldSchema(field.type, INPUT_FIELD_RULES[type.name]?.[field.name], components), field.description);
     if (field.defaultValue !== undefined) {
       // graphql-js holds field defaults as internal values; astFromValue serializes them back.
       const ast = astFromValue(field.defaultValue, field.type);
@@ -120,6 +124,21 @@ function registerInputObject(type: GraphQLInputObjectType, components: SchemaCom
   Object.assign(schema, described({ properties }, type.description));
   if (required.length) schema.required = required;
   schema.additionalProperties = false;
+}
+
+/**
+ * An input field's schema with its rule (schema/input-field-rules.ts) applied: an optional field
+ * that refuses null is written as its type alone (still not required), a JSON scalar as the JSON
+ * types it takes, an integer with its range.
+ */
+function ruledFieldSchema(type: GraphQLInputType, rule: InputFieldRule | undefined, components: SchemaComponents): JsonSchema {
+  if (!rule) return inputTypeSchema(type, components);
+  const nullable = !isNonNullType(type) && rule.nullable !== false;
+  let schema = inputTypeSchema(isNonNullType(type) ? type : new GraphQLNonNull(type), components);
+  // anyOf rather than a `type` list: OpenAPI 3.0 (the contract check's rendering) has no type lists.
+  if (rule.jsonTypes) schema = { ...schema, ...(rule.jsonTypes.length === 1 ? { type: rule.jsonTypes[0] } : { anyOf: rule.jsonTypes.map((type) => ({ type })) }) };
+  if (rule.minimum !== undefined) schema = { ...schema, minimum: rule.minimum };
+  return nullable ? orNull(schema) : schema;
 }
 
 /** Schema of a query, path or header parameter bound to a variable of `type`, with the variable's default. */

@@ -17,6 +17,8 @@ export function webhooksSection(): Record<string, unknown> {
       type,
       {
         post: {
+          // `tenantUpdatedWebhook` for `tenant.updated`: unique, and what a generated receiver names its handler.
+          operationId: type.replace(/[._]([a-z])/g, (_m, c: string) => c.toUpperCase()) + 'Webhook',
           summary: event.description,
           description:
             'Delivered to the tenant\'s configured URL. Any 2xx is success; timeouts (10 s), network errors, 3xx, 429 and 5xx are retried with backoff ' +

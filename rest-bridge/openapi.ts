@@ -16,6 +16,7 @@ import {
   VariableDefinitionNode,
 } from 'graphql';
 import { inputTypeSchema, JsonSchema, objectSchema, parameterSchema, SchemaComponents } from './json-schema';
+import { tagObjects } from './openapi-tags';
 import { HttpMethod, RouteDefinition, UploadMapping } from './types';
 
 /** A route as the document reads it: the bridge's definition, optionally with its success body's schema spelled out. */
@@ -49,6 +50,12 @@ const DESCRIPTION = [
   'Every response, errors included, carries `X-RateLimit-Limit`, `X-RateLimit-Remaining`, `X-RateLimit-Reset`',
   '(Unix epoch seconds), `RateLimit-Policy`, `RateLimit` and `X-Request-Id`; 429 and 503 add `Retry-After` (seconds).',
 ].join(' ');
+
+/** Only the headers the document's responses refer to (no-unused-components): Deprecation and its kin only while a route is deprecated. */
+function usedHeaders(paths: unknown): Record<string, JsonSchema> {
+  const text = JSON.stringify(paths);
+  return Object.fromEntries(Object.entries(HEADERS).filter(([name]) => text.includes(`"#/components/headers/${name}"`)));
+}
 
 const HEADERS: Record<string, JsonSchema> = {
   'X-RateLimit-Limit': { description: "Requests allowed in the tenant's current window.", schema: { type: 'integer' } },
@@ -158,14 +165,15 @@ export function buildOpenApiDocument(
   }
   return {
     openapi: '3.1.0',
-    info: { title: 'Healthcare Practice Platform API', version: '1.0', description: DESCRIPTION },
+    // Proprietary, as package.json's `UNLICENSED` says: no SPDX identifier fits.
+    info: { title: 'Healthcare Practice Platform API', version: '1.0', description: DESCRIPTION, license: { name: 'Proprietary' } },
     ...(options.serverUrl ? { servers: [{ url: options.serverUrl }] } : {}),
     security: [{ tenant: [], apiKey: [] }],
-    tags: [...new Set(routes.map((r) => r.tag))].map((name) => ({ name })),
+    tags: tagObjects(routes),
     paths,
     components: {
       schemas: { ...schemas, ...ERROR_SCHEMAS },
-      headers: HEADERS,
+      headers: usedHeaders(paths),
       securitySchemes: {
         tenant: { type: 'apiKey', in: 'header', name: 'TENANT', description: 'The tenant the request is made on behalf of.' },
         apiKey: { type: 'apiKey', in: 'header', name: 'API-KEY', description: 'An API key of that tenant.' },

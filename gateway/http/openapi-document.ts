@@ -6,7 +6,7 @@ import { auditExportOpenApi } from '../audit/audit-export.router';
 import { ASSET_OPENAPI_PATHS } from './assets';
 import { PLATFORM_PATHS } from './platform-paths';
 
-type Operation = { summary?: string; tags?: string[]; security?: unknown[]; responses: Record<string, { description: string } & Record<string, unknown>> };
+type Operation = { operationId?: string; parameters?: unknown[]; summary?: string; tags?: string[]; security?: unknown[]; responses: Record<string, { description: string } & Record<string, unknown>> };
 type PathItem = Record<string, Operation>;
 
 /** The methods an OpenAPI 3.1 path item can describe, as HTTP spells them. */
@@ -64,6 +64,12 @@ function describePublic(route: RouteDefinition, operation: Operation): void {
   for (const status of ['404', '409']) if (responses[status]) responses[status] = { ...responses[status], description: responses[status].description + unread };
 }
 
+/** `putAssetsNotServed` for PUT /assets/{asset_id}: the method and the path's fixed segments, camel-cased. */
+function notServedId(method: string, path: string): string {
+  const words = path.split('/').filter((segment) => segment && !segment.startsWith('{')).flatMap((segment) => segment.split(/[^A-Za-z0-9]+/));
+  return method.toLowerCase() + words.map((w) => w.charAt(0).toUpperCase() + w.slice(1)).join('') + 'NotServed';
+}
+
 /**
  * The method guard's 405 (method-guard.ts) on a documented path of the platform's own
  * (platform-paths.ts, the table the guard reads): for each method the path does not serve, an
@@ -76,9 +82,13 @@ function describeOtherMethods(path: string, item: PathItem): void {
   if (!entry) return;
   const allow = entry.methods.join(', ');
   const tags = Object.values(item).find((operation) => operation.tags)?.tags;
+  // The path's placeholders, which every operation on it must declare (OpenAPI 3.1, path templating).
+  const parameters = [...path.matchAll(/\{([^}]+)\}/g)].map(([, name]) => ({ name, in: 'path', required: true, schema: { type: 'string' } }));
   for (const method of OPENAPI_METHODS.filter((m) => !entry.methods.includes(m))) {
     item[method.toLowerCase()] = {
+      operationId: notServedId(method, path),
       summary: `Not served: 405 (the path serves ${allow})`,
+      ...(parameters.length ? { parameters } : {}),
       ...(tags ? { tags } : {}),
       security: [],
       responses: {

@@ -11,6 +11,7 @@ import { validateWidgetQuery, type WidgetQuery } from '../query/validate-widget-
 import { DashboardRepository } from '../repositories/dashboard.repository';
 import { WidgetRepository, type WidgetQueryArgs } from '../repositories/widget.repository';
 import { ChartType } from '../types/enums';
+import { WIDGET_POSITION_RULES } from '../../../schema/input-field-rules';
 import { checkIntRange } from '../../common/field-rules';
 import { canonicalTimeZone } from '../../common/time-zone';
 import { checkName, checkStoredJson, Issues, typeIssue, type Loc } from './input-rules';
@@ -21,8 +22,8 @@ const CHART_TYPES = Object.values(ChartType).map((t) => `'${t}'`);
 const EXPECTED_CHART_TYPES = `${CHART_TYPES.slice(0, -1).join(', ')} or ${CHART_TYPES[CHART_TYPES.length - 1]}`;
 
 function checkPosition(issues: Issues, loc: Loc, position: WidgetPositionInput): WidgetPositionInput {
-  for (const axis of ['x', 'y'] as const) checkIntRange(issues, [...loc, axis], position[axis], 0, Number.MAX_SAFE_INTEGER);
-  for (const size of ['w', 'h'] as const) checkIntRange(issues, [...loc, size], position[size], 1, Number.MAX_SAFE_INTEGER);
+  // The same minimums the OpenAPI document states (schema/input-field-rules.ts).
+  for (const key of ['x', 'y', 'w', 'h'] as const) checkIntRange(issues, [...loc, key], position[key], WIDGET_POSITION_RULES[key].minimum, Number.MAX_SAFE_INTEGER);
   return { x: position.x, y: position.y, w: position.w, h: position.h };
 }
 
