@@ -71,6 +71,22 @@ function orNull(schema: JsonSchema): JsonSchema {
   return schema; // no `type`: already accepts anything, null included
 }
 
+/** The inverse of orNull: the schema without its null (a REST route's body is never null: a null root field is the 404 of its error). */
+export function notNull(schema: JsonSchema): JsonSchema {
+  if (Array.isArray(schema.type)) {
+    const types = schema.type.filter((t) => t !== 'null');
+    const narrowed: JsonSchema = { ...schema, type: types.length === 1 ? types[0] : types };
+    if (Array.isArray(schema.enum)) narrowed.enum = schema.enum.filter((v) => v !== null);
+    return narrowed;
+  }
+  if (Array.isArray(schema.anyOf)) {
+    const rest = (schema.anyOf as JsonSchema[]).filter((s) => !(s.type === 'null' && Object.keys(s).length === 1));
+    if (rest.length === 1 && Object.keys(schema).length === 1) return rest[0];
+    return { ...schema, anyOf: rest };
+  }
+  return schema;
+}
+
 /** An enum value as REST parameters spell it: the contract's `sort_direction=asc` for GraphQL's all-upper-case `ASC`. */
 export function restEnumValue(type: GraphQLEnumType, name: string): string {
   const allUpper = type.getValues().every((v) => v.name === v.name.toUpperCase());

@@ -15,7 +15,7 @@ import {
   valueFromASTUntyped,
   VariableDefinitionNode,
 } from 'graphql';
-import { inputTypeSchema, JsonSchema, objectSchema, parameterSchema, SchemaComponents } from './json-schema';
+import { inputTypeSchema, JsonSchema, notNull, objectSchema, parameterSchema, SchemaComponents } from './json-schema';
 import { tagObjects } from './openapi-tags';
 import { HttpMethod, RouteDefinition, UploadMapping } from './types';
 
@@ -260,7 +260,11 @@ function firstRootFieldSchema(document: DocumentNode, operation: OperationDefini
   );
   const [first] = Object.values(objectSchema(root, operation.selectionSet.selections, { schema, fragments }).properties);
   if (!first) throw new Error('the operation selects no root field');
-  return first;
+  // A lookup by id (`dashboard(id)`, nullable on the graph) is null only beside its NOT_FOUND, which the
+  // route answers as a 404; another nullable root field (a tenant's logo) may well answer null.
+  const selected = operation.selectionSet.selections.find((s) => s.kind === Kind.FIELD);
+  const lookup = operation.operation === 'query' && selected?.kind === Kind.FIELD && root.getFields()[selected.name.value]?.args.some((arg) => arg.name === 'id');
+  return lookup ? notNull(first) : first;
 }
 
 function errorResponses(route: RouteDefinition): Record<string, JsonSchema> {

@@ -52,7 +52,7 @@ export class UpdateCampaignInput {
   @Field(() => String, { nullable: true })
   description?: string | null;
 
-  @Field(() => String, { nullable: true })
+  @Field(() => ID, { nullable: true })
   platformId?: string | null;
 
   @Field(() => Boolean, { nullable: true })
@@ -67,7 +67,7 @@ export class UpdateCampaignInput {
   @Field(() => Int, { nullable: true, description: 'Budget in cents, not negative' })
   budgetCents?: number | null;
 
-  @Field(() => String, { nullable: true })
+  @Field(() => ID, { nullable: true })
   pipelineId?: string | null;
 
   @Field(() => String, { nullable: true, description: 'Where the lead form sends the visitor after a lead (absolute http(s) URL)' })

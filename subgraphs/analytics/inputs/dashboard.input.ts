@@ -29,7 +29,7 @@ export class UpdateDashboardInput {
   @Field(() => String, { nullable: true })
   description?: string | null;
 
-  @Field(() => String, { nullable: true })
+  @Field(() => ID, { nullable: true })
   locationId?: string | null;
 
   @Field(() => JSONResolver, { nullable: true })

@@ -40,7 +40,9 @@ describe('toOpenApi30', () => {
     const rendered = toOpenApi30({ ...source, webhooks: { ping: { post: { responses: { '2XX': { description: 'ok' } } } } } }) as any;
     const operation = rendered.paths['/w/{id}'].get;
     expect(operation.parameters[1].schema).toEqual({ type: 'integer', nullable: true });
-    expect(operation.responses['200'].content['application/json'].schema).toMatchObject({ type: 'object', nullable: true, properties: { note: { type: 'string', nullable: true } } });
+    // A lookup by id answers 404, never a null body: its root field's null is dropped; a nullable field inside stays nullable.
+    expect(operation.responses['200'].content['application/json'].schema).toMatchObject({ type: 'object', properties: { note: { type: 'string', nullable: true } } });
+    expect(operation.responses['200'].content['application/json'].schema.nullable).toBeUndefined();
     expect(rendered.webhooks).toBeUndefined();
     expect(rendered['x-webhooks']).toEqual({ ping: { post: { responses: { '2XX': { description: 'ok' } } } } });
     // The 3.1 document itself is left as it was.
