@@ -132,7 +132,8 @@ export async function renderDashboard(view, id, params = new URLSearchParams()) 
       try {
         const { executeAnalyticsQuery: result } = await graphql(RUN_QUERY, { query });
         if (mine !== run) return;
-        const onPick = PICKABLE.has(widget.chartType) ? (members) => drillDown(members, query) : undefined;
+        // The query as the engine ran it: its relative range ("this quarter") resolved to dates, in the widget's zone.
+        const onPick = PICKABLE.has(widget.chartType) ? (members) => drillDown(members, result.query ?? query) : undefined;
         draw(body, widget.chartType, result, widget.name, { onPick });
         element.dataset.state = 'drawn';
       } catch (error) {

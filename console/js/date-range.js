@@ -2,6 +2,8 @@
 // custom from/to, or each widget's own range. Dates are calendar text (`YYYY-MM-DD`) in a widget's
 // time zone; arithmetic goes through Date.UTC on that text, so no browser zone slips in.
 
+import { todayIn } from './time-series.js';
+
 /** The presets offered, as [URL value, label]; '' is "each widget's own" (the default, absent from the URL). */
 export const RANGE_PRESETS = [
   ['', 'Each widget’s own'],
@@ -35,11 +37,6 @@ export function writeRange(params, range) {
   params.set('range', range.preset);
   if (range.preset === 'custom') params.set('from', range.from), params.set('to', range.to);
   return params;
-}
-
-/** Today's date in `timeZone`, as `YYYY-MM-DD`. */
-export function todayIn(timeZone, now = new Date()) {
-  return new Intl.DateTimeFormat('en-CA', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit' }).format(now);
 }
 
 /** What a range is sent to the query engine as, for a widget in `timeZone`: a phrase it knows, or explicit dates. */
@@ -93,32 +90,12 @@ export function startOf(date, unit) {
 export const endOf = (date, unit) => shift(shift(startOf(date, unit), unit, 1), 'day', -1);
 
 /**
- * A time dimension's `dateRange` as inclusive dates in `timeZone` ([from, to]), the way the query
- * engine reads it (subgraphs/analytics/query/civil-time.ts); null for none or a phrase not known here.
+ * A time dimension's explicit `dateRange` as inclusive dates ([from, to]); null for none, or for a
+ * phrase: relative ranges are the query engine's to resolve (subgraphs/analytics/query/civil-time.ts),
+ * and an answer's `query` carries them resolved.
  */
-export function resolveDateRange(dateRange, timeZone, now = new Date()) {
-  if (Array.isArray(dateRange)) {
-    const [from, to = from] = dateRange.map((d) => String(d).slice(0, 10));
-    return DATE.test(from) && DATE.test(to) ? [from, to] : null;
-  }
-  if (typeof dateRange !== 'string') return null;
-  const phrase = dateRange.trim().toLowerCase().replace(/\s+/g, ' ');
-  const today = todayIn(timeZone, now);
-  if (phrase === 'today') return [today, today];
-  if (phrase === 'yesterday' || phrase === 'tomorrow') {
-    const day = shift(today, 'day', phrase === 'yesterday' ? -1 : 1);
-    return [day, day];
-  }
-  const one = /^(this|last|next) (day|week|month|quarter|year)$/.exec(phrase);
-  if (one) {
-    const anchor = shift(startOf(today, one[2]), one[2], one[1] === 'last' ? -1 : one[1] === 'next' ? 1 : 0);
-    return [anchor, endOf(anchor, one[2])];
-  }
-  const many = /^(last|next) (\d{1,4}) (day|week|month|quarter|year)s?$/.exec(phrase);
-  if (many && Number(many[2]) >= 1) {
-    const [n, unit] = [Number(many[2]), many[3]];
-    const current = startOf(today, unit);
-    return many[1] === 'last' ? [shift(current, unit, -n), shift(current, 'day', -1)] : [shift(current, unit, 1), endOf(shift(current, unit, n), unit)];
-  }
-  return null;
+export function resolveDateRange(dateRange) {
+  if (!Array.isArray(dateRange)) return null;
+  const [from, to = from] = dateRange.map((d) => String(d).slice(0, 10));
+  return DATE.test(from) && DATE.test(to) ? [from, to] : null;
 }

@@ -31,19 +31,20 @@ const add = (view, key, value) => (view[key] = [...new Set([...(view[key] ?? [])
  * of the widget's query or of the mark that the explorer cannot filter by (the caller tells the person).
  *
  * - `members`: what charts.js's onPick reports (`{ 'revenue.provider': 'Dr. Ada', 'revenue.createdAt.month': '2026-03-01T00:00:00.000' }`);
- * - `query`: the widget's query as run (with the dashboard's range and location already in it);
- * - `timeZone`: the widget's zone; `now`: the clock, for relative ranges.
+ * - `query`: the widget's query as the engine ran it (the answer's `query`: the dashboard's range and
+ *   location in it, a relative range such as "this quarter" resolved to dates by the server);
+ * - `timeZone`: the widget's zone.
  */
-export function drillDownView(members, query, timeZone, now = new Date()) {
+export function drillDownView(members, query, timeZone) {
   const view = { timezone: timeZone };
   const unmapped = [];
   let [start, end] = [null, null];
   const narrow = ([from, to]) => ([start, end] = [start ? later(start, from) : from, end ? earlier(end, to) : to]);
 
-  // The date range the widget's answer covers: its (first) time dimension's, resolved in its zone.
+  // The date range the widget's answer covers: its (first) time dimension's, as the engine resolved it.
   const time = (query.timeDimensions ?? []).find((t) => t.dateRange !== undefined);
   if (time) {
-    const range = resolveDateRange(time.dateRange, timeZone, now);
+    const range = resolveDateRange(time.dateRange);
     if (range) narrow(range);
     else unmapped.push(`the date range “${time.dateRange}”`);
   }
