@@ -1,8 +1,9 @@
 import { currentTenant, graphql } from './api.js';
-import { draw } from './charts.js';
+import { chartPng, draw } from './charts.js';
+import { download } from './csv.js';
 import { dashboardHeading } from './dashboard-edit.js';
 import { RANGE_PRESETS, readRange, withRange, writeRange } from './date-range.js';
-import { field, h, replace, select } from './dom.js';
+import { announce, field, h, replace, select } from './dom.js';
 import { drillDownView } from './drill-down.js';
 import { locations, queryModel, RUN_QUERY, withLocation } from './queries.js';
 import { revenueHref } from './revenue-link.js';
@@ -110,10 +111,12 @@ export async function renderDashboard(view, id, params = new URLSearchParams()) 
     const zone = widget.query.timezone ?? currentTenant()?.timezone ?? 'UTC';
     const body = h('div', { className: 'widget-body' });
     const remove = h('button', { type: 'button', className: 'link-button', 'aria-label': `Delete ${widget.name}`, onClick: onDelete }, 'Delete');
+    // Charts drawn by ECharts can be saved as pictures; tables and KPIs are text already.
+    const png = PICKABLE.has(widget.chartType) ? h('button', { type: 'button', className: 'link-button', 'aria-label': `Download ${widget.name} as PNG`, onClick: () => void savePng() }, 'PNG') : null;
     const element = h(
       'section',
       { className: 'widget card', 'aria-labelledby': titleId, dataset: { widgetId: widget.id, chartType: widget.chartType } },
-      h('header', {}, h('h2', { id: titleId }, widget.name), h('span', { className: 'actions' }, h('a', { href: `#/widgets/${encodeURIComponent(widget.id)}/edit`, 'aria-label': `Edit ${widget.name}` }, 'Edit'), remove)),
+      h('header', {}, h('h2', { id: titleId }, widget.name), h('span', { className: 'actions' }, h('a', { href: `#/widgets/${encodeURIComponent(widget.id)}/edit`, 'aria-label': `Edit ${widget.name}` }, 'Edit'), png, remove)),
       body,
       h('p', { className: 'hint widget-zone' }, `Times in ${zone}`),
     );
@@ -143,6 +146,13 @@ export async function renderDashboard(view, id, params = new URLSearchParams()) 
       } finally {
         if (mine === run) body.setAttribute('aria-busy', 'false');
       }
+    }
+
+    /** Saves the widget's chart as a PNG file named after the widget. */
+    async function savePng() {
+      const blob = await chartPng(body).catch(() => null);
+      if (!blob) return void announce(`${widget.name} has no chart to save yet`);
+      download(`${widget.name.replace(/[^\p{L}\p{N}]+/gu, '-').replace(/^-|-$/g, '') || 'widget'}.png`, blob);
     }
 
     /** Opens the revenue explorer on the lines behind a clicked mark; asks first if part of the widget cannot go along. */

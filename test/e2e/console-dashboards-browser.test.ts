@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { findChromium } from '../browser/find-chromium';
 import { openConsoleSignedIn, widgetContent, widgetStates } from '../browser/console-page';
@@ -39,7 +40,7 @@ describeInBrowser(`dashboards managed in the console (issue 34; ${process.env.E2
   afterEach(() => page?.close());
 
   async function watched(): Promise<Page> {
-    const { page: opened } = await newWatchedPage(browser, problems, { viewport: { width: 1366, height: 900 }, reducedMotion: 'reduce' });
+    const { page: opened } = await newWatchedPage(browser, problems, { viewport: { width: 1366, height: 900 }, reducedMotion: 'reduce', acceptDownloads: true });
     operations = [];
     opened.on('request', (req) => {
       if (req.url().endsWith('/graphql') && req.method() === 'POST') operations.push(JSON.parse(req.postData() ?? '{}'));
@@ -273,6 +274,16 @@ describeInBrowser(`dashboards managed in the console (issue 34; ${process.env.E2
     await widgetStates(page);
     const zones = await page.$$eval('.widget', (widgets) => widgets.map((w: HTMLElement) => [w.querySelector('h2').textContent, w.querySelector('.widget-zone').textContent]));
     expect(Object.fromEntries(zones)).toEqual(Object.fromEntries(saved.map((w: { name: string; query: { timezone: string } }) => [w.name, `Times in ${w.query.timezone}`])));
+
+    // A chart widget saves as a PNG named after it; a KPI has no such button (it is text already).
+    const downloaded = page.waitForEvent('download');
+    await page.getByRole('button', { name: 'Download Net revenue by location as PNG' }).click();
+    const file = await downloaded;
+    expect(file.suggestedFilename()).toBe('Net-revenue-by-location.png');
+    const bytes = readFileSync(await file.path());
+    expect([...bytes.subarray(0, 4)]).toEqual([0x89, 0x50, 0x4e, 0x47]);
+    expect(bytes.length).toBeGreaterThan(5_000);
+    expect(await page.getByRole('button', { name: 'Download Net revenue this year as PNG' }).count()).toBe(0);
 
     // The tallest bar of "Net revenue by location": click its middle.
     const target = await page.evaluate(() => {
