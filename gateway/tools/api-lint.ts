@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { repoRoot } from '../../schema/paths';
 import { currentContracts } from './api-contract';
+import { lintGraph } from './graphql-lint';
 
 /** One problem of Redocly's JSON report, as far as this reads it. */
 interface Problem {
@@ -14,11 +15,11 @@ interface Problem {
 }
 
 /**
- * `npm run api:lint`: Redocly's lint (redocly.yaml) of `/openapi.json` as the code renders it,
- * written to a temporary file: no server, no database. A warning fails it as an error does
- * (Redocly itself exits 0 on warnings): a rule we accept is on, one we do not is off in redocly.yaml.
+ * Redocly's lint (redocly.yaml) of `/openapi.json` as the code renders it, written to a temporary
+ * file: no server, no database. A warning fails it as an error does (Redocly itself exits 0 on
+ * warnings): a rule we accept is on, one we do not is off in redocly.yaml. Answers the problems found.
  */
-function main(): void {
+function lintOpenApi(): number {
   const dir = mkdtempSync(join(tmpdir(), 'openapi-lint-'));
   try {
     const file = join(dir, 'openapi.json');
@@ -31,10 +32,16 @@ function main(): void {
     const problems: Problem[] = JSON.parse(run.stdout).problems;
     for (const p of problems) console.log(`${p.severity} ${p.ruleId} at ${p.location[0]?.pointer ?? '#'}: ${p.message}`);
     console.log(problems.length ? `${problems.length} problem(s): fix them, or turn the rule off in redocly.yaml saying why` : 'OpenAPI document: no Redocly problems (redocly.yaml)');
-    process.exitCode = problems.length || run.status ? 1 : 0;
+    return problems.length || (run.status ? 1 : 0);
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
 }
 
-main();
+/** `npm run api:lint`: both published contracts linted, the REST document (Redocly) and the graph (graphql-eslint). */
+async function main(): Promise<void> {
+  const problems = lintOpenApi() + (await lintGraph());
+  process.exitCode = problems ? 1 : 0;
+}
+
+void main();
