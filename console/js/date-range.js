@@ -1,6 +1,6 @@
 // A dashboard-wide date range: presets in the query engine's words (docs/api.md, Query rules), a
 // custom from/to, or each widget's own range. Dates are calendar text (`YYYY-MM-DD`) in a widget's
-// time zone; arithmetic goes through Date.UTC on that text, so no browser zone slips in.
+// time zone; the calendar arithmetic is time-series.js's, on that text, so no browser zone slips in.
 
 import { todayIn } from './time-series.js';
 
@@ -62,32 +62,6 @@ export function withRange(query, range, timeZone, now = new Date()) {
   const first = [...(query.measures ?? []), ...(query.dimensions ?? [])][0] ?? 'revenue.count';
   return { ...query, timeDimensions: [{ dimension: `${first.split('.')[0]}.createdAt`, dateRange }] };
 }
-
-// Calendar arithmetic on `YYYY-MM-DD` text.
-const parts = (date) => date.split('-').map(Number);
-const text = (ms) => new Date(ms).toISOString().slice(0, 10);
-
-/** `date` moved by `count` units (day, week, month, quarter, year); a month's end day clamps as the engine's does. */
-export function shift(date, unit, count) {
-  const [y, m, d] = parts(date);
-  if (unit === 'day' || unit === 'week') return text(Date.UTC(y, m - 1, d + count * (unit === 'week' ? 7 : 1)));
-  const months = unit === 'year' ? 12 * count : unit === 'quarter' ? 3 * count : count;
-  const last = new Date(Date.UTC(y, m - 1 + months + 1, 0)).getUTCDate();
-  return text(Date.UTC(y, m - 1 + months, Math.min(d, last)));
-}
-
-/** The first day of the unit (weeks start on Monday) holding `date`. */
-export function startOf(date, unit) {
-  const [y, m, d] = parts(date);
-  if (unit === 'day') return date;
-  if (unit === 'week') return text(Date.UTC(y, m - 1, d - ((new Date(Date.UTC(y, m - 1, d)).getUTCDay() + 6) % 7)));
-  if (unit === 'month') return text(Date.UTC(y, m - 1, 1));
-  if (unit === 'quarter') return text(Date.UTC(y, m - 1 - ((m - 1) % 3), 1));
-  return `${String(y).padStart(4, '0')}-01-01`;
-}
-
-/** The last day of the unit holding `date`. */
-export const endOf = (date, unit) => shift(shift(startOf(date, unit), unit, 1), 'day', -1);
 
 /**
  * A time dimension's explicit `dateRange` as inclusive dates ([from, to]); null for none, or for a

@@ -2,7 +2,8 @@
 // view of the lines behind it (revenue-link.js). What the mark stands for (its members), the widget's
 // own `equals` filters, the dashboard's location, the widget's time zone and its effective date range
 // all go into the explorer's filters; whatever has no explorer filter is listed, never silently dropped.
-import { endOf, resolveDateRange, startOf } from './date-range.js';
+import { resolveDateRange } from './date-range.js';
+import { bucketDays } from './time-series.js';
 
 /** Which explorer filter (a list of revenue-link.js's LIST_KEYS) a member's value goes to. */
 export const MEMBER_FILTERS = {
@@ -54,7 +55,7 @@ export function drillDownView(members, query, timeZone) {
     if (grain) {
       // A time bucket: from its first to its last day (the bucket's label is its start, in the widget's zone).
       const day = typeof value === 'string' ? value.slice(0, 10) : '';
-      if (/^\d{4}-\d{2}-\d{2}$/.test(day)) narrow([startOf(day, grain), endOf(day, grain)]);
+      if (/^\d{4}-\d{2}-\d{2}$/.test(day)) narrow(bucketDays(day, grain));
       else unmapped.push(`the ${grain} picked`);
       continue;
     }

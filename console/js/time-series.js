@@ -43,6 +43,13 @@ export function nextBucket(text, granularity) {
   return asBucket(day(year, month, date + 1));
 }
 
+/** The first and last calendar days (`YYYY-MM-DD`) of the bucket of `granularity` holding `text`. */
+export function bucketDays(text, granularity) {
+  const first = bucketStart(text, granularity);
+  const [year, month, date] = parts(nextBucket(first, granularity));
+  return [first.slice(0, 10), day(year, month, date - 1)];
+}
+
 /** Today's date (`YYYY-MM-DD`) on the wall clocks of `timeZone`; null for a zone the browser does not know. */
 export function todayIn(timeZone, now = new Date()) {
   try {
