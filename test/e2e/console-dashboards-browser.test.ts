@@ -6,6 +6,7 @@ import { newWatchedPage } from '../browser/session-page';
 import { createDemoTenant } from '../subgraphs/analytics/revenue-kit';
 import type { TestTenant } from '../utils/e2e';
 import { createTestPerson, type TestPerson } from '../utils/people';
+import { eventually } from '../utils/eventually';
 
 // Functions given to page.evaluate run in the browser; these names are the browser's there (the tests' tsconfig has no DOM lib).
 declare const document: any, window: any, location: any;
@@ -55,14 +56,6 @@ describeInBrowser(`dashboards managed in the console (issue 34; ${process.env.E2
   };
   const dashboardNamed = async (name: string) => (await gql('query($n: String) { dashboards(name: $n, perPage: 100) { items { id name description widgets { id name } } } }', { n: name })).dashboards.items.filter((d: { name: string }) => d.name === name);
   const sentNamed = (word: string) => operations.filter((o) => o.query.includes(word));
-  /** Polls the API until `check` holds (a delete sent as the page goes away arrives a moment later). */
-  async function eventually(check: () => Promise<boolean>): Promise<boolean> {
-    for (let tries = 0; tries < 50; tries++) {
-      if (await check()) return true;
-      await new Promise((resolve) => setTimeout(resolve, 200));
-    }
-    return false;
-  }
   const undoMessage = () => page.locator('.undo-message');
 
   /** A new dashboard of the demo tenant with `widgets`; answers its id. */
@@ -107,7 +100,8 @@ describeInBrowser(`dashboards managed in the console (issue 34; ${process.env.E2
     await page.getByRole('button', { name: 'Delete dashboard' }).click();
     await undoMessage().waitFor();
     await page.goto('about:blank');
-    expect(await eventually(async () => (await dashboardNamed(renamed)).length === 0)).toBe(true);
+    // A delete sent as the page goes away arrives a moment later.
+    expect(await eventually(async () => (await dashboardNamed(renamed)).length === 0, { intervalMs: 200 })).toBe(true);
     expect(problems).toEqual([]);
   });
 
@@ -134,7 +128,7 @@ describeInBrowser(`dashboards managed in the console (issue 34; ${process.env.E2
     await expect(undoMessage().innerText()).resolves.toContain('Widget “Sales count” deleted.');
     // The message goes when its window closes, and the delete is sent then.
     await undoMessage().waitFor({ state: 'detached', timeout: 20_000 });
-    expect(await eventually(async () => (await widgetsOf()).length === 1)).toBe(true);
+    expect(await eventually(async () => (await widgetsOf()).length === 1, { intervalMs: 200 })).toBe(true);
     expect(await widgetsOf()).toEqual(['Net by location']);
     expect(sentNamed('deleteWidget')).toHaveLength(1);
     await page.reload();

@@ -6,10 +6,7 @@ import { newWatchedPage } from '../browser/session-page';
 import { createDemoTenant, gql } from '../subgraphs/analytics/revenue-kit';
 import type { TestTenant } from '../utils/e2e';
 import { createTestPerson, type TestPerson } from '../utils/people';
-import { parse as parseCsvText } from 'csv-parse/sync';
-
-/** RFC 4180 CSV into rows of cells (csv-parse). */
-const parseCsv = (text: string): string[][] => parseCsvText(text);
+import { parse as parseCsv } from 'csv-parse/sync';
 
 // Functions given to page.evaluate run in the browser; these names are the browser's there (the tests' tsconfig has no DOM lib).
 declare const document: any, window: any, location: any, MutationObserver: any;
