@@ -36,8 +36,8 @@ export interface Cluster {
 
 /** Why the harness cannot run on this machine, or null: the one line a skipped run prints. */
 export function clusterUnavailable(): string | null {
-  const missing = ['haproxy', 'redis-server', 'curl', 'tc'].filter((program) => !onPath(program));
-  if (missing.length) return `missing ${missing.join(', ')}: apt-get install haproxy redis-server curl iproute2`;
+  const missing = ['haproxy', 'redis-server', 'curl', 'tc', 'iptables-legacy'].filter((program) => !onPath(program));
+  if (missing.length) return `missing ${missing.join(', ')}: apt-get install haproxy redis-server curl iproute2 iptables`;
   return unavailableReason() ?? (postgresBinaries() ? null : 'no PostgreSQL server programs (initdb, pg_basebackup): apt-get install postgresql');
 }
 

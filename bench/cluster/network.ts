@@ -85,14 +85,45 @@ export function setConnected(host: Host, connected: boolean): void {
   run('ip', ['-n', SWITCH_NAMESPACE, 'link', 'set', switchPort(host), connected ? 'up' : 'down']);
 }
 
-/** Adds delay and loss to everything a host sends (tc netem), or removes it with `null`. */
-export function setImpairment(host: Host, impairment: { delayMs: number; lossPercent: number } | null): void {
-  const namespace = namespaceOf(host);
-  if (!impairment) {
-    run('ip', ['netns', 'exec', namespace, 'tc', 'qdisc', 'del', 'dev', HOST_LINK, 'root']);
-    return;
+/** Whether this kernel has tc's netem qdisc (some VM kernels are built without sch_netem). */
+export function kernelHasNetem(): boolean {
+  const probe = `${NAMESPACE_PREFIX}netem-${process.pid}`;
+  run('ip', ['netns', 'add', probe]);
+  try {
+    run('ip', ['netns', 'exec', probe, 'tc', 'qdisc', 'add', 'dev', 'lo', 'root', 'netem', 'delay', '1ms']);
+    return true;
+  } catch {
+    return false;
+  } finally {
+    run('ip', ['netns', 'del', probe]);
   }
-  run('ip', ['netns', 'exec', namespace, 'tc', 'qdisc', 'replace', 'dev', HOST_LINK, 'root', 'netem', 'delay', `${impairment.delayMs}ms`, 'loss', `${impairment.lossPercent}%`]);
+}
+
+/**
+ * Adds delay and loss to everything a host sends, or removes both with `null`. With netem (tc) both
+ * are the kernel's; without it, loss is iptables' `statistic` match dropping that share of the
+ * host's outgoing packets and there is no delay: the answer says which was applied.
+ */
+export function setImpairment(host: Host, impairment: { delayMs: number; lossPercent: number } | null, netem: boolean): { delayed: boolean } {
+  const namespace = namespaceOf(host);
+  if (netem) {
+    if (impairment) run('ip', ['netns', 'exec', namespace, 'tc', 'qdisc', 'replace', 'dev', HOST_LINK, 'root', 'netem', 'delay', `${impairment.delayMs}ms`, 'loss', `${impairment.lossPercent}%`]);
+    else run('ip', ['netns', 'exec', namespace, 'tc', 'qdisc', 'del', 'dev', HOST_LINK, 'root']);
+    return { delayed: impairment !== null };
+  }
+  const rule = ['OUTPUT', '-o', HOST_LINK, '-m', 'statistic', '--mode', 'random', '--probability', String((impairment?.lossPercent ?? 0) / 100), '-j', 'DROP'];
+  if (impairment) run('ip', ['netns', 'exec', namespace, 'iptables-legacy', '-A', ...rule]);
+  else run('ip', ['netns', 'exec', namespace, 'iptables-legacy', '-F', 'OUTPUT']);
+  return { delayed: false };
+}
+
+/** Blocks (or unblocks) every packet between a host and the others, with the host's own firewall: a partition. */
+export function setPartitioned(host: Host, partitioned: boolean): void {
+  const namespace = namespaceOf(host);
+  for (const chain of ['INPUT', 'OUTPUT']) {
+    const flag = chain === 'INPUT' ? '-i' : '-o';
+    run('ip', ['netns', 'exec', namespace, 'iptables-legacy', partitioned ? '-A' : '-D', chain, flag, HOST_LINK, '-j', 'DROP']);
+  }
 }
 
 /** TCP sockets listening in a namespace, as `address:port`. */

@@ -1,6 +1,19 @@
 import { clientRequest, loadBalancerStats } from '../../bench/cluster/client';
 import { clusterUnavailable, startCluster, strayListeners, type Cluster } from '../../bench/cluster/cluster';
-import { harnessNamespaces } from '../../bench/cluster/network';
+import { percentile, prepareLoadTenant, runFault, type FaultResult, type LoadTenant } from '../../bench/cluster/faults';
+import { harnessNamespaces, kernelHasNetem, setImpairment } from '../../bench/cluster/network';
+
+/** Short steady load: four loops, a request every 50 ms each, for `seconds`. */
+const load = (seconds: number) => ({ seconds, concurrency: 4, pauseMs: 50 });
+
+/** Nothing acknowledged lost or written twice, and every payment (retried under its key) succeeded. */
+function expectNoWriteLostOrDoubled(result: FaultResult): void {
+  expect(result.writes.dashboardsFound).toBe(result.writes.dashboardsAcknowledged);
+  expect(result.writes.paymentsFound).toBe(result.writes.paymentsAcknowledged);
+  expect(result.writes.doubled).toBe(0);
+  expect(result.report.payment.failed).toEqual({});
+  expect(result.report.read.sent).toBeGreaterThan(20);
+}
 
 const reason = clusterUnavailable();
 if (reason) console.log(`cluster harness tests skipped: ${reason}`);
@@ -10,7 +23,8 @@ describeCluster('a cluster of test hosts (network namespaces, HAProxy, replicas)
   let cluster: Cluster;
 
   beforeAll(async () => {
-    cluster = await startCluster();
+    // Load from one tenant for a minute and more: far past the default 600 requests a window.
+    cluster = await startCluster({ env: { RATE_LIMIT_PER_WINDOW: '1000000' } });
   }, 400_000);
 
   afterAll(async () => {
@@ -40,6 +54,58 @@ describeCluster('a cluster of test hosts (network namespaces, HAProxy, replicas)
     const db = cluster.host('db');
     const rows = cluster.exec(db, 'psql', ['-h', db.address, '-U', 'postgres', '-d', 'platform', '-tAc', 'select state from pg_stat_replication']);
     expect(rows.trim()).toBe('streaming');
+  });
+
+  describe('under load', () => {
+    let tenant: LoadTenant;
+    let baselineP50 = 0;
+
+    beforeAll(() => {
+      tenant = prepareLoadTenant(cluster, 'Load clinic');
+    });
+
+    it('serves steady load with nothing failed, lost or doubled', async () => {
+      const result = await runFault(cluster, tenant, { name: 'none', atSeconds: 0, inject: () => undefined }, load(8));
+      expectNoWriteLostOrDoubled(result);
+      expect(result.report.read.failed).toEqual({});
+      expect(result.report.dashboard.failed).toEqual({});
+      baselineP50 = percentile(result.report.read.latenciesMs, 50);
+    });
+
+    it('loses only the requests in flight when a gateway is SIGKILLed (HAProxy takes it out)', async () => {
+      const gateway = cluster.processes.get('gw1')!;
+      const result = await runFault(
+        cluster,
+        tenant,
+        { name: 'gateway SIGKILL', atSeconds: 4, inject: () => gateway.signal('SIGKILL'), healAfterSeconds: 6, heal: () => gateway.start() },
+        load(16),
+      );
+      expectNoWriteLostOrDoubled(result);
+      // Each loop has one request in flight at a time.
+      const failed = (tally: Record<string, number>) => Object.values(tally).reduce((a, b) => a + b, 0);
+      expect(failed(result.report.read.failed) + failed(result.report.dashboard.failed)).toBeLessThanOrEqual(4);
+    });
+
+    it('still serves with 20 ms latency and 1% loss on every host (loss only where the kernel has no netem)', async () => {
+      const impaired = cluster.hosts.filter((h) => h.role !== 'client');
+      const netem = kernelHasNetem();
+      if (!netem) console.log('netem: this kernel has no sch_netem; 1% loss by iptables, no added delay');
+      const result = await runFault(
+        cluster,
+        tenant,
+        {
+          name: 'netem 20 ms 1%',
+          atSeconds: 0,
+          inject: () => impaired.forEach((h) => setImpairment(h, { delayMs: 20, lossPercent: 1 }, netem)),
+          healAfterSeconds: 10,
+          heal: () => impaired.forEach((h) => setImpairment(h, null, netem)),
+        },
+        load(10),
+      );
+      expectNoWriteLostOrDoubled(result);
+      expect(result.report.read.failed).toEqual({});
+      console.log(`netem: read p50 ${percentile(result.report.read.latenciesMs, 50).toFixed(1)} ms against ${baselineP50.toFixed(1)} ms unimpaired`);
+    });
   });
 
   it('leaves no namespace and no process behind', async () => {
