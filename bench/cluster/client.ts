@@ -8,12 +8,12 @@ export interface ClientAnswer {
   body: string;
 }
 
-/** One HTTP request from the client host to the load balancer (curl in its namespace). */
-export function clientRequest(cluster: Cluster, path: string, init: { method?: string; headers?: Record<string, string>; body?: unknown } = {}): ClientAnswer {
+/** One HTTP request from the client host to the load balancer, or to `base` (a gateway host itself), by curl in its namespace. */
+export function clientRequest(cluster: Cluster, path: string, init: { method?: string; headers?: Record<string, string>; body?: unknown; base?: string } = {}): ClientAnswer {
   const args = ['-s', '--max-time', '10', '-X', init.method ?? 'GET', '-w', '\n%{http_code}'];
   for (const [name, value] of Object.entries(init.headers ?? {})) args.push('-H', `${name}: ${value}`);
   if (init.body !== undefined) args.push('-H', 'content-type: application/json', '--data-binary', JSON.stringify(init.body));
-  const output = cluster.exec(cluster.host('client'), 'curl', [...args, `${cluster.url}${path}`]);
+  const output = cluster.exec(cluster.host('client'), 'curl', [...args, `${init.base ?? cluster.url}${path}`]);
   const cut = output.lastIndexOf('\n');
   return { status: Number(output.slice(cut + 1)), body: output.slice(0, cut) };
 }

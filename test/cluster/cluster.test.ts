@@ -1,4 +1,5 @@
 import { clientRequest, loadBalancerStats } from '../../bench/cluster/client';
+import { eventually } from '../utils/eventually';
 import { clusterUnavailable, startCluster, strayListeners, type Cluster } from '../../bench/cluster/cluster';
 import { percentile, prepareLoadTenant, runFault, type FaultResult, type LoadTenant } from '../../bench/cluster/faults';
 import { harnessNamespaces, kernelHasNetem, setImpairment } from '../../bench/cluster/network';
@@ -106,6 +107,21 @@ describeCluster('a cluster of test hosts (network namespaces, HAProxy, replicas)
       expect(result.report.read.failed).toEqual({});
       console.log(`netem: read p50 ${percentile(result.report.read.latenciesMs, 50).toFixed(1)} ms against ${baselineP50.toFixed(1)} ms unimpaired`);
     });
+  });
+
+  it('refuses a key revoked through one gateway on every gateway', async () => {
+    const operator = { authorization: `Bearer ${cluster.operatorToken}` };
+    const tenant = JSON.parse(clientRequest(cluster, '/admin/tenants', { method: 'POST', headers: operator, body: { name: 'Revocation clinic' } }).body).tenant;
+    const key = JSON.parse(clientRequest(cluster, `/admin/tenants/${tenant.id}/api-keys`, { method: 'POST', headers: operator, body: { name: 'to revoke' } }).body);
+    const gateways = cluster.hosts.filter((h) => h.role === 'gateway').map((h) => `http://${h.address}:4000`);
+    const ask = (base: string) => clientRequest(cluster, '/analytics/dashboards', { base, headers: { TENANT: tenant.id, 'API-KEY': key.apiKey } }).status;
+    // Each gateway has the key in its cache before the revocation.
+    expect(gateways.map(ask)).toEqual([200, 200]);
+    const revoked = clientRequest(cluster, `/admin/api-keys/${key.id}`, { method: 'DELETE', headers: operator, base: gateways[0] });
+    expect(revoked.status).toBe(204);
+    const started = Date.now();
+    await eventually(() => gateways.map(ask).every((status) => status === 401), { what: 'both gateways refusing the revoked key' });
+    console.log(`key revocation: refused by both gateways ${Date.now() - started} ms after the DELETE answered`);
   });
 
   it('leaves no namespace and no process behind', async () => {
