@@ -112,7 +112,8 @@ export class TenantRepository {
 
   /** Locks a tenant's row for the caller's transaction: a live tenant's first test key makes its one twin. */
   static async lockUnscoped(em: EntityManager, tenant: Tenant): Promise<void> {
-    await em.lock(tenant, LockMode.PESSIMISTIC_WRITE);
+    // A locking read, not `em.lock`, which (MikroORM 6.6) names the table without the subgraph's schema.
+    await em.findOne(Tenant, { id: tenant.id }, { filters: false, lockMode: LockMode.PESSIMISTIC_WRITE, refresh: true });
   }
 
   /** Stores a new tenant row (already filled in) as the operator's action: a test twin. */
