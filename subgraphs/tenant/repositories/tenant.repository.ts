@@ -104,10 +104,15 @@ export class TenantRepository {
     return em.findOne(Tenant, { liveTenantId }, { filters: false });
   }
 
-  /** A tenant's mode: the live tenant it is the test twin of, or null for a live one; undefined when there is no such tenant (the edge verifying a key). */
-  static async modeUnscoped(em: EntityManager, id: string): Promise<{ liveTenantId: string | null } | undefined> {
-    const tenant = await em.findOne(Tenant, { id }, { filters: false, fields: ['liveTenantId'] });
-    return tenant ? { liveTenantId: tenant.liveTenantId } : undefined;
+  /**
+   * A tenant's stored id and mode: the live tenant it is the test twin of, or null for a live one;
+   * undefined when there is no such tenant, ids of any other shape too (the edge verifying a key,
+   * the operator naming a tenant).
+   */
+  static async modeUnscoped(em: EntityManager, id: string): Promise<{ id: string; liveTenantId: string | null } | undefined> {
+    const key = storedId(id);
+    const tenant = key ? await em.findOne(Tenant, { id: key }, { filters: false, fields: ['liveTenantId'] }) : null;
+    return tenant ? { id: tenant.id, liveTenantId: tenant.liveTenantId } : undefined;
   }
 
   /** Locks a tenant's row for the caller's transaction: a live tenant's first test key makes its one twin. */

@@ -1,7 +1,6 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { NotFoundError, valueError } from '../../../schema/errors';
-import { storedId } from '../../../platform/ids';
 import { FULL_ACCESS, isScope, type Grants, type Scope } from '../../../schema/scopes';
 import type { Actor } from '../../../schema/actor';
 import { recordChange } from '../../../platform/audit/request-audit';
@@ -140,9 +139,9 @@ export class ApiKeyService {
     const secret = randomBytes(32).toString('base64url');
     // The key (and a first test key's twin) and their audit records commit together (docs/audit.md).
     const { key, liveTenantId } = await this.em.transactional(async (em) => {
-      const id = storedId(tenantId);
-      const mode = id ? await TenantRepository.modeUnscoped(em, id) : undefined;
-      if (!id || !mode) throw new NotFoundError('Tenant not found');
+      const mode = await TenantRepository.modeUnscoped(em, tenantId);
+      if (!mode) throw new NotFoundError('Tenant not found');
+      const { id } = mode;
       if (livemode && mode.liveTenantId !== null) throw valueError(['livemode'], 'this tenant is a test twin: it has test keys only; issue a live key for its live tenant', true);
       const owner = livemode ? id : (await new TestTwinService(em).twinOf(id, by)).id;
       const created = await ApiKeyRepository.createUnscoped(em, { tenantId: owner, lookupId, secretHash: sha256(secret), name, scopes, expiresAt });
@@ -186,10 +185,9 @@ export class ApiKeyService {
 
   /** The tenant's keys, live and test (its twin's), newest first, without secrets; an unknown tenant (of any shape) is 404. */
   async list(tenantId: string): Promise<ApiKeySummary[]> {
-    const id = storedId(tenantId);
-    const mode = id ? await TenantRepository.modeUnscoped(this.em, id) : undefined;
-    if (!id || !mode) throw new NotFoundError('Tenant not found');
-    const live = mode.liveTenantId ?? id;
+    const mode = await TenantRepository.modeUnscoped(this.em, tenantId);
+    if (!mode) throw new NotFoundError('Tenant not found');
+    const live = mode.liveTenantId ?? mode.id;
     const keys = await ApiKeyRepository.listOfTenantsUnscoped(this.em, await new TestTwinService(this.em).withTwin(live));
     return keys.map((k) => {
       const livemode = k.tenantId === live;
