@@ -1,6 +1,9 @@
 import { SandboxPaymentProcessor, type BillingDeps, type ChargeRequest, type ChargeResult, type OpenAccountRequest, type PaymentProcessor } from '../../subgraphs/billing';
 import { admin, createTestTenant, request, type HttpResult, type TestTenant } from '../utils/e2e';
 import { startInProcessApp, type InProcessApp } from '../utils/in-process';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { eventually } from '../utils/eventually';
 import { startWebhookReceiver, type WebhookReceiver } from '../utils/webhook-receiver';
 import { configureWebhook, dispatchUntil, oneDispatchingFileAtATime, testDispatcher, touchTenant } from '../gateway/webhooks/support';
 
@@ -203,6 +206,23 @@ describe('test mode: test keys see only their tenant\'s test data (real HTTP, Po
     await dispatchUntil(dispatch.dispatcher, () => liveReceiver.received.length >= 1);
     expect(liveReceiver.received.map((r) => [r.verified, r.payload?.livemode, r.payload?.data.id])).toEqual([[true, true, tenant.tenantId]]);
     expect(testReceiver.received).toHaveLength(1);
+  });
+
+  it('records a test gift card\'s e-mail as sent without sending it; a live one is sent', async () => {
+    // The end-to-end servers' e-mail worker sends the mail of this app's jobs, into their data directory.
+    const mailDir = join(process.env.E2E_DATA_DIR!, 'mail');
+    const mailsFor = (code: string) => (existsSync(mailDir) ? readdirSync(mailDir).map((f) => readFileSync(join(mailDir, f), 'utf8')) : []).filter((m) => m.includes(code));
+    const issueAndSend = async (who: Client) => {
+      const { issueGiftCard } = await data(who, 'mutation($i: IssueGiftCardInput!) { issueGiftCard(input: $i) { id code } }', { i: { initialValue: 1000, recipientPatientEmail: 'tess@example.com' } });
+      await data(who, 'mutation($id: ID!) { activateGiftCard(id: $id, sendNotification: true) { id } }', { id: issueGiftCard.id });
+      return issueGiftCard as { id: string; code: string };
+    };
+    const sentAt = (who: Client, id: string) =>
+      eventually(async () => (await data(who, 'query($id: ID!) { issuedGiftCard(id: $id) { notificationSentAt } }', { id })).issuedGiftCard.notificationSentAt as string | null, { timeoutMs: 30_000 });
+    const [testCard, liveCard] = [await issueAndSend(test), await issueAndSend(tenant)];
+    await Promise.all([sentAt(test, testCard.id), sentAt(tenant, liveCard.id)]);
+    await eventually(() => mailsFor(liveCard.code).length > 0, { timeoutMs: 30_000 });
+    expect(mailsFor(testCard.code)).toEqual([]);
   });
 
   it('keeps a test twin\'s audit trail its own', async () => {
