@@ -206,6 +206,11 @@ describe('test mode: test keys see only their tenant\'s test data (real HTTP, Po
     await dispatchUntil(dispatch.dispatcher, () => liveReceiver.received.length >= 1);
     expect(liveReceiver.received.map((r) => [r.verified, r.payload?.livemode, r.payload?.data.id])).toEqual([[true, true, tenant.tenantId]]);
     expect(testReceiver.received).toHaveLength(1);
+
+    await data(test, 'mutation { sendTestWebhookEvent { id } }');
+    await dispatchUntil(dispatch.dispatcher, () => testReceiver.received.length >= 2);
+    expect(testReceiver.received[1]).toMatchObject({ verified: true, payload: { type: 'webhook.test', livemode: false } });
+    expect(liveReceiver.received).toHaveLength(1);
   });
 
   it('records a test gift card\'s e-mail as sent without sending it; a live one is sent', async () => {
