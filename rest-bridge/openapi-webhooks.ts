@@ -8,7 +8,7 @@ const SIGNATURE_HEADERS = [
 
 /**
  * The OpenAPI 3.1 `webhooks` section: one entry per event of the catalogue, as the receiver
- * gets it (Standard Webhooks 1.0: signed headers, body `{type, timestamp, data}`).
+ * gets it (Standard Webhooks 1.0: signed headers, body `{type, timestamp, livemode, data}`).
  */
 export function webhooksSection(): Record<string, unknown> {
   const entries = [...Object.entries(WEBHOOK_EVENT_CATALOGUE), [TEST_EVENT, { description: 'Sent by the sendTestWebhookEvent mutation.', data: ['message'] }] as const];
@@ -30,10 +30,11 @@ export function webhooksSection(): Record<string, unknown> {
               'application/json': {
                 schema: {
                   type: 'object',
-                  required: ['type', 'timestamp', 'data'],
+                  required: ['type', 'timestamp', 'livemode', 'data'],
                   properties: {
                     type: { const: type },
                     timestamp: { type: 'string', format: 'date-time', description: 'When the change happened' },
+                    livemode: { type: 'boolean', description: 'False when a test key caused it: the event is of the tenant\'s test data (docs/api.md, Test mode)' },
                     data: { type: 'object', required: [...event.data], properties: Object.fromEntries(event.data.map((key) => [key, {}])) },
                   },
                 },

@@ -8094,6 +8094,8 @@ export interface operations {
                      * @description When the change happened
                      */
                     timestamp: string;
+                    /** @description False when a test key caused it: the event is of the tenant's test data (docs/api.md, Test mode) */
+                    livemode: boolean;
                     data: {
                         id: unknown;
                         changedFields: unknown;
@@ -8142,6 +8144,8 @@ export interface operations {
                      * @description When the change happened
                      */
                     timestamp: string;
+                    /** @description False when a test key caused it: the event is of the tenant's test data (docs/api.md, Test mode) */
+                    livemode: boolean;
                     data: {
                         url: unknown;
                         enabled: unknown;
@@ -8192,6 +8196,8 @@ export interface operations {
                      * @description When the change happened
                      */
                     timestamp: string;
+                    /** @description False when a test key caused it: the event is of the tenant's test data (docs/api.md, Test mode) */
+                    livemode: boolean;
                     data: {
                         paymentMethodId: unknown;
                         patientId: unknown;
@@ -8244,6 +8250,8 @@ export interface operations {
                      * @description When the change happened
                      */
                     timestamp: string;
+                    /** @description False when a test key caused it: the event is of the tenant's test data (docs/api.md, Test mode) */
+                    livemode: boolean;
                     data: {
                         giftCardId: unknown;
                         status: unknown;
@@ -8296,6 +8304,8 @@ export interface operations {
                      * @description When the change happened
                      */
                     timestamp: string;
+                    /** @description False when a test key caused it: the event is of the tenant's test data (docs/api.md, Test mode) */
+                    livemode: boolean;
                     data: {
                         giftCardId: unknown;
                         activatedAt: unknown;
@@ -8346,6 +8356,8 @@ export interface operations {
                      * @description When the change happened
                      */
                     timestamp: string;
+                    /** @description False when a test key caused it: the event is of the tenant's test data (docs/api.md, Test mode) */
+                    livemode: boolean;
                     data: {
                         paymentId: unknown;
                         memberId: unknown;
@@ -8397,6 +8409,8 @@ export interface operations {
                      * @description When the change happened
                      */
                     timestamp: string;
+                    /** @description False when a test key caused it: the event is of the tenant's test data (docs/api.md, Test mode) */
+                    livemode: boolean;
                     data: {
                         paymentId: unknown;
                         memberId: unknown;
@@ -8448,6 +8462,8 @@ export interface operations {
                      * @description When the change happened
                      */
                     timestamp: string;
+                    /** @description False when a test key caused it: the event is of the tenant's test data (docs/api.md, Test mode) */
+                    livemode: boolean;
                     data: {
                         id: unknown;
                         changedFields: unknown;
@@ -8496,6 +8512,8 @@ export interface operations {
                      * @description When the change happened
                      */
                     timestamp: string;
+                    /** @description False when a test key caused it: the event is of the tenant's test data (docs/api.md, Test mode) */
+                    livemode: boolean;
                     data: {
                         id: unknown;
                         campaignId: unknown;
@@ -8544,6 +8562,8 @@ export interface operations {
                      * @description When the change happened
                      */
                     timestamp: string;
+                    /** @description False when a test key caused it: the event is of the tenant's test data (docs/api.md, Test mode) */
+                    livemode: boolean;
                     data: {
                         id: unknown;
                         name: unknown;
@@ -8593,6 +8613,8 @@ export interface operations {
                      * @description When the change happened
                      */
                     timestamp: string;
+                    /** @description False when a test key caused it: the event is of the tenant's test data (docs/api.md, Test mode) */
+                    livemode: boolean;
                     data: {
                         id: unknown;
                     };
@@ -8640,6 +8662,8 @@ export interface operations {
                      * @description When the change happened
                      */
                     timestamp: string;
+                    /** @description False when a test key caused it: the event is of the tenant's test data (docs/api.md, Test mode) */
+                    livemode: boolean;
                     data: {
                         message: unknown;
                     };

@@ -36,14 +36,15 @@ function operatorOrigin(res: Response): KeyChangeOrigin {
   return { actor: { kind: 'operator', id: null }, requestId: ctx.requestId, clientAddress: ctx.clientAddress ?? null };
 }
 
-/** Reads a new key's optional `scopes` (strings) and `expiresAt` (an ISO 8601 date-time); their values are the service's to check. */
+/** Reads a new key's optional `scopes` (strings), `expiresAt` (an ISO 8601 date-time) and `livemode` (false: a test key); their values are the service's to check. */
 function parseKeyLimits(body: unknown): KeyLimits {
-  const { scopes, expiresAt } = (typeof body === 'object' && body !== null && !Array.isArray(body) ? body : {}) as Record<string, unknown>;
+  const { scopes, expiresAt, livemode } = (typeof body === 'object' && body !== null && !Array.isArray(body) ? body : {}) as Record<string, unknown>;
   const issues: ValidationIssue[] = [];
   if (scopes != null && !(Array.isArray(scopes) && scopes.every((scope) => typeof scope === 'string'))) issues.push({ type: 'list_type', loc: ['body', 'scopes'], msg: 'Input should be a valid list of strings', input: scopes });
   if (expiresAt != null && typeof expiresAt !== 'string') issues.push({ type: 'string_type', loc: ['body', 'expiresAt'], msg: 'Input should be a valid string', input: expiresAt });
+  if (livemode != null && typeof livemode !== 'boolean') issues.push({ type: 'bool_type', loc: ['body', 'livemode'], msg: 'Input should be a valid boolean', input: livemode });
   if (issues.length) throw new ValidationError(issues);
-  return { scopes: (scopes as string[] | null | undefined) ?? null, expiresAt: typeof expiresAt === 'string' ? new Date(expiresAt) : null };
+  return { scopes: (scopes as string[] | null | undefined) ?? null, expiresAt: typeof expiresAt === 'string' ? new Date(expiresAt) : null, livemode: livemode === false ? false : true };
 }
 
 /**
@@ -87,7 +88,7 @@ export function adminRouter(service: AdminService, operatorToken: string, limits
       // The service locates its issues by field; here the fields are the body's.
       throw error instanceof ValidationError ? new ValidationError(error.issues.map((issue) => ({ ...issue, loc: ['body', ...issue.loc] }))) : error;
     });
-    res.status(201).json({ id: key.id, apiKey: key.apiKey });
+    res.status(201).json({ id: key.id, apiKey: key.apiKey, livemode: key.livemode });
   });
   router.get('/tenants/:tenantId/audit-verification', async (req, res) => {
     res.locals.route = '/admin/tenants/{tenant_id}/audit-verification';

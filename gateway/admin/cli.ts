@@ -10,10 +10,12 @@ import type { KeyLimits } from '../../subgraphs/tenant';
 const USAGE = `Usage: npm run admin -- <command>
 
   create-tenant <name> [--demo]   create a tenant and its first API key (--demo: with demo data)
-  issue-key <tenant-id> [--name N] [--scopes a,b] [--expires ISO-TIME]
+  issue-key <tenant-id> [--name N] [--scopes a,b] [--expires ISO-TIME] [--test]
                                   issue another API key for a tenant: full, or
-                                  restricted to scopes (docs/access.md), expiring
-  list-keys <tenant-id>           list a tenant's keys (no secrets)
+                                  restricted to scopes (docs/access.md), expiring;
+                                  --test: a test key (hpp_test_...), of the tenant's
+                                  test data only (docs/api.md, Test mode)
+  list-keys <tenant-id>           list a tenant's keys, live and test (no secrets)
   revoke-key <key-id>             revoke an API key
   invite-user <tenant-id> <email> --role R [--name N]
                                   invite a person (owner, admin, analyst, billing,
@@ -27,17 +29,18 @@ const USAGE = `Usage: npm run admin -- <command>
 Reaches DATABASE_URL, or the embedded database under DATA_DIR (a running server's, if there is one).
 Keys are printed once; store them in a secret manager.`;
 
-/** `--scopes a,b` and `--expires` as a key's limits; an unreadable time is refused by the check the service makes of any expiry. */
-function keyLimits(scopes: string | undefined, expires: string | undefined): KeyLimits {
+/** `--scopes a,b`, `--expires` and `--test` as a key's limits; an unreadable time is refused by the check the service makes of any expiry. */
+function keyLimits(scopes: string | undefined, expires: string | undefined, test: boolean): KeyLimits {
   return {
     scopes: scopes === undefined ? null : scopes.split(',').map((scope) => scope.trim()).filter(Boolean),
     expiresAt: expires === undefined ? null : new Date(expires),
+    livemode: !test,
   };
 }
 
 /** `npm run admin`: the operator's control plane when no server is running (or beside one). */
 async function main(argv: string[]): Promise<number> {
-  const { positionals, values } = parseArgs({ args: argv, allowPositionals: true, options: { demo: { type: 'boolean' }, name: { type: 'string' }, role: { type: 'string' }, scopes: { type: 'string' }, expires: { type: 'string' }, help: { type: 'boolean', short: 'h' } } });
+  const { positionals, values } = parseArgs({ args: argv, allowPositionals: true, options: { demo: { type: 'boolean' }, name: { type: 'string' }, role: { type: 'string' }, scopes: { type: 'string' }, expires: { type: 'string' }, test: { type: 'boolean' }, help: { type: 'boolean', short: 'h' } } });
   const [command, arg, second] = positionals;
   const commands = ['create-tenant', 'issue-key', 'list-keys', 'revoke-key', 'verify-audit', 'invite-user', 'list-users', 'set-role', 'remove-user'];
   const needsSecond = ['invite-user', 'set-role', 'remove-user'].includes(command ?? '');
@@ -53,7 +56,7 @@ async function main(argv: string[]): Promise<number> {
     const admin = new AdminService(platform.tenants, platform.seeders);
     let output: unknown;
     if (command === 'create-tenant') output = await admin.createTenant(arg, values.demo === true);
-    else if (command === 'issue-key') output = await admin.issueKey(arg, values.name ?? null, keyLimits(values.scopes, values.expires));
+    else if (command === 'issue-key') output = await admin.issueKey(arg, values.name ?? null, keyLimits(values.scopes, values.expires, values.test === true));
     else if (command === 'list-keys') output = await admin.listKeys(arg);
     else if (command === 'invite-user') output = await admin.people(arg).invite(second!, values.name ?? null, values.role ?? '');
     else if (command === 'list-users') output = await admin.people(arg).list();

@@ -2,7 +2,7 @@ import { createHealthResolver } from '../common/health.resolver';
 import { migration } from '../../platform/orm';
 import { outboxMigration } from '../common/outbox/outbox.migration';
 import type { SubgraphDefinition } from '../../platform/subgraph-definition';
-import { LocationDirectoryEntry, PatientDirectoryEntry, ProviderDirectoryEntry } from './entities/directory-entry.entity';
+import { LocationDirectoryEntry, PatientDirectoryEntry, ProviderDirectoryEntry, TenantModeEntry } from './entities/directory-entry.entity';
 import { GiftCardTransaction } from './entities/gift-card-transaction.entity';
 import { GiftCard } from './entities/gift-card.entity';
 import { MemberPayment } from './entities/member-payment.entity';
@@ -46,7 +46,7 @@ export const billingSubgraph: SubgraphDefinition<MailSettings | null, BillingDep
   entities: [
     PaymentMethod, MerchantAccount, MerchantAccountLocation, Member, MemberPayment, GiftCard, GiftCardTransaction, Notification, ChargeItem, SoldPackage,
     // The tenant subgraph's published directory views, read-only.
-    PatientDirectoryEntry, LocationDirectoryEntry, ProviderDirectoryEntry,
+    PatientDirectoryEntry, LocationDirectoryEntry, ProviderDirectoryEntry, TenantModeEntry,
   ],
   migrations: [
     migration('Migration20261203000000_outbox', outboxMigration('billing')),

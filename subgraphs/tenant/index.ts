@@ -22,6 +22,7 @@ import { Migration20261227040000_allowed_origins } from './migrations/Migration2
 import { Migration20261227060000_totp_replay } from './migrations/Migration20261227060000_totp_replay';
 import { Migration20261228000000_time_zone_directory } from './migrations/Migration20261228000000_time_zone_directory';
 import { Migration20261227050000_single_sign_on } from './migrations/Migration20261227050000_single_sign_on';
+import { Migration20261229000000_test_mode } from './migrations/Migration20261229000000_test_mode';
 import { User } from './entities/user.entity';
 import { Invitation } from './entities/invitation.entity';
 import { Session } from './entities/session.entity';
@@ -65,6 +66,7 @@ export const tenantSubgraph: SubgraphDefinition<TenantSubgraphSettings | null, T
     migration('Migration20261227050000_single_sign_on', Migration20261227050000_single_sign_on),
     migration('Migration20261227060000_totp_replay', Migration20261227060000_totp_replay),
     migration('Migration20261228000000_time_zone_directory', Migration20261228000000_time_zone_directory),
+    migration('Migration20261229000000_test_mode', Migration20261229000000_test_mode),
   ],
   resolvers: [
     TenantResolver,

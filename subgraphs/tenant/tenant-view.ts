@@ -28,6 +28,8 @@ export interface TenantView {
   receiptLogoUrl: string | null;
   address: TenantAddress;
   settings: TenantSettings;
+  /** False for a test twin. */
+  livemode: boolean;
   createdAt: Date;
   updatedAt: Date;
   /** Set only by `updateWebhookConfig`, so its answer can carry a just-created secret; otherwise loaded on demand. */
@@ -61,6 +63,7 @@ export function toTenantView(record: TenantRecord, publicUrl: string): TenantVie
       country: record.addressCountry,
     },
     settings: effectiveSettings(record.settings),
+    livemode: record.livemode,
     createdAt: record.createdAt,
     updatedAt: record.updatedAt,
   };

@@ -36,6 +36,20 @@ describe(`the admin CLI reaches the same database as the server (${process.env.E
     expect(after.find((k: { id: string }) => k.id === issued.id).revokedAt).not.toBeNull();
   }, 90_000);
 
+  it('issues a test key (--test) the running server takes for the tenant\'s test data', async () => {
+    const tenant = await createTestTenant('CLI Test Mode Clinic');
+    const issued = await admin('issue-key', tenant.tenantId, '--name', 'ci', '--test');
+    expect(issued).toMatchObject({ tenantId: tenant.tenantId, livemode: false, apiKey: expect.stringMatching(/^hpp_test_/) });
+    const res = await request(`${baseUrl()}/graphql`, {
+      method: 'POST',
+      headers: { TENANT: tenant.tenantId, 'API-KEY': issued.apiKey, 'content-type': 'application/json' },
+      body: JSON.stringify({ query: '{ tenant { id livemode } }' }),
+    });
+    expect(res.body.data.tenant).toEqual({ id: issued.dataTenantId, livemode: false });
+    const keys = await admin('list-keys', tenant.tenantId);
+    expect(keys.map((k: { name: string; livemode: boolean }) => [k.name, k.livemode])).toEqual([['ci', false], ['initial', true]]);
+  }, 60_000);
+
   it('invites a person who then signs in on the running server, changes their role and removes them, ending their session', async () => {
     const tenant = await createTestTenant('CLI People Clinic');
     const invited = await admin('invite-user', tenant.tenantId, 'cli.person@example.com', '--role', 'analyst', '--name', 'Cli Person');

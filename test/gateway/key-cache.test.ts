@@ -2,7 +2,7 @@ import type { KeyPrincipal } from '../../subgraphs/tenant/services/api-key.servi
 import { KeyCache } from '../../gateway/http/key-cache';
 import { FULL_ACCESS } from '../../schema/scopes';
 
-const principal: KeyPrincipal = { keyId: 'key-1', tenantId: 'tenant-1', scopes: FULL_ACCESS, expiresAt: null };
+const principal: KeyPrincipal = { keyId: 'key-1', tenantId: 'tenant-1', scopes: FULL_ACCESS, expiresAt: null, livemode: true, liveTenantId: 'tenant-1' };
 
 /** A verification the test answers by hand, to interleave it with a revocation. */
 function pendingVerify() {

@@ -7,7 +7,7 @@ export interface Received {
   id: string;
   timestamp: string;
   verified: boolean;
-  payload: { type: string; timestamp: string; data: Record<string, unknown> } | null;
+  payload: { type: string; timestamp: string; livemode: boolean; data: Record<string, unknown> } | null;
   at: number;
 }
 

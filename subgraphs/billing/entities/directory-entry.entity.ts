@@ -42,6 +42,14 @@ export class LocationDirectoryEntry extends DirectoryEntry {
   isVirtual!: boolean;
 }
 
+/** A tenant's mode as `tenant.tenant_mode_directory` shows it: false for a test twin (docs/api.md, Test mode). */
+@Entity({ schema: 'tenant', tableName: 'tenant_mode_directory', readonly: true })
+@TenantFilter()
+export class TenantModeEntry extends DirectoryEntry {
+  @Property({ type: 'boolean' })
+  livemode!: boolean;
+}
+
 /** A provider as `tenant.provider_directory` shows it. */
 @Entity({ schema: 'tenant', tableName: 'provider_directory', readonly: true })
 @TenantFilter()

@@ -5,6 +5,7 @@ import type { Logger } from 'pino';
 import { enqueue } from '../../../platform/jobs/job-queue';
 import { TenantScope } from '../../../platform/tenant-scope';
 import { NotificationRepository } from '../repositories/notification.repository';
+import { DirectoryRepository } from '../repositories/directory.repository';
 import { GIFT_CARD_EMAIL_QUEUE, type GiftCardEmailJob } from './email-queue';
 import { giftCardEmail } from './gift-card-email';
 import type { MailTransport } from '../../common/mail/mail-transport';
@@ -38,6 +39,12 @@ export function sendGiftCardEmail(root: EntityManager, transport: MailTransport,
     const row = await notifications.lockDue(jobId, job.notificationId);
     if (!row) return (await notifications.isPending(jobId)) ? 'busy' : 'done';
     const attempts = row.attempts + 1;
+    // A test twin's e-mail is recorded as sent and never reaches SMTP: test data may name real
+    // people, and nothing a test key does leaves the platform (docs/api.md, Test mode).
+    if (!(await new DirectoryRepository(tx, scope).livemode())) {
+      await notifications.markSent(row.id, row.giftCardId, attempts, null);
+      return 'done';
+    }
     let messageId: string | null = null;
     let sendError: unknown = null;
     await tracer.startActiveSpan('email.send', { attributes: { 'tenant.id': job.tenantId, 'email.kind': 'gift_card_recipient', 'email.attempt': attempts } }, async (span) => {

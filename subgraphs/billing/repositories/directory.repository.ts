@@ -1,7 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { storedIds } from '../../../platform/ids';
 import type { TenantScope } from '../../../platform/tenant-scope';
-import { LocationDirectoryEntry, PatientDirectoryEntry, ProviderDirectoryEntry } from '../entities/directory-entry.entity';
+import { LocationDirectoryEntry, PatientDirectoryEntry, ProviderDirectoryEntry, TenantModeEntry } from '../entities/directory-entry.entity';
 
 /** A patient as the tenant subgraph's directory view shows it (PHI: never logged). */
 export interface DirectoryPatient {
@@ -55,6 +55,12 @@ export class DirectoryRepository {
     const wanted = storedIds(ids);
     if (!wanted.length) return new Map();
     return byId((await this.em.find(ProviderDirectoryEntry, { tenantId: this.scope.tenantId, id: { $in: wanted } })).map(provider));
+  }
+
+  /** Whether the tenant is live: false for a test twin, and for a tenant the view does not show, so that doubt never reaches live money. */
+  async livemode(): Promise<boolean> {
+    const row = await this.em.findOne(TenantModeEntry, { tenantId: this.scope.tenantId });
+    return row?.livemode === true;
   }
 
   /** Every location, provider and patient of the tenant (the demo seeder spreads lines over them). */

@@ -1,3 +1,4 @@
+import { processorOf } from '../processor/mode-processor';
 import { Ctx, FieldResolver, Resolver, Root } from 'type-graphql';
 import type { SubgraphContext } from '../../../platform/context';
 import { requireScope } from '../../common/require-tenant';
@@ -12,6 +13,6 @@ import type { BillingContext } from '../billing-deps';
 export class LocationMerchantAccountsResolver {
   @FieldResolver(() => [MerchantAccountView], { description: 'The merchant accounts serving this location' })
   async merchantAccounts(@Root() location: LocationRef, @Ctx() ctx: SubgraphContext): Promise<MerchantAccountView[]> {
-    return (await requestLoader(ctx, 'merchantAccountsOfLocation', (ids) => new MerchantAccountService(ctx.em, requireScope(ctx), (ctx as BillingContext).deps.processor, ctx.audit).ofLocations(ids)).load(String(location.id).toLowerCase())) ?? [];
+    return (await requestLoader(ctx, 'merchantAccountsOfLocation', (ids) => new MerchantAccountService(ctx.em, requireScope(ctx), processorOf(ctx as BillingContext), ctx.audit).ofLocations(ids)).load(String(location.id).toLowerCase())) ?? [];
   }
 }

@@ -1,3 +1,4 @@
+import { processorOf } from '../processor/mode-processor';
 import { Arg, Args, Ctx, FieldResolver, ID, Mutation, Query, Resolver, Root } from 'type-graphql';
 import type { SubgraphContext } from '../../../platform/context';
 import type { Page } from '../../common/pagination';
@@ -34,7 +35,7 @@ export class MemberResolver {
 
   @Mutation(() => MemberPaymentView, { description: "Charges the member's balance due; a decline answers status FAILED" })
   makeMemberManualPayment(@Arg('input', () => MemberManualPaymentInput) input: MemberManualPaymentInput, @Ctx() ctx: SubgraphContext): Promise<MemberPaymentView> {
-    return new MemberPaymentService(ctx.em, requireScope(ctx), (ctx as BillingContext).deps.processor, ctx.audit).pay(input);
+    return new MemberPaymentService(ctx.em, requireScope(ctx), processorOf(ctx as BillingContext), ctx.audit).pay(input);
   }
 
   @FieldResolver(() => PatientRef, { nullable: true, description: 'The patient, resolved by the tenant subgraph' })

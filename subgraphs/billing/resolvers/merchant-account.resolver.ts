@@ -1,3 +1,4 @@
+import { processorOf } from '../processor/mode-processor';
 import { Arg, Ctx, FieldResolver, ID, Mutation, Query, Resolver, Root } from 'type-graphql';
 import { requireScope } from '../../common/require-tenant';
 import { CreateMerchantAccountInput } from '../inputs/merchant-account.input';
@@ -6,7 +7,7 @@ import { LocationRef, reference } from '../types/directory-refs.type';
 import { MerchantAccountView } from '../types/merchant-account.type';
 import type { BillingContext } from '../billing-deps';
 
-const service = (ctx: BillingContext) => new MerchantAccountService(ctx.em, requireScope(ctx), ctx.deps.processor, ctx.audit);
+const service = (ctx: BillingContext) => new MerchantAccountService(ctx.em, requireScope(ctx), processorOf(ctx), ctx.audit);
 
 /** Merchant accounts (contract part 4.8) and their locations, a federation reference each. */
 @Resolver(() => MerchantAccountView)

@@ -87,6 +87,10 @@ export class Tenant {
   @Property({ type: 'text', fieldName: 'oidc_client_secret', nullable: true, hidden: true })
   oidcClientSecret: string | null = null;
 
+  /** Set on a test twin: the live tenant whose test mode it is (docs/api.md, Test mode); null on a live tenant. */
+  @Property({ type: 'uuid', fieldName: 'live_tenant_id', nullable: true })
+  liveTenantId: string | null = null;
+
   @Property({ type: 'timestamptz', fieldName: 'created_at' })
   createdAt: Date = new Date();
 

@@ -41,9 +41,9 @@ export class ApiKeyRepository {
     return key ? em.findOne(ApiKey, { id: key }, { filters: false }) : Promise.resolve(null);
   }
 
-  /** Every key of the named tenant, newest first (the operator's listing). */
-  static listOfTenantUnscoped(em: EntityManager, tenantId: string): Promise<ApiKey[]> {
-    return em.find(ApiKey, { tenantId }, { filters: false, orderBy: { createdAt: 'desc' } });
+  /** Every key of the named tenants (a live tenant and its test twin), newest first (the operator's listing). */
+  static listOfTenantsUnscoped(em: EntityManager, tenantIds: string[]): Promise<ApiKey[]> {
+    return em.find(ApiKey, { tenantId: { $in: tenantIds } }, { filters: false, orderBy: { createdAt: 'desc', id: 'desc' } });
   }
 
   /** Stores a new key of the named tenant (the operator's action; the tenant was checked to exist). */

@@ -1,3 +1,4 @@
+import { LockMode } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { queryPrepared, type PreparedStatement } from '../../../platform/speed/prepared-statement';
 import { storedId } from '../../../platform/ids';
@@ -26,6 +27,8 @@ export interface TenantRecord {
   settings: StoredTenantSettings;
   logoAssetId: string | null;
   receiptLogoAssetId: string | null;
+  /** False on a test twin (docs/api.md, Test mode). */
+  livemode: boolean;
   createdAt: Date;
   updatedAt: Date;
 }
@@ -35,7 +38,7 @@ const COLUMNS = `id, name, legal_name as "legalName", timezone, locale, currency
   contact_email as "contactEmail", primary_color as "primaryColor",
   address_line1 as "addressLine1", address_line2 as "addressLine2", address_city as "addressCity",
   address_state as "addressState", address_postal_code as "addressPostalCode", address_country as "addressCountry",
-  settings, logo_asset_id as "logoAssetId", receipt_logo_asset_id as "receiptLogoAssetId",
+  settings, logo_asset_id as "logoAssetId", receipt_logo_asset_id as "receiptLogoAssetId", live_tenant_id is null as livemode,
   created_at as "createdAt", updated_at as "updatedAt"`;
 
 /** The tenant as patients see it (`PublicTenant`): the fields shown and the logos' asset ids, nothing else. */
@@ -86,6 +89,40 @@ export class TenantRepository {
   /** Stores a new tenant (the operator's action, before there is any scope). */
   static async createUnscoped(em: EntityManager, name: string): Promise<Tenant> {
     const tenant = em.create(Tenant, { name } as never);
+    await em.persistAndFlush(tenant);
+    return tenant;
+  }
+
+  /** The tenant with this id, of any shape of id, or null: the operator names a tenant by id before there is a scope. */
+  static findUnscoped(em: EntityManager, id: string): Promise<Tenant | null> {
+    const key = storedId(id);
+    return key ? em.findOne(Tenant, { id: key }, { filters: false }) : Promise.resolve(null);
+  }
+
+  /** The test twin of a live tenant, or null while it has none (docs/api.md, Test mode). */
+  static twinOfUnscoped(em: EntityManager, liveTenantId: string): Promise<Tenant | null> {
+    return em.findOne(Tenant, { liveTenantId }, { filters: false });
+  }
+
+  /**
+   * A tenant's stored id and mode: the live tenant it is the test twin of, or null for a live one;
+   * undefined when there is no such tenant, ids of any other shape too (the edge verifying a key,
+   * the operator naming a tenant).
+   */
+  static async modeUnscoped(em: EntityManager, id: string): Promise<{ id: string; liveTenantId: string | null } | undefined> {
+    const key = storedId(id);
+    const tenant = key ? await em.findOne(Tenant, { id: key }, { filters: false, fields: ['liveTenantId'] }) : null;
+    return tenant ? { id: tenant.id, liveTenantId: tenant.liveTenantId } : undefined;
+  }
+
+  /** Locks a tenant's row for the caller's transaction: a live tenant's first test key makes its one twin. */
+  static async lockUnscoped(em: EntityManager, tenant: Tenant): Promise<void> {
+    // A locking read, not `em.lock`, which (MikroORM 6.6) names the table without the subgraph's schema.
+    await em.findOne(Tenant, { id: tenant.id }, { filters: false, lockMode: LockMode.PESSIMISTIC_WRITE, refresh: true });
+  }
+
+  /** Stores a new tenant row (already filled in) as the operator's action: a test twin. */
+  static async insertUnscoped(em: EntityManager, tenant: Tenant): Promise<Tenant> {
     await em.persistAndFlush(tenant);
     return tenant;
   }

@@ -93,10 +93,12 @@ export class WebhookDeliveryRepository {
   async insertTest(data: Record<string, unknown>): Promise<string> {
     const id = randomUUID();
     const jobId = randomUUID();
-    const payload = JSON.stringify({ type: 'webhook.test', timestamp: new Date().toISOString(), data });
+    // `livemode` is the tenant's (false for a test twin), as every event's payload carries it (docs/webhooks.md).
     await this.em.getConnection().execute(
-      `insert into tenant.webhook_deliveries (id, tenant_id, event_type, payload, status, next_attempt_at, job_id) values (?, ?, 'webhook.test', ?, 'pending', now(), ?)`,
-      [id, this.scope.tenantId, payload, jobId],
+      `insert into tenant.webhook_deliveries (id, tenant_id, event_type, payload, status, next_attempt_at, job_id)
+       select ?, t.id, 'webhook.test', json_build_object('type', 'webhook.test', 'timestamp', ?::text, 'livemode', t.live_tenant_id is null, 'data', ?::json)::text, 'pending', now(), ?
+         from tenant.tenants t where t.id = ?`,
+      [id, new Date().toISOString(), JSON.stringify(data), jobId, this.scope.tenantId],
       'run',
       this.em.getTransactionContext(),
     );
@@ -178,12 +180,13 @@ export class WebhookDeliveryRepository {
     const { rows } = await tx.executeSql(
       `insert into tenant.webhook_deliveries (id, tenant_id, event_type, payload, status, next_attempt_at, created_at, job_id, last_error)
        select e.id, e."tenantId", e.type,
-              json_build_object('type', e.type, 'timestamp', e."occurredAt", 'data', e.data)::text,
+              json_build_object('type', e.type, 'timestamp', e."occurredAt", 'livemode', t.live_tenant_id is null, 'data', e.data)::text,
               case when c.enabled then 'pending' else 'failed' end, now(), now(),
               case when c.enabled then gen_random_uuid() end,
               case when not c.enabled then 'endpoint disabled: ' || c.disabled_reason end
          from jsonb_to_recordset($1::jsonb) as e(id uuid, "tenantId" uuid, type text, data jsonb, "occurredAt" text)
          join tenant.webhook_configs c on c.tenant_id = e."tenantId"
+         join tenant.tenants t on t.id = e."tenantId"
         where (c.enabled or c.disabled_at is not null) and c.url is not null and e.type = any(c.events)
        on conflict (id) do nothing
        returning id, job_id, tenant_id, status`,

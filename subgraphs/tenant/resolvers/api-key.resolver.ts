@@ -4,6 +4,7 @@ import { toPage, type Page } from '../../common/pagination';
 import { requireScope } from '../../common/require-tenant';
 import { validatePage } from '../../common/validate-page';
 import { ApiKeyRepository } from '../repositories/api-key.repository';
+import { TenantRepository } from '../repositories/tenant.repository';
 import { keyKind, keyPrefix } from '../services/api-key.service';
 import { ApiKeyListArgs, ApiKeyPage, type ApiKeyType } from '../types/api-key.type';
 
@@ -15,7 +16,9 @@ export class ApiKeyResolver {
     const scope = requireScope(ctx);
     validatePage(args);
     const [keys, total] = await new ApiKeyRepository(ctx.em, scope).page(args);
-    const items = keys.map((k) => ({ id: k.id, name: k.name, prefix: keyPrefix(k), kind: keyKind(k), scopes: k.scopes, createdAt: k.createdAt, expiresAt: k.expiresAt, revokedAt: k.revokedAt }));
+    // A tenant's keys share its mode: a test key lists its twin's (test) keys, a live key the live ones.
+    const livemode = (await new TenantRepository(ctx.reads, scope).current())?.livemode ?? true;
+    const items = keys.map((k) => ({ id: k.id, name: k.name, prefix: keyPrefix(k, livemode), kind: keyKind(k), livemode, scopes: k.scopes, createdAt: k.createdAt, expiresAt: k.expiresAt, revokedAt: k.revokedAt }));
     return toPage(items, total, args);
   }
 }

@@ -6,12 +6,20 @@ import type { Actor } from '../../../schema/actor';
 import { recordChange } from '../../../platform/audit/request-audit';
 import { ApiKeyRepository } from '../repositories/api-key.repository';
 import { TenantRepository } from '../repositories/tenant.repository';
+import { TestTwinService } from './test-twin.service';
 
 /**
  * Prefixes that make a leaked key recognisable to secret scanners and its kind to people (as
  * Stripe's `sk_`/`rk_`): a full key, every key issued before scopes, or a restricted one.
  */
 const KEY_PREFIX = { full: 'hpp_', restricted: 'hpr_' } as const;
+
+/**
+ * What follows the kind's prefix on a test key (`hpp_test_`, `hpr_test_`, as Stripe's
+ * `sk_test_`); a live key has nothing there, so every key issued before test mode is live and
+ * reads as it always did (docs/api.md, Test mode).
+ */
+const TEST_MARK = 'test_';
 
 /** A key's kind, shown by its prefix. */
 export type KeyKind = keyof typeof KEY_PREFIX;
@@ -27,6 +35,10 @@ export interface KeyPrincipal {
   scopes: Grants;
   /** When it stops working (epoch ms), or null. */
   expiresAt: number | null;
+  /** False for a test key, whose `tenantId` is the test twin's (docs/api.md, Test mode). */
+  livemode: boolean;
+  /** The live tenant a request names in its TENANT header: `tenantId` for a live key, the twin's live tenant for a test key. */
+  liveTenantId: string;
 }
 
 /** What a new key may be limited to. */
@@ -35,6 +47,8 @@ export interface KeyLimits {
   scopes?: readonly string[] | null;
   /** When the key stops working; must be in the future. */
   expiresAt?: Date | null;
+  /** False: a test key, of the tenant's test twin (made on its first test key); absent or true: a live key. */
+  livemode?: boolean | null;
 }
 
 /** Who asks for a key to be issued or revoked, for its audit record: the operator, through `/admin` (with the request) or the CLI. */
@@ -50,8 +64,12 @@ export const OPERATOR_CLI: KeyChangeOrigin = { actor: { kind: 'operator', id: 'c
 /** A newly issued key; `apiKey` is shown once and never stored. */
 export interface IssuedKey {
   id: string;
+  /** The tenant the key's requests name in their TENANT header: the live tenant, for a test key too. */
   tenantId: string;
   apiKey: string;
+  livemode: boolean;
+  /** The tenant whose rows the key reads and writes: the test twin's id for a test key, else `tenantId`. */
+  dataTenantId: string;
 }
 
 /** Public facts about a key, for listing. */
@@ -60,6 +78,8 @@ export interface ApiKeySummary {
   name: string | null;
   prefix: string;
   kind: KeyKind;
+  /** False for a test key. */
+  livemode: boolean;
   /** Null for a full key. */
   scopes: string[] | null;
   createdAt: string;
@@ -69,10 +89,10 @@ export interface ApiKeySummary {
 
 const sha256 = (text: string) => createHash('sha256').update(text).digest();
 
-/** Splits `hpp_<lookupId>_<secret>` (or `hpr_`); null when the text cannot be one of our keys. */
-function parseKey(apiKey: string): { kind: KeyKind; lookupId: string; secret: string } | null {
-  const match = /^hp([pr])_([A-Za-z0-9]{16})_([A-Za-z0-9_-]{43})$/.exec(apiKey);
-  return match ? { kind: match[1] === 'p' ? 'full' : 'restricted', lookupId: match[2], secret: match[3] } : null;
+/** Splits `hpp_<lookupId>_<secret>` (or `hpr_`, either with `test_` after the prefix); null when the text cannot be one of our keys. */
+function parseKey(apiKey: string): { kind: KeyKind; livemode: boolean; lookupId: string; secret: string } | null {
+  const match = /^hp([pr])_(test_)?([A-Za-z0-9]{16})_([A-Za-z0-9_-]{43})$/.exec(apiKey);
+  return match ? { kind: match[1] === 'p' ? 'full' : 'restricted', livemode: match[2] === undefined, lookupId: match[3], secret: match[4] } : null;
 }
 
 /** The scopes and expiry a new key gets, checked: known scopes, at least one, each once; an expiry to come. Throws a 422 located at `loc`'s fields. */
@@ -93,9 +113,9 @@ export function keyKind(key: { scopes: string[] | null }): KeyKind {
   return key.scopes === null ? 'full' : 'restricted';
 }
 
-/** The public start of a stored key, enough to recognise it: its kind's prefix and lookup id. */
-export function keyPrefix(key: { scopes: string[] | null; lookupId: string }): string {
-  return `${KEY_PREFIX[keyKind(key)]}${key.lookupId}`;
+/** The public start of a stored key, enough to recognise it: its kind's prefix, `test_` for a test key, and its lookup id. */
+export function keyPrefix(key: { scopes: string[] | null; lookupId: string }, livemode: boolean): string {
+  return `${KEY_PREFIX[keyKind(key)]}${livemode ? '' : TEST_MARK}${key.lookupId}`;
 }
 
 /** The grant a stored key carries. */
@@ -107,19 +127,28 @@ function grantsOf(scopes: string[] | null): Grants {
 export class ApiKeyService {
   constructor(private readonly em: EntityManager) {}
 
-  /** Creates a key for an existing tenant: a full one, or one restricted to `limits.scopes`; `limits` are checked (checkKeyLimits). */
+  /**
+   * Creates a key for an existing tenant: a full one, or one restricted to `limits.scopes`; `limits`
+   * are checked (checkKeyLimits). A test key (`limits.livemode` false) belongs to the tenant's test
+   * twin, made with it on the first one; a live key for a twin is refused (422).
+   */
   async issue(tenantId: string, name: string | null = null, limits: KeyLimits = {}, by: KeyChangeOrigin = OPERATOR_CLI): Promise<IssuedKey> {
     const { scopes, expiresAt } = checkKeyLimits(limits);
-    if (!(await TenantRepository.existsUnscoped(this.em, tenantId))) throw new NotFoundError('Tenant not found');
+    const livemode = limits.livemode !== false;
     const lookupId = randomBytes(12).toString('base64url').replace(/[-_]/g, '').padEnd(16, '0').slice(0, 16);
     const secret = randomBytes(32).toString('base64url');
-    // The key and its audit record commit together (docs/audit.md).
-    const key = await this.em.transactional(async (em) => {
-      const created = await ApiKeyRepository.createUnscoped(em, { tenantId, lookupId, secretHash: sha256(secret), name, scopes, expiresAt });
-      await recordChange(em, { tenantId, ...by }, 'api_key.issue', 'api_key', [created.id]);
-      return created;
+    // The key (and a first test key's twin) and their audit records commit together (docs/audit.md).
+    const { key, liveTenantId } = await this.em.transactional(async (em) => {
+      const mode = await TenantRepository.modeUnscoped(em, tenantId);
+      if (!mode) throw new NotFoundError('Tenant not found');
+      const { id } = mode;
+      if (livemode && mode.liveTenantId !== null) throw valueError(['livemode'], 'this tenant is a test twin: it has test keys only; issue a live key for its live tenant', true);
+      const owner = livemode ? id : (await new TestTwinService(em).twinOf(id, by)).id;
+      const created = await ApiKeyRepository.createUnscoped(em, { tenantId: owner, lookupId, secretHash: sha256(secret), name, scopes, expiresAt });
+      await recordChange(em, { tenantId: owner, ...by }, 'api_key.issue', 'api_key', [created.id]);
+      return { key: created, liveTenantId: mode.liveTenantId ?? id };
     });
-    return { id: key.id, tenantId, apiKey: `${keyPrefix({ scopes, lookupId })}_${secret}` };
+    return { id: key.id, tenantId: liveTenantId, apiKey: `${keyPrefix({ scopes, lookupId }, livemode)}_${secret}`, livemode, dataTenantId: key.tenantId };
   }
 
   /** Returns the key's principal, or null for a malformed, unknown or revoked key. */
@@ -132,7 +161,11 @@ export class ApiKeyService {
     if (!timingSafeEqual(sha256(parts.secret), Buffer.from(key.secretHash))) return null;
     // A full key's prefix on a restricted key's row (or the reverse) is not a key we issued.
     if (parts.kind !== keyKind(key)) return null;
-    return { keyId: key.id, tenantId: key.tenantId, scopes: grantsOf(key.scopes), expiresAt: key.expiresAt?.getTime() ?? null };
+    const mode = await TenantRepository.modeUnscoped(this.em, key.tenantId);
+    if (!mode) return null;
+    // Nor is a live key's text on a test twin's key, or the reverse: the prefix always tells the mode.
+    if (parts.livemode !== (mode.liveTenantId === null)) return null;
+    return { keyId: key.id, tenantId: key.tenantId, scopes: grantsOf(key.scopes), expiresAt: key.expiresAt?.getTime() ?? null, livemode: parts.livemode, liveTenantId: mode.liveTenantId ?? key.tenantId };
   }
 
   /**
@@ -150,16 +183,20 @@ export class ApiKeyService {
     });
   }
 
-  /** The tenant's keys, newest first, without secrets; an unknown tenant (of any shape) is 404. */
+  /** The tenant's keys, live and test (its twin's), newest first, without secrets; an unknown tenant (of any shape) is 404. */
   async list(tenantId: string): Promise<ApiKeySummary[]> {
-    if (!(await TenantRepository.existsUnscoped(this.em, tenantId))) throw new NotFoundError('Tenant not found');
-    const keys = await ApiKeyRepository.listOfTenantUnscoped(this.em, tenantId);
+    const mode = await TenantRepository.modeUnscoped(this.em, tenantId);
+    if (!mode) throw new NotFoundError('Tenant not found');
+    const live = mode.liveTenantId ?? mode.id;
+    const keys = await ApiKeyRepository.listOfTenantsUnscoped(this.em, await new TestTwinService(this.em).withTwin(live));
     return keys.map((k) => {
+      const livemode = k.tenantId === live;
       return {
         id: k.id,
         name: k.name,
-        prefix: keyPrefix(k),
+        prefix: keyPrefix(k, livemode),
         kind: keyKind(k),
+        livemode,
         scopes: k.scopes,
         createdAt: k.createdAt.toISOString(),
         expiresAt: k.expiresAt?.toISOString() ?? null,

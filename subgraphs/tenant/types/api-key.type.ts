@@ -22,6 +22,9 @@ export class ApiKeyType {
   @Field(() => ApiKeyKind)
   kind!: KeyKind;
 
+  @Field({ description: 'False for a test key (prefix `hpp_test_`/`hpr_test_`), whose requests see only the test data of its tenant (docs/api.md, Test mode)' })
+  livemode!: boolean;
+
   @Field(() => [String], { nullable: true, description: "A restricted key's scopes (docs/access.md); null for a full key, which has every scope" })
   scopes!: string[] | null;
 

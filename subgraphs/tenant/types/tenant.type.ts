@@ -82,6 +82,9 @@ export class TenantType {
   @Field(() => TenantSettingsType)
   settings!: TenantSettingsType;
 
+  @Field({ description: "False for a tenant's test twin: the tenant a test key's requests run as, with test data only (docs/api.md, Test mode)" })
+  livemode!: boolean;
+
   @Field(() => DateTimeISOResolver)
   createdAt!: Date;
 
