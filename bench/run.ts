@@ -4,6 +4,7 @@ import 'reflect-metadata';
 import os from 'node:os';
 import path from 'node:path';
 import { benchAccess } from './access';
+import { benchCapacity } from './capacity';
 import { startApp } from './lib/app';
 import type { BenchContext } from './lib/context';
 import { openDatabase } from './lib/database';
@@ -41,6 +42,7 @@ const BENCHMARKS: Record<string, Benchmark> = {
   'peer-gateway': benchPeerGateway,
   'noisy-neighbour': benchNoisyNeighbour,
   plumbing: benchPlumbing,
+  capacity: benchCapacity,
 };
 
 function positiveInt(name: string, fallback: number, min = 1): number {
