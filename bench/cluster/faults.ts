@@ -48,17 +48,22 @@ export interface WriteCheck {
   paymentsFound: number;
   /** Members charged more than once: a key charged twice. */
   doubled: number;
+  /** Dashboards of this run written more than once (a repeated mutation). */
+  dashboardsDoubled: number;
 }
 
 /** Counts the acknowledged writes found on the primary, and members with more than one successful charge. */
-export function checkWrites(cluster: Cluster, report: LoadReport, tenant: string): WriteCheck {
+export function checkWrites(cluster: Cluster, report: LoadReport, tenant: string, label: string): WriteCheck {
   const db = cluster.host('db');
   const sql = (query: string) => cluster.exec(db, 'psql', ['-h', db.address, '-p', String(PRIMARY_PORT), '-U', 'postgres', '-d', 'platform', '-tAc', query]).trim();
   const list = (ids: string[]) => (ids.length ? ids.map((id) => `'${id.replace(/[^0-9a-f-]/gi, '')}'`).join(',') : 'null');
   const dashboardsFound = Number(sql(`select count(*) from analytics.dashboards where id in (${list(report.dashboards)})`));
   const paymentsFound = Number(sql(`select count(distinct member_id) from billing.member_payments where status = 'SUCCEEDED' and member_id in (${list(report.payments.map((p) => p.memberId))})`));
   const doubled = Number(sql(`select count(*) from (select member_id from billing.member_payments where tenant_id = '${tenant}' and status = 'SUCCEEDED' group by member_id having count(*) > 1) d`));
-  return { dashboardsAcknowledged: report.dashboards.length, dashboardsFound, paymentsAcknowledged: report.payments.length, paymentsFound, doubled };
+  const dashboardsDoubled = Number(
+    sql(`select count(*) from (select name from analytics.dashboards where tenant_id = '${tenant}' and name like '${label.replace(/[^\w-]/g, '')} %' group by name having count(*) > 1) d`),
+  );
+  return { dashboardsAcknowledged: report.dashboards.length, dashboardsFound, dashboardsDoubled, paymentsAcknowledged: report.payments.length, paymentsFound, doubled };
 }
 
 /** A fault to inject while the load runs: `inject` at `atSeconds`, `heal` (if any) `healAfterSeconds` later. */
@@ -85,7 +90,7 @@ export async function runFault(cluster: Cluster, tenant: LoadTenant, fault: Faul
   const stamp = `${fault.name.replace(/\W+/g, '-')}-${Date.now()}`;
   const configFile = join(cluster.workDir, `${stamp}.config.json`);
   const reportFile = join(cluster.workDir, `${stamp}.report.json`);
-  const config: LoadConfig = { url: cluster.url, tenant: tenant.tenant, apiKey: tenant.apiKey, patientId: tenant.patientId, paymentMethodId: tenant.paymentMethodId, ...load };
+  const config: LoadConfig = { url: cluster.url, tenant: tenant.tenant, apiKey: tenant.apiKey, patientId: tenant.patientId, paymentMethodId: tenant.paymentMethodId, label: stamp, ...load };
   writeFileSync(configFile, JSON.stringify(config));
   const client = new ClusterProcess(
     { name: `load-${stamp}`, host: cluster.host('client'), command: process.execPath, args: [join(repoRoot(), 'dist', 'bench', 'cluster', 'load-client.js'), configFile, reportFile] },
@@ -101,7 +106,7 @@ export async function runFault(cluster: Cluster, tenant: LoadTenant, fault: Faul
   await client.whenExited();
   if (client.exitCode !== 0) throw new Error(`load client failed (exit ${client.exitCode}); see ${client.logFile}`);
   const report: LoadReport = JSON.parse(readFileSync(reportFile, 'utf8'));
-  return { fault: fault.name, report, writes: checkWrites(cluster, report, tenant.tenant) };
+  return { fault: fault.name, report, writes: checkWrites(cluster, report, tenant.tenant, stamp) };
 }
 
 /** The percentile of a list of latencies (nearest rank). */

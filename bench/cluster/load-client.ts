@@ -14,6 +14,8 @@ export interface LoadConfig {
   seconds: number;
   /** Pause between a loop's requests, so traffic is steady rather than flat out. */
   pauseMs: number;
+  /** Names this run's dashboards (`<label> <n>`), so a dashboard written twice shows as a repeated name. */
+  label: string;
 }
 
 /** One kind of request's tally. */
@@ -105,7 +107,7 @@ async function pay(config: LoadConfig, report: LoadReport): Promise<void> {
 /** A dashboard POST: not idempotent, so never retried; a 201 is an acknowledged write. */
 async function createDashboard(config: LoadConfig, report: LoadReport, n: number): Promise<void> {
   report.dashboard.sent++;
-  const answer = await call(config, 'POST', '/analytics/dashboards', { name: `load ${n}` });
+  const answer = await call(config, 'POST', '/analytics/dashboards', { name: `${config.label} ${n}` });
   report.dashboard.latenciesMs.push(answer.ms);
   if (answer.status === 201) {
     report.dashboard.succeeded++;

@@ -12,6 +12,7 @@ function expectNoWriteLostOrDoubled(result: FaultResult): void {
   expect(result.writes.dashboardsFound).toBe(result.writes.dashboardsAcknowledged);
   expect(result.writes.paymentsFound).toBe(result.writes.paymentsAcknowledged);
   expect(result.writes.doubled).toBe(0);
+  expect(result.writes.dashboardsDoubled).toBe(0);
   expect(result.report.payment.failed).toEqual({});
   expect(result.report.read.sent).toBeGreaterThan(20);
 }
