@@ -66,7 +66,7 @@ export function checkWrites(cluster: Cluster, report: LoadReport, tenant: string
   return { dashboardsAcknowledged: report.dashboards.length, dashboardsFound, dashboardsDoubled, paymentsAcknowledged: report.payments.length, paymentsFound, doubled };
 }
 
-/** A fault to inject while the load runs: `inject` at `atSeconds`, `heal` (if any) `healAfterSeconds` later. */
+/** A fault to inject while the load runs: `inject` at `atSeconds`, `heal` (if any) `healAfterSeconds` later, or when the load ends. */
 export interface Fault {
   name: string;
   atSeconds: number;
@@ -99,11 +99,13 @@ export async function runFault(cluster: Cluster, tenant: LoadTenant, fault: Faul
   await client.start();
   await sleep(fault.atSeconds * 1_000);
   await fault.inject(cluster);
-  if (fault.heal) {
-    await sleep((fault.healAfterSeconds ?? 0) * 1_000);
+  if (fault.heal && fault.healAfterSeconds !== undefined) {
+    await sleep(fault.healAfterSeconds * 1_000);
     await fault.heal(cluster);
   }
   await client.whenExited();
+  // Without a time of its own, a fault lasts as long as the load.
+  if (fault.heal && fault.healAfterSeconds === undefined) await fault.heal(cluster);
   if (client.exitCode !== 0) throw new Error(`load client failed (exit ${client.exitCode}); see ${client.logFile}`);
   const report: LoadReport = JSON.parse(readFileSync(reportFile, 'utf8'));
   return { fault: fault.name, report, writes: checkWrites(cluster, report, tenant.tenant, stamp) };

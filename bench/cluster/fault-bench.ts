@@ -1,0 +1,52 @@
+import { join } from 'node:path';
+import { repoRoot } from '../../schema/paths';
+import { formatMachine, describeMachine } from '../lib/machine';
+import { writeSection } from '../lib/results-file';
+import { clusterUnavailable, startCluster } from './cluster';
+import { faultCatalogue } from './fault-catalogue';
+import { prepareLoadTenant, runFault, type FaultResult } from './faults';
+import { buildFaultReport } from './fault-report';
+
+/** Settings the fault runs are started with (docs/operations.md, "A cluster on one machine"). */
+export const FAULT_RUN_ENV: NodeJS.ProcessEnv = {
+  // One tenant's steady load for minutes: far past the default 600 requests a window.
+  RATE_LIMIT_PER_WINDOW: '1000000',
+};
+
+/**
+ * `npm run bench:cluster`: starts the cluster of network namespaces, then runs every fault of the
+ * catalogue under steady load `BENCH_CLUSTER_RUNS` times (3) for `BENCH_CLUSTER_SECONDS` (20 s)
+ * each, and writes what the client saw and what the database holds into bench/RESULTS.md.
+ */
+async function main(): Promise<void> {
+  const reason = clusterUnavailable();
+  if (reason) {
+    console.log(`cluster faults skipped: ${reason}`);
+    return;
+  }
+  const runs = Number(process.env.BENCH_CLUSTER_RUNS ?? 3);
+  const seconds = Number(process.env.BENCH_CLUSTER_SECONDS ?? 20);
+  const cluster = await startCluster({ env: FAULT_RUN_ENV, say: (line) => console.log(`== ${line}`) });
+  try {
+    const tenant = prepareLoadTenant(cluster, 'Fault run clinic');
+    const results: FaultResult[][] = [];
+    for (const fault of faultCatalogue(cluster)) {
+      const rounds: FaultResult[] = [];
+      for (let run = 0; run < runs; run++) {
+        console.log(`== ${fault.name}: run ${run + 1} of ${runs}`);
+        rounds.push(await runFault(cluster, tenant, fault, { seconds, concurrency: 8, pauseMs: 50 }));
+      }
+      results.push(rounds);
+    }
+    const markdown = buildFaultReport(results, { machine: formatMachine(describeMachine()), seconds, concurrency: 8, date: new Date().toISOString() });
+    writeSection(join(repoRoot(), 'bench', 'RESULTS.md'), 'cluster-faults', markdown, '# Benchmark results');
+    console.log(markdown);
+  } finally {
+    await cluster.teardown();
+  }
+}
+
+main().catch((err) => {
+  console.error(err instanceof Error ? err.stack : err);
+  process.exitCode = 1;
+});
