@@ -8,6 +8,7 @@ import { formatResult } from '../../platform/format-error';
 import type { SubgraphName } from '../../platform/subgraph-definition';
 import type { RunningSubgraph } from '../../platform/subgraph-runtime';
 import type { SubscriptionEvents, SubscriptionTransport } from './subscription-router';
+import type { SubgraphUrls } from '../subgraph-urls';
 
 /** A subscription that ends after one result (a refusal). */
 function single(result: OperationResult): SubscriptionEvents {
@@ -78,13 +79,19 @@ async function refusalOf(response: Response): Promise<OperationResult | null> {
  * errors) becomes one result; no answer at all is a ServiceUnavailableError. `return()` aborts
  * the request, which cancels the subgraph's stream and its provider's work.
  */
-export function httpTransport(urls: Readonly<Partial<Record<SubgraphName, string>>>, secret: string): SubscriptionTransport {
+export function httpTransport(urls: SubgraphUrls, secret: string): SubscriptionTransport {
+  const turns = new Map<SubgraphName, number>();
   return {
     async open(owner, request, ctx: RequestContext) {
+      // The owner's replicas in turn (SUBGRAPH_<NAME>_URL lists them).
+      const replicas = urls[owner]!;
+      const turn = turns.get(owner) ?? 0;
+      turns.set(owner, (turn + 1) % replicas.length);
+      const base = replicas[turn]!;
       let answered: (response: Response | null) => void = () => undefined;
       const answer = new Promise<Response | null>((resolve) => (answered = resolve));
       const client = createClient({
-        url: new URL('/graphql/stream', urls[owner]!).toString(),
+        url: new URL('/graphql/stream', base).toString(),
         headers: identityHeaders(ctx, secret),
         retryAttempts: 0,
         fetchFn: (input: string | URL, init?: RequestInit) =>
