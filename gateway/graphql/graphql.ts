@@ -82,7 +82,8 @@ export async function startGraphQL(config: Config, local: RunningSubgraph[] | nu
     if (surrogate) return surrogate;
     // An abandoned subgraph fetch (its client went away) is expected and answers nobody: not logged.
     if (isClientGone(error)) return { message: formatted.message, path: formatted.path, extensions: { code: 'CLIENT_CLOSED_REQUEST' } };
-    const client = clientError(formatted);
+    // A typed error a data source threw (an unreachable subgraph's 503) reaches Apollo uncoded: its own class says what it is.
+    const client = clientError(formatted) ?? clientError(error);
     // An outage's cause (an unreachable subgraph, the database) goes to the log; the client is told to retry.
     if (client?.code === 'SERVICE_UNAVAILABLE') log.warn({ err: error, path: formatted.path }, 'dependency unavailable');
     if (client) return { message: client.message, path: formatted.path, locations: formatted.locations, extensions: stripServiceName(client.extensions) };
