@@ -4,7 +4,8 @@ import { SUBGRAPH_SETTINGS } from '../subgraphs/settings';
 import { WORKER_ROLE_ENV } from './cluster/cluster-worker';
 import { readShutdownGraceMs } from '../platform/http-drain';
 import { DEFAULT_SUPERVISE_SECONDS, readJobSettings, type JobSettings } from '../platform/jobs/job-settings';
-import { SUBGRAPH_NAMES, type SubgraphName } from '../platform/subgraph-definition';
+import type { SubgraphName } from '../platform/subgraph-definition';
+import { readSubgraphUrls, type SubgraphUrls } from './subgraph-urls';
 import { readTracingSettings } from '../platform/tracing/settings';
 import { readSpeedPlumbing, type PlumbingPiece, type SpeedPlumbing } from '../platform/speed/speed-plumbing';
 
@@ -26,9 +27,17 @@ export interface Config {
   internalSecret: string | null;
   /** Enables `/admin/*` when set. */
   operatorToken: string | null;
-  subgraphUrls: Partial<Record<SubgraphName, string>>;
-  rateLimit: { points: number; windowSeconds: number; authFailurePoints: number; leasePoints: number | null };
+  /** Each subgraph service's replicas (SUBGRAPH_<NAME>_URL, comma-separated); distributed mode only. */
+  subgraphUrls: SubgraphUrls;
+  /** Longest wait for one subgraph fetch's answer, per replica tried (SUBGRAPH_TIMEOUT_MS). */
+  subgraphTimeoutMs: number;
+  /** `fallbackPoints`: a tenant's budget per window in this process while Redis does not answer (RATE_LIMIT_FALLBACK_PER_WINDOW); null: the limit shared among WEB_CONCURRENCY. */
+  rateLimit: { points: number; windowSeconds: number; authFailurePoints: number; leasePoints: number | null; fallbackPoints: number | null };
   redisUrl: string | null;
+  /** Longest wait for one Redis command before the rate limits fall back to this process's memory (REDIS_TIMEOUT_MS). */
+  redisTimeoutMs: number;
+  /** How long an Idempotency-Key whose request never finished stays held before a retry may run (IDEMPOTENCY_LOCK_SECONDS). */
+  idempotencyLockSeconds: number;
   bodyLimitBytes: number;
   logLevel: string;
   demoTenant: boolean;
@@ -191,12 +200,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const databaseUrl = text('DATABASE_URL');
   if (databaseUrl && !/^postgres(ql)?:\/\//.test(databaseUrl)) problems.push('DATABASE_URL must start with postgres:// or postgresql://');
 
-  const subgraphUrls: Partial<Record<SubgraphName, string>> = {};
-  for (const name of SUBGRAPH_NAMES) {
-    const url = text(`SUBGRAPH_${name.toUpperCase()}_URL`);
-    if (url) subgraphUrls[name] = url;
-    else if (mode === 'distributed') problems.push(`SUBGRAPH_${name.toUpperCase()}_URL is required in distributed mode`);
-  }
+  const subgraphUrls = readSubgraphUrls(env, mode === 'distributed', problems);
+  const subgraphTimeoutMs = int('SUBGRAPH_TIMEOUT_MS', 15_000, 100, 600_000);
+  const idempotencyLockSeconds = int('IDEMPOTENCY_LOCK_SECONDS', 60, 2, 3_600);
+  // A request still running when its key is released could run twice: the key must outlive the longest fetch.
+  if (mode === 'distributed' && idempotencyLockSeconds * 1000 <= subgraphTimeoutMs) problems.push(`IDEMPOTENCY_LOCK_SECONDS (${idempotencyLockSeconds}) must be longer than SUBGRAPH_TIMEOUT_MS (${subgraphTimeoutMs} ms)`);
   const internalSecret = text('INTERNAL_SECRET');
   if (mode === 'distributed') {
     if (!internalSecret) problems.push('INTERNAL_SECRET is required in distributed mode (the subgraphs refuse calls without it)');
@@ -239,12 +247,16 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     internalSecret,
     operatorToken,
     subgraphUrls,
+    subgraphTimeoutMs,
+    idempotencyLockSeconds,
+    redisTimeoutMs: int('REDIS_TIMEOUT_MS', 500, 20, 60_000),
     rateLimit: {
       points: int('RATE_LIMIT_PER_WINDOW', 600, 1, 10_000_000),
       windowSeconds: int('RATE_LIMIT_WINDOW_SECONDS', 60, 1, 86_400),
       authFailurePoints: int('RATE_LIMIT_AUTH_FAILURES_PER_WINDOW', 60, 1, 10_000_000),
       // Unset: 2% of the limit shared among this replica's workers (platform/speed/rate-lease.ts); 1 asks the store for every request.
       leasePoints: !plumbing.has('rate-lease') ? 1 : env.RATE_LIMIT_LEASE === undefined || env.RATE_LIMIT_LEASE === '' ? null : int('RATE_LIMIT_LEASE', 1, 1, 10_000_000),
+      fallbackPoints: text('RATE_LIMIT_FALLBACK_PER_WINDOW') === null ? null : int('RATE_LIMIT_FALLBACK_PER_WINDOW', 1, 1, 10_000_000),
     },
     redisUrl: text('REDIS_URL'),
     bodyLimitBytes: int('BODY_LIMIT_BYTES', 1024 * 1024, 1024, 64 * 1024 * 1024),

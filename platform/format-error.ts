@@ -15,7 +15,10 @@ export type ErrorReporter = (error: unknown, requestId: string | undefined) => v
 export function causeToLog(error: GraphQLError): unknown {
   const original = error.originalError;
   if (original instanceof DomainError) return original.cause;
-  return clientError(error) ? undefined : (original ?? error);
+  const client = clientError(error);
+  if (!client) return original ?? error;
+  // A dependency's outage (the database did not answer) is told as a 503; what happened stays here.
+  return client.code === 'SERVICE_UNAVAILABLE' ? (original ?? error) : undefined;
 }
 
 /**

@@ -4,6 +4,7 @@ import type { Constructor, MigrationObject } from '@mikro-orm/core';
 import { Client } from 'pg';
 import { waitUntilIdle } from './http-drain';
 import { attachReadPool, readPoolOf } from './speed/read-pool';
+import { CONNECT_TIMEOUT_MS, POOL_ACQUIRE_TIMEOUT_MS } from './database-timeouts';
 
 /** What a subgraph hands to the ORM: its schema name, entity classes and migrations in order. */
 export interface OrmDefinition {
@@ -16,6 +17,7 @@ export interface OrmDefinition {
 /** Connection pool size per ORM unless DB_POOL_MAX says otherwise; four subgraphs share one server in all-in-one mode. */
 export const DEFAULT_POOL_MAX = 10;
 
+
 /** Opens the subgraph's ORM on its own PostgreSQL schema. Entities are listed, never discovered by glob. */
 export async function openOrm(definition: OrmDefinition, clientUrl: string, poolMax = DEFAULT_POOL_MAX, readPool = true): Promise<MikroORM> {
   const orm = await MikroORM.init({
@@ -27,7 +29,8 @@ export async function openOrm(definition: OrmDefinition, clientUrl: string, pool
     extensions: [Migrator],
     forceUtcTimezone: true,
     allowGlobalContext: false,
-    pool: { min: 0, max: poolMax },
+    pool: { min: 0, max: poolMax, acquireTimeoutMillis: POOL_ACQUIRE_TIMEOUT_MS },
+    driverOptions: { connection: { connectionTimeoutMillis: CONNECT_TIMEOUT_MS } },
     discovery: { warnWhenNoEntities: false },
     migrations: {
       tableName: `${definition.schema}.mikro_orm_migrations`,

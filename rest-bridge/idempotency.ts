@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { ConflictError, ValidationError } from '../schema/errors';
+import { InProgressError, ValidationError } from '../schema/errors';
 import type { HttpAnswer } from './http-errors';
 import type { RouteDefinition } from './types';
 
@@ -11,8 +11,8 @@ export interface StoredResponse {
 
 /** Persistence of idempotency records, keyed by tenant and key. */
 export interface IdempotencyStore {
-  /** Claims the key (answering the claim's owner token), or reports why not: still running, used for another request, or already answered. */
-  begin(tenantId: string, key: string, fingerprint: string): Promise<{ owner: string } | 'in_progress' | 'mismatch' | StoredResponse>;
+  /** Claims the key (answering the claim's owner token), or reports why not: still running (and for how many seconds more its claim holds at most), used for another request, or already answered. */
+  begin(tenantId: string, key: string, fingerprint: string): Promise<{ owner: string } | { inProgressSeconds: number } | 'mismatch' | StoredResponse>;
   /** Stores the answer, if `owner` still holds the claim. */
   complete(tenantId: string, key: string, owner: string, response: StoredResponse): Promise<void>;
   /** Releases a claim whose request failed on the server side, so a retry runs again; only `owner`'s. */
@@ -44,7 +44,8 @@ const kept = (status: number): boolean => status >= 200 && status < 300;
  * Runs a retryable request at most once per `Idempotency-Key` (Stripe's semantics): the first
  * successful answer is stored for 24 hours and replayed, marked `Idempotent-Replayed: true`, for
  * a retry with the same key and the same request; the same key with another request is a 422; a
- * retry while the first is still running is a 409. Refusals (4xx) and failures (5xx) are not
+ * retry while the first is still running is a 409 with Retry-After, the most its claim may still
+ * hold (IDEMPOTENCY_LOCK_SECONDS since it began). Refusals (4xx) and failures (5xx) are not
  * stored (see `kept`), so they can be retried, corrected or not. Without the header the request just runs.
  */
 export async function runIdempotently(
@@ -68,7 +69,8 @@ export async function runIdempotently(
       { type: 'value_error', loc: ['header', IDEMPOTENCY_HEADER], msg: 'Value error, this key was already used for a different request', input: key, ctx: { error: 'this key was already used for a different request' } },
     ]);
   }
-  if (claim === 'in_progress') throw new ConflictError('A request with this Idempotency-Key is still being processed');
+  // Retry-After: when the claim is released at the latest, should the request holding it never finish (docs/api.md, Safe retries).
+  if ('inProgressSeconds' in claim) throw new InProgressError(claim.inProgressSeconds);
   if (!('owner' in claim)) {
     return { status: claim.status, body: claim.body === null ? undefined : JSON.parse(claim.body), headers: { 'Idempotent-Replayed': 'true' } };
   }

@@ -268,8 +268,9 @@ function firstRootFieldSchema(document: DocumentNode, operation: OperationDefini
 }
 
 function errorResponses(route: RouteDefinition): Record<string, JsonSchema> {
-  // A route that calls an outside service can also find it down (docs/decisions.md, Errors: SERVICE_UNAVAILABLE).
-  const upstream = route.upstream ? [{ status: 503, description: `The ${route.upstream} could not be reached; retry after Retry-After seconds`, schema: 'ErrorDetail' }] : [];
+  // Every route can find what it depends on down (docs/api.md, Errors: outages): a subgraph service, the database, and an outside service it calls.
+  const depends = route.upstream ? `The ${route.upstream}, a subgraph service or the database` : 'A subgraph service or the database';
+  const upstream = [{ status: 503, description: `${depends} could not be reached; retry after Retry-After seconds`, schema: 'ErrorDetail' }];
   return Object.fromEntries(
     [...ERRORS.filter((e) => (!e.methods || e.methods.includes(route.method)) && (!e.bodies || route.body)), ...upstream].map((e) => [
       e.status,

@@ -1,5 +1,6 @@
 import { GraphQLError } from 'graphql';
 import { DomainError } from './errors';
+import { dependencyOutage } from './dependency-outage';
 
 /** What a client may be told of an error, on every surface: its code, its message and its extensions (`code` among them). */
 export interface ClientError {
@@ -26,6 +27,8 @@ interface TravellingError {
  *   at fault, so its own code or `BAD_USER_INPUT`;
  * - an error that carries a code other than `INTERNAL_SERVER_ERROR`: a GraphQLError a resolver
  *   threw with one on purpose, or one a subgraph or the gateway already formatted.
+ * - a dependency's outage (the database or Redis did not answer; schema/dependency-outage.ts),
+ *   told as `SERVICE_UNAVAILABLE` with `retryAfter`, its cause logged by the surface.
  * Anything else is internal: undefined, and the surface answers a generic 500 and logs the cause.
  */
 export function clientError(error: unknown): ClientError | undefined {
@@ -40,9 +43,15 @@ export function clientError(error: unknown): ClientError | undefined {
       return { code, message: error.message, extensions: { ...error.extensions, code } };
     }
     // A resolver's own failure (a bug, a lost connection) is located with its original; only a coded GraphQLError speaks to the client.
-    if (original) return original instanceof GraphQLError ? coded(original) : undefined;
+    if (original) return original instanceof GraphQLError ? coded(original) : outage(original);
   }
-  return isTravelling(error) ? coded(error) : undefined;
+  return (isTravelling(error) ? coded(error) : undefined) ?? outage(error);
+}
+
+/** A dependency's outage as the 503 a client is told, or undefined. */
+function outage(error: unknown): ClientError | undefined {
+  const unavailable = dependencyOutage(error);
+  return unavailable && clientError(unavailable);
 }
 
 /** An error whose code says it is meant for the client: any but `INTERNAL_SERVER_ERROR`. */

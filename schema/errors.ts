@@ -69,6 +69,20 @@ export class ConflictError extends DomainError {
   readonly code = 'CONFLICT' as const;
 }
 
+/**
+ * A request with the same Idempotency-Key is still running (409 with Retry-After): the seconds
+ * until its claim is released at the latest, should that request never finish (docs/api.md, Safe
+ * retries).
+ */
+export class InProgressError extends ConflictError {
+  constructor(readonly retryAfterSeconds: number) {
+    super('A request with this Idempotency-Key is still being processed');
+  }
+  extensions(): Record<string, unknown> {
+    return { retryAfter: this.retryAfterSeconds };
+  }
+}
+
 /** No valid credentials (401). */
 export class UnauthenticatedError extends DomainError {
   readonly code = 'UNAUTHENTICATED' as const;

@@ -4,14 +4,22 @@ import type { IdempotencyStore, StoredResponse } from '../../rest-bridge/idempot
 
 /** How long a stored response is replayed (payment APIs keep them a day). */
 const RETENTION_HOURS = 24;
-/** A request holding its key longer than this is presumed dead (crash) and may be taken over. */
-const LOCK_SECONDS = 60;
+/** The default of IDEMPOTENCY_LOCK_SECONDS. */
+export const DEFAULT_LOCK_SECONDS = 60;
 
-/** Idempotency records in PostgreSQL (`gateway.idempotency_keys`), shared by every gateway replica. */
+/**
+ * Idempotency records in PostgreSQL (`gateway.idempotency_keys`), shared by every gateway replica.
+ * A request holding its key longer than `lockSeconds` is presumed dead (its process crashed, its
+ * answer was lost) and a retry of the same request may take the key over and run (docs/api.md,
+ * Safe retries); the bound outlives every request, whose fetches have their own time limit.
+ */
 export class PostgresIdempotencyStore implements IdempotencyStore {
-  constructor(private readonly orm: MikroORM) {}
+  constructor(
+    private readonly orm: MikroORM,
+    private readonly lockSeconds = DEFAULT_LOCK_SECONDS,
+  ) {}
 
-  async begin(tenantId: string, key: string, fingerprint: string): Promise<{ owner: string } | 'in_progress' | 'mismatch' | StoredResponse> {
+  async begin(tenantId: string, key: string, fingerprint: string): Promise<{ owner: string } | { inProgressSeconds: number } | 'mismatch' | StoredResponse> {
     const connection = this.orm.em.getConnection();
     const owner = randomUUID();
     // One statement claims a fresh key, or takes over an expired record or a dead request's lock.
@@ -25,16 +33,16 @@ export class PostgresIdempotencyStore implements IdempotencyStore {
             or (gateway.idempotency_keys.state = 'in_progress' and gateway.idempotency_keys.locked_until < now()
                 and gateway.idempotency_keys.fingerprint = excluded.fingerprint)
        returning key`,
-      [tenantId, key, fingerprint, LOCK_SECONDS, owner, RETENTION_HOURS],
+      [tenantId, key, fingerprint, this.lockSeconds, owner, RETENTION_HOURS],
     );
     if (claimed.length > 0) return { owner };
-    const [existing] = await connection.execute<{ fingerprint: string; state: string; status: number | null; body: string | null }[]>(
-      `select fingerprint, state, status, body from gateway.idempotency_keys where tenant_id = ? and key = ?`,
+    const [existing] = await connection.execute<{ fingerprint: string; state: string; status: number | null; body: string | null; lock_left: number }[]>(
+      `select fingerprint, state, status, body, greatest(0, extract(epoch from locked_until - now()))::float8 as lock_left from gateway.idempotency_keys where tenant_id = ? and key = ?`,
       [tenantId, key],
     );
     if (!existing) return this.begin(tenantId, key, fingerprint);
     if (existing.fingerprint !== fingerprint) return 'mismatch';
-    if (existing.state === 'in_progress') return 'in_progress';
+    if (existing.state === 'in_progress') return { inProgressSeconds: Math.max(1, Math.ceil(existing.lock_left)) };
     return { status: existing.status!, body: existing.body };
   }
 

@@ -111,15 +111,24 @@ async function resolveDatabase(config: Config, log: Logger, options: BootOptions
   return embedded.url;
 }
 
-/** Asks a subgraph service to seed a tenant (distributed mode); the subgraph runs its own seeder. */
-function remoteSeeder(baseUrl: string, secret: string): DemoSeeder {
+/** Asks a subgraph service to seed a tenant (distributed mode); the subgraph runs its own seeder. A replica that cannot be reached passes the call to the next. */
+function remoteSeeder(baseUrls: readonly string[], secret: string): DemoSeeder {
   return async (tenantId) => {
-    const url = new URL('/internal/seed', baseUrl);
-    const response = await fetch(url, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', [IDENTITY_HEADERS.secret]: secret },
-      body: JSON.stringify({ tenantId }),
-    });
-    if (!response.ok) throw new Error(`demo seeding at ${url.host} answered ${response.status}`);
+    for (const [index, baseUrl] of baseUrls.entries()) {
+      const url = new URL('/internal/seed', baseUrl);
+      let response: Response;
+      try {
+        response = await fetch(url, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', [IDENTITY_HEADERS.secret]: secret },
+          body: JSON.stringify({ tenantId }),
+        });
+      } catch (error) {
+        if (index < baseUrls.length - 1) continue;
+        throw error;
+      }
+      if (!response.ok) throw new Error(`demo seeding at ${url.host} answered ${response.status}`);
+      return;
+    }
   };
 }

@@ -24,6 +24,7 @@ import { ScopeCheck } from '../access/scope-check';
 import { scopePlugin } from '../access/scope-plugin';
 import { PhiMask } from '../access/phi-mask';
 import { phiMaskPlugin } from '../access/phi-mask-plugin';
+import { unavailableStatusPlugin } from '../http/graphql-errors';
 
 /** The federated graph: Apollo Gateway over the checked-in supergraph, behind Apollo Server. */
 export interface GraphQLLayer {
@@ -63,7 +64,7 @@ export async function startGraphQL(config: Config, local: RunningSubgraph[] | nu
         localSources.set(name, cached);
         source = cached;
       } else {
-        source = new IdentityForwardingDataSource(config.subgraphUrls[name as SubgraphName]!, config.internalSecret!, config.plumbing.has('subgraph-fetcher'));
+        source = new IdentityForwardingDataSource(config.subgraphUrls[name as SubgraphName]!, config.internalSecret!, config.subgraphTimeoutMs, config.plumbing.has('subgraph-fetcher'));
       }
       // Identical query fetches in flight reach the subgraph once (inflight-dedup.ts; SPEED_PLUMBING `inflight-dedup`).
       if (config.graphqlDedup) source = new DeduplicatingDataSource(source, name, log, config.plumbing.has('slot-list'));
@@ -81,7 +82,10 @@ export async function startGraphQL(config: Config, local: RunningSubgraph[] | nu
     if (surrogate) return surrogate;
     // An abandoned subgraph fetch (its client went away) is expected and answers nobody: not logged.
     if (isClientGone(error)) return { message: formatted.message, path: formatted.path, extensions: { code: 'CLIENT_CLOSED_REQUEST' } };
-    const client = clientError(formatted);
+    // A typed error a data source threw (an unreachable subgraph's 503) reaches Apollo uncoded: its own class says what it is.
+    const client = clientError(formatted) ?? clientError(error);
+    // An outage's cause (an unreachable subgraph, the database) goes to the log; the client is told to retry.
+    if (client?.code === 'SERVICE_UNAVAILABLE') log.warn({ err: error, path: formatted.path }, 'dependency unavailable');
     if (client) return { message: client.message, path: formatted.path, locations: formatted.locations, extensions: stripServiceName(client.extensions) };
     log.error({ err: error, path: formatted.path }, 'graphql operation failed');
     return { message: 'Internal server error', path: formatted.path, extensions: { code: 'INTERNAL_SERVER_ERROR' } };
@@ -104,7 +108,7 @@ export async function startGraphQL(config: Config, local: RunningSubgraph[] | nu
     // Automatic persisted queries are kept per tenant at the edge (graphql-charge.ts), which hands Apollo the full document.
     persistedQueries: false,
     // No cache hints are used: computing a cache policy for every field is wasted work per request.
-    plugins: [ApolloServerPluginLandingPageDisabled(), ApolloServerPluginCacheControlDisabled(), operationResolutionPlugin(), scopePlugin(scopes), phiMaskPlugin(() => mask!), ...armor.plugins, textRulePlugin(), graphqlMetricsPlugin()],
+    plugins: [ApolloServerPluginLandingPageDisabled(), ApolloServerPluginCacheControlDisabled(), operationResolutionPlugin(), scopePlugin(scopes), phiMaskPlugin(() => mask!), ...armor.plugins, textRulePlugin(), graphqlMetricsPlugin(), unavailableStatusPlugin()],
   });
   await server.start();
   if (!apiSchema) throw new Error('gateway started without a schema');

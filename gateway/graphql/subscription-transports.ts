@@ -8,6 +8,7 @@ import { formatResult } from '../../platform/format-error';
 import type { SubgraphName } from '../../platform/subgraph-definition';
 import type { RunningSubgraph } from '../../platform/subgraph-runtime';
 import type { SubscriptionEvents, SubscriptionTransport } from './subscription-router';
+import type { SubgraphUrls } from '../subgraph-urls';
 
 /** A subscription that ends after one result (a refusal). */
 function single(result: OperationResult): SubscriptionEvents {
@@ -78,60 +79,82 @@ async function refusalOf(response: Response): Promise<OperationResult | null> {
  * errors) becomes one result; no answer at all is a ServiceUnavailableError. `return()` aborts
  * the request, which cancels the subgraph's stream and its provider's work.
  */
-export function httpTransport(urls: Readonly<Partial<Record<SubgraphName, string>>>, secret: string): SubscriptionTransport {
+export function httpTransport(urls: SubgraphUrls, secret: string): SubscriptionTransport {
+  const turns = new Map<SubgraphName, number>();
   return {
     async open(owner, request, ctx: RequestContext) {
-      let answered: (response: Response | null) => void = () => undefined;
-      const answer = new Promise<Response | null>((resolve) => (answered = resolve));
-      const client = createClient({
-        url: new URL('/graphql/stream', urls[owner]!).toString(),
-        headers: identityHeaders(ctx, secret),
-        retryAttempts: 0,
-        fetchFn: (input: string | URL, init?: RequestInit) =>
-          fetch(input, init).then(
-            (response) => (answered(response), response),
-            (error) => (answered(null), Promise.reject(error)),
-          ),
-      });
-      const results = client.iterate({ query: request.query, variables: request.variables ?? undefined, operationName: request.operationName ?? undefined });
-      let finished = false;
-      const finish = async () => {
-        if (finished) return;
-        finished = true;
-        await results.return?.();
-        client.dispose();
-      };
-      // The client connects on the first next(); keep that call, and wait for the subgraph's answer (or the first event).
-      const first = results.next();
-      first.catch(() => undefined);
-      const response = await Promise.race([answer, first.then(() => undefined, () => undefined)]);
-      if (response === null) {
-        await finish();
-        throw unavailable(owner, 'unreachable');
+      // The owner's replicas in turn (SUBGRAPH_<NAME>_URL lists them); one that cannot be reached passes the subscription to the next.
+      const replicas = urls[owner]!;
+      const turn = turns.get(owner) ?? 0;
+      turns.set(owner, (turn + 1) % replicas.length);
+      const order = [...replicas.slice(turn), ...replicas.slice(0, turn)];
+      for (const [index, base] of order.entries()) {
+        try {
+          return await openOn(base, owner, request, ctx, secret);
+        } catch (error) {
+          // Nothing reached the replica: opening the subscription on another is safe.
+          if (!(error instanceof ReplicaUnreachable) || index === order.length - 1) throw error;
+        }
       }
-      if (response && !response.ok) {
-        const refusal = await refusalOf(response);
-        await finish();
-        if (refusal) return single(refusal);
-        throw unavailable(owner, `answered ${response.status}`);
-      }
-      let pending: typeof first | null = first;
-      return cancellableEvents<OperationResult>(
-        async () => {
-          const next = pending ?? results.next();
-          pending = null;
-          try {
-            const result = await next;
-            if (result.done) await finish();
-            return result.done ? { done: true, value: undefined } : { done: false, value: result.value as unknown as OperationResult };
-          } catch (error) {
-            await finish();
-            if (error instanceof NetworkError) throw unavailable(owner, error.message);
-            throw error;
-          }
-        },
-        finish,
-      );
+      throw unavailable(owner, 'has no replica');
     },
   };
+}
+
+/** No replica answered the subscription's request at all (connection refused, reset). */
+class ReplicaUnreachable extends ServiceUnavailableError {}
+
+/** Opens a subscription on one replica of the owning subgraph service. */
+async function openOn(base: string, owner: SubgraphName, request: Parameters<SubscriptionTransport['open']>[1], ctx: RequestContext, secret: string): Promise<SubscriptionEvents> {
+  let answered: (response: Response | null) => void = () => undefined;
+  const answer = new Promise<Response | null>((resolve) => (answered = resolve));
+  const client = createClient({
+    url: new URL('/graphql/stream', base).toString(),
+    headers: identityHeaders(ctx, secret),
+    retryAttempts: 0,
+    fetchFn: (input: string | URL, init?: RequestInit) =>
+      fetch(input, init).then(
+        (response) => (answered(response), response),
+        (error) => (answered(null), Promise.reject(error)),
+      ),
+  });
+  const results = client.iterate({ query: request.query, variables: request.variables ?? undefined, operationName: request.operationName ?? undefined });
+  let finished = false;
+  const finish = async () => {
+    if (finished) return;
+    finished = true;
+    await results.return?.();
+    client.dispose();
+  };
+  // The client connects on the first next(); keep that call, and wait for the subgraph's answer (or the first event).
+  const first = results.next();
+  first.catch(() => undefined);
+  const response = await Promise.race([answer, first.then(() => undefined, () => undefined)]);
+  if (response === null) {
+    await finish();
+    throw new ReplicaUnreachable('Subgraph unavailable', 5, { cause: new Error(`subgraph ${owner} unreachable at ${base}`) });
+  }
+  if (response && !response.ok) {
+    const refusal = await refusalOf(response);
+    await finish();
+    if (refusal) return single(refusal);
+    throw unavailable(owner, `answered ${response.status}`);
+  }
+  let pending: typeof first | null = first;
+  return cancellableEvents<OperationResult>(
+    async () => {
+      const next = pending ?? results.next();
+      pending = null;
+      try {
+        const result = await next;
+        if (result.done) await finish();
+        return result.done ? { done: true, value: undefined } : { done: false, value: result.value as unknown as OperationResult };
+      } catch (error) {
+        await finish();
+        if (error instanceof NetworkError) throw unavailable(owner, error.message);
+        throw error;
+      }
+    },
+    finish,
+  );
 }

@@ -82,7 +82,7 @@ export interface AppOptions {
  */
 export async function startApp(config: Config, platform: Platform, log: Logger, options: AppOptions = {}): Promise<RunningApp> {
   const routes = options.routes ?? ROUTES;
-  const limits = new RateLimits(config.rateLimit, config.redisUrl, { clustered: options.clustered ?? false, workers: config.workers, publicPoints: config.edge.publicDocumentsPerWindow });
+  const limits = new RateLimits(config.rateLimit, config.redisUrl, { clustered: options.clustered ?? false, workers: config.workers, publicPoints: config.edge.publicDocumentsPerWindow, redisTimeoutMs: config.redisTimeoutMs, log });
   const keys = new KeyCache((apiKey) => platform.tenants.verifyKey(apiKey));
   const revocations = options.clustered ? relayKeyRevocations(() => keys.clear()) : null;
   const admin = new AdminService(platform.tenants, platform.seeders, async () => {
@@ -116,7 +116,7 @@ export async function startApp(config: Config, platform: Platform, log: Logger, 
   app.use(refuseLongUrl);
 
   const tenantScoped = authenticate(keys, limits, { tenants: platform.tenants, lifetimes: config.sessions, ownOrigin: new URL(config.publicUrl).origin });
-  const idempotency = new PostgresIdempotencyStore(platform.gatewayOrm);
+  const idempotency = new PostgresIdempotencyStore(platform.gatewayOrm, config.idempotencyLockSeconds);
   const pruneTimer = setInterval(() => void idempotency.prune().catch((error) => log.warn({ err: error }, 'idempotency prune failed')), 3_600_000).unref();
   const streams = { subscribe: subscriptions.subscribe.bind(subscriptions), heartbeatMs: options.streamHeartbeatMs };
   const anonymous = limitAnonymous(limits);

@@ -1,6 +1,7 @@
 import type { NextFunction, Request, Response } from 'express';
 import type { GraphQLFormattedError } from 'graphql';
-import { refusalFor, type ContextOf, type ErrorLog } from '../../rest-bridge/http-errors';
+import type { ApolloServerPlugin, BaseContext } from '@apollo/server';
+import { refusalFor, retryAfterHeader, type ContextOf, type ErrorLog } from '../../rest-bridge/http-errors';
 
 /** GraphQL over HTTP's media types, with the charset Apollo Server writes on its own answers. */
 const GRAPHQL_RESPONSE_JSON = 'application/graphql-response+json; charset=utf-8';
@@ -55,5 +56,31 @@ export function graphQLErrorHandler(logError: ErrorLog, contextOf: ContextOf) {
       log(failure);
       if (!res.headersSent) res.status(500).set('Content-Type', type).send(JSON.stringify({ errors: [INTERNAL] }));
     }
+  };
+}
+
+/**
+ * The HTTP status of a `/graphql` answer that a dependency's outage emptied (docs/api.md, Errors):
+ * an operation with a `SERVICE_UNAVAILABLE` error (a subgraph, the database, the payment processor
+ * did not answer) and no field answered (`data` null, or every root field null) is a 503 with
+ * `Retry-After`, the longest `retryAfter` among its errors, as the same failure is on REST; the
+ * body stays the GraphQL response. An answer with data keeps its 200: its errors say which fields
+ * are missing.
+ */
+export function unavailableStatusPlugin<TContext extends BaseContext>(): ApolloServerPlugin<TContext> {
+  return {
+    async requestDidStart() {
+      return {
+        async willSendResponse({ response }) {
+          if (response.body.kind !== 'single') return;
+          const { data, errors } = response.body.singleResult;
+          const unavailable = errors?.filter((error) => error.extensions?.code === 'SERVICE_UNAVAILABLE') ?? [];
+          if (unavailable.length === 0 || (data && Object.values(data).some((value) => value !== null))) return;
+          response.http.status = 503;
+          const retryAfter = retryAfterHeader(Math.max(...unavailable.map((error) => Number(error.extensions?.retryAfter) || 0)));
+          if (retryAfter) response.http.headers.set('retry-after', retryAfter);
+        },
+      };
+    },
   };
 }

@@ -1,9 +1,14 @@
 import type { Response } from 'express';
-import { Redis } from 'ioredis';
+import type { Redis } from 'ioredis';
+import pino, { type Logger } from 'pino';
 import { RateLimiterCluster, RateLimiterMemory, RateLimiterRedis, RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
 import type { Config } from '../config';
 import { rateLimitRefusals } from '../metrics/instruments';
 import { LeasedBudget, leaseSlice, type Spend } from '../../platform/speed/rate-lease';
+import { openRedis } from '../../platform/redis';
+
+/** A logger for tests that build limits without one. */
+const silentLog = pino({ level: 'silent' });
 
 /** Outcome of counting one request against a budget. */
 export interface RateDecision {
@@ -24,7 +29,11 @@ export const SIGN_IN_FAILURES = { account: 5, address: 20, windowSeconds: 900 } 
  * Fixed-window budgets (docs/decisions.md, Tenancy): one per tenant, and one per client address for
  * requests that are not (yet) a tenant's: failed authentications, unknown routes, public pages.
  * The store is memory in one process, the primary's memory for the workers of WEB_CONCURRENCY > 1
- * (over the cluster's IPC), and Redis when REDIS_URL is set so that replicas share counts.
+ * (over the cluster's IPC), and Redis when REDIS_URL is set so that replicas share counts. While
+ * Redis does not answer (a command past REDIS_TIMEOUT_MS, or no connection), each process counts
+ * in its own memory instead (rate-limiter-flexible's `insuranceLimiter`), a budget's limit shared
+ * among this replica's WEB_CONCURRENCY workers (RATE_LIMIT_FALLBACK_PER_WINDOW for a tenant's);
+ * requests go on and the shared counts resume once Redis answers (docs/operations.md, Redis).
  */
 export class RateLimits {
   private readonly tenant: RateLimiterAbstract;
@@ -42,19 +51,24 @@ export class RateLimits {
   constructor(
     private readonly config: Config['rateLimit'],
     redisUrl: string | null,
-    options: { clustered: boolean; workers?: number; publicPoints?: number | null } = { clustered: false },
+    options: { clustered: boolean; workers?: number; publicPoints?: number | null; redisTimeoutMs?: number; log?: Logger } = { clustered: false },
   ) {
     this.publicPoints = options.publicPoints ?? Math.min(10_000_000, config.authFailurePoints * 10);
     const publicOptions = { keyPrefix: 'rl:public', points: this.publicPoints, duration: config.windowSeconds };
     const tenantOptions = { keyPrefix: 'rl:tenant', points: config.points, duration: config.windowSeconds };
     const anonymousOptions = { keyPrefix: 'rl:anon', points: config.authFailurePoints, duration: config.windowSeconds };
-    this.redis = redisUrl ? new Redis(redisUrl, { enableOfflineQueue: false, maxRetriesPerRequest: 1 }) : null;
-    const make = (limiterOptions: { keyPrefix: string; points: number; duration: number; blockDuration?: number }): RateLimiterAbstract => {
-      // While Redis is unreachable (or still connecting) each replica counts in memory instead of failing requests.
-      if (this.redis) return new RateLimiterRedis({ ...limiterOptions, storeClient: this.redis, insuranceLimiter: new RateLimiterMemory(limiterOptions) });
+    this.redis = redisUrl ? openRedis(redisUrl, options.redisTimeoutMs ?? 500, options.log ?? silentLog) : null;
+    const workers = Math.max(1, options.workers ?? 1);
+    const make = (limiterOptions: { keyPrefix: string; points: number; duration: number; blockDuration?: number }, fallbackPoints?: number | null): RateLimiterAbstract => {
+      if (this.redis) {
+        // While Redis does not answer, this process counts alone: its share of the limit, so one replica's workers together stay within it.
+        const insurance = new RateLimiterMemory({ ...limiterOptions, points: fallbackPoints ?? Math.max(1, Math.ceil(limiterOptions.points / workers)) });
+        // rejectIfRedisNotReady: a client that is not `ready` (its connection dropped after a timeout) sends the request to the insurance at once.
+        return new RateLimiterRedis({ ...limiterOptions, storeClient: this.redis, rejectIfRedisNotReady: true, insuranceLimiter: insurance });
+      }
       return options.clustered ? new RateLimiterCluster({ ...limiterOptions, timeoutMs: 5_000 }) : new RateLimiterMemory(limiterOptions);
     };
-    this.tenant = make(tenantOptions);
+    this.tenant = make(tenantOptions, config.fallbackPoints);
     this.anonymous = make(anonymousOptions);
     this.publicDocuments = make(publicOptions);
     this.signInAccount = make({ keyPrefix: 'rl:signin:account', points: SIGN_IN_FAILURES.account, duration: SIGN_IN_FAILURES.windowSeconds });

@@ -1,5 +1,6 @@
 import type { EntityManager, MikroORM } from '@mikro-orm/postgresql';
 import { Pool, type PoolConfig } from 'pg';
+import { POOL_ACQUIRE_TIMEOUT_MS } from '../database-timeouts';
 
 const EXTENSION = 'hpp:read-pool';
 
@@ -64,7 +65,7 @@ export class ReadPool {
   }
 
   private open(): Pool {
-    const pool = new Pool({ ...this.options(), max: this.max, min: 0, idleTimeoutMillis: IDLE_MS });
+    const pool = new Pool({ ...this.options(), max: this.max, min: 0, idleTimeoutMillis: IDLE_MS, connectionTimeoutMillis: POOL_ACQUIRE_TIMEOUT_MS });
     // An idle connection the server closed is dropped by the pool and the next read opens another;
     // without a listener the pool's 'error' event would end the process.
     pool.on('error', () => undefined);

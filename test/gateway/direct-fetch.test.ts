@@ -212,7 +212,8 @@ describe(`direct execution of single-fetch REST routes (${MODE} mode)`, () => {
     const answers = await failingFetches(() => `http://127.0.0.1:${closed}`, 'unreachable-'.repeat(4));
     expect(answers.filter((a) => JSON.stringify(a.direct) !== JSON.stringify(a.gateway))).toEqual([]);
     // A nullable root field (the logo; single lookups are nullable too): the gateway answers it null beside the error, not `data: null`.
-    expect(answers.find((a) => a.operationId === 'getTenantLogo')!.direct).toEqual({ data: { tenantLogo: null }, errors: [{ message: 'Internal server error', extensions: { code: 'INTERNAL_SERVER_ERROR' } }] });
+    // Unreachable is an outage: SERVICE_UNAVAILABLE with when to retry (gateway/graphql/remote-data-source.ts).
+    expect(answers.find((a) => a.operationId === 'getTenantLogo')!.direct).toEqual({ data: { tenantLogo: null }, errors: [{ message: 'Subgraph unavailable', extensions: { code: 'SERVICE_UNAVAILABLE', retryAfter: 5 } }] });
   });
 
   (MODE === 'distributed' ? it : it.skip)('a subgraph refusing the gateway (a wrong internal secret): the same answer on both paths', async () => {

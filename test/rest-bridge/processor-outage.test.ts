@@ -104,9 +104,9 @@ describe('POST /inventory/members/manual-payment while the payment processor is 
     }
   });
 
-  it('documents the 503 on that route only', async () => {
+  it('documents the 503 naming the processor on that route; every route can find the database or a subgraph down', async () => {
     const doc = (await request(`${server.url}/openapi.json`)).body;
-    expect(doc.paths[PATH].post.responses['503']).toMatchObject({ headers: { 'Retry-After': expect.any(Object) } });
-    expect(doc.paths['/tenant/public'].get.responses['503']).toBeUndefined();
+    expect(doc.paths[PATH].post.responses['503']).toMatchObject({ description: expect.stringMatching(/^The payment processor, /), headers: { 'Retry-After': expect.any(Object) } });
+    expect(doc.paths['/tenant/public'].get.responses['503']).toMatchObject({ description: expect.not.stringContaining('payment processor'), headers: { 'Retry-After': expect.any(Object) } });
   });
 });

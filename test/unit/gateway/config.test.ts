@@ -55,4 +55,24 @@ describe('configuration', () => {
       );
     }
   });
+  it('reads comma-separated subgraph replicas, and names the variable of a bad entry', () => {
+    const distributed = { MODE: 'distributed', DATABASE_URL: 'postgres://db/hpp', INTERNAL_SECRET: 'secret', SUBGRAPH_TENANT_URL: 'http://t:4001', SUBGRAPH_BILLING_URL: 'http://b:4002', SUBGRAPH_NOTES_URL: 'http://n:4004' };
+    const config = loadConfig({ ...distributed, SUBGRAPH_ANALYTICS_URL: 'http://analytics-1:4003, http://analytics-2:4003' });
+    expect(config.subgraphUrls.analytics).toEqual(['http://analytics-1:4003/', 'http://analytics-2:4003/']);
+    expect(config.subgraphUrls.tenant).toEqual(['http://t:4001/']);
+    expect(config.subgraphTimeoutMs).toBe(15_000);
+    try {
+      loadConfig({ ...distributed, SUBGRAPH_ANALYTICS_URL: 'http://analytics-1:4003;http://analytics-2:4003,ftp://x', SUBGRAPH_TIMEOUT_MS: '70000' });
+      throw new Error('expected a ConfigError');
+    } catch (error) {
+      expect(error).toBeInstanceOf(ConfigError);
+      expect((error as ConfigError).problems).toEqual(
+        expect.arrayContaining([
+          'SUBGRAPH_ANALYTICS_URL (entry 2 of 2, "ftp://x") must be an http:// or https:// URL',
+          'IDEMPOTENCY_LOCK_SECONDS (60) must be longer than SUBGRAPH_TIMEOUT_MS (70000 ms)',
+        ]),
+      );
+    }
+    expect(() => loadConfig({ ...distributed, SUBGRAPH_ANALYTICS_URL: 'analytics:4003' })).toThrow(/SUBGRAPH_ANALYTICS_URL \("analytics:4003"\)/);
+  });
 });

@@ -164,10 +164,12 @@ describe('buildOpenApiDocument', () => {
     expect(del.responses['204'].headers['X-Request-Id']).toEqual({ $ref: '#/components/headers/X-Request-Id' });
   });
 
-  it('lists the shared error responses, 409 only on writes, 400/413/415 only where a body is read', () => {
-    expect(Object.keys(listOp.responses)).toEqual(['200', '401', '403', '404', '414', '422', '429', '431', '500']);
+  it('lists the shared error responses, 409 only on writes, 400/413/415 only where a body is read, 503 everywhere', () => {
+    expect(Object.keys(listOp.responses)).toEqual(['200', '401', '403', '404', '414', '422', '429', '431', '500', '503']);
+    // An outage of what the route depends on (docs/api.md, Errors): with Retry-After.
+    expect(Object.keys(listOp.responses['503'].headers)).toContain('Retry-After');
     const put = doc.paths['/analytics/widgets/{widget_id}'].put;
-    expect(Object.keys(put.responses)).toEqual(['200', '400', '401', '403', '404', '409', '413', '414', '415', '422', '429', '431', '500']);
+    expect(Object.keys(put.responses)).toEqual(['200', '400', '401', '403', '404', '409', '413', '414', '415', '422', '429', '431', '500', '503']);
     for (const status of ['400', '413', '414', '415', '431']) {
       expect(put.responses[status].content['application/json'].schema).toEqual({ $ref: '#/components/schemas/ErrorDetail' });
     }
