@@ -67,7 +67,7 @@ export async function startCluster(options: ClusterOptions = {}): Promise<Cluste
   const teardown = async () => {
     if (tornDown) return;
     tornDown = true;
-    await Promise.all([...processes.values()].reverse().map((p) => p.stop(3_000)));
+    await Promise.all([...processes.values()].reverse().map((p) => p.stop(3_000, p.spec.name.startsWith('postgres') ? 'SIGINT' : 'SIGTERM')));
     sweep();
     if (!options.keepWork) rmSync(workDir, { recursive: true, force: true });
   };
@@ -127,9 +127,12 @@ export async function startCluster(options: ClusterOptions = {}): Promise<Cluste
     await worker.start();
 
     say('gateways and the load balancer');
-    // One URL per subgraph for now: the first replica's. Replica lists come with the gateway's support for them.
+    // Each subgraph's two replicas, listed for the gateway to spread queries over and fail over between.
     const subgraphUrls = Object.fromEntries(
-      (Object.keys(SUBGRAPH_PORTS) as (keyof typeof SUBGRAPH_PORTS)[]).map((name) => [`SUBGRAPH_${name.toUpperCase()}_URL`, `http://${host(`${name}1`).address}:${SUBGRAPH_PORTS[name]}`]),
+      (Object.keys(SUBGRAPH_PORTS) as (keyof typeof SUBGRAPH_PORTS)[]).map((name) => [
+        `SUBGRAPH_${name.toUpperCase()}_URL`,
+        subgraphHosts.filter((h) => h.subgraph === name).map((h) => `http://${h.address}:${SUBGRAPH_PORTS[name]}`).join(','),
+      ]),
     );
     const gateways = hosts.filter((h) => h.role === 'gateway');
     await Promise.all(

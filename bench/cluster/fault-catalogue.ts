@@ -2,6 +2,16 @@ import type { Cluster } from './cluster';
 import type { Fault } from './faults';
 import { kernelHasNetem, setImpairment, setPartitioned } from './network';
 
+/** Settings the fault runs are started with (docs/operations.md, "A cluster on one machine"). */
+export const FAULT_RUN_ENV: NodeJS.ProcessEnv = {
+  // One tenant's steady load for minutes: far past the default 600 requests a window.
+  RATE_LIMIT_PER_WINDOW: '1000000',
+  // A key held by a request that died with its gateway is released after 12 s (not 60), so a client's
+  // three retries (Retry-After, at most 10 s each) outlast it; fetches give up after 5 s to allow it.
+  IDEMPOTENCY_LOCK_SECONDS: '12',
+  SUBGRAPH_TIMEOUT_MS: '5000',
+};
+
 /** The faults of issue 36 under load, each injected a few seconds in and healed a few seconds later. */
 export function faultCatalogue(cluster: Cluster): Fault[] {
   const processOf = (name: string) => cluster.processes.get(name) ?? raise(`no process ${name}`);
@@ -26,7 +36,8 @@ export function faultCatalogue(cluster: Cluster): Fault[] {
     {
       name: 'PostgreSQL primary restarted (down 5 s)',
       atSeconds: 4,
-      inject: () => processOf('postgres-primary').stop(10_000),
+      // SIGINT: PostgreSQL's fast shutdown (SIGTERM would wait for every pooled session to leave).
+      inject: () => processOf('postgres-primary').stop(10_000, 'SIGINT'),
       healAfterSeconds: 5,
       heal: () => processOf('postgres-primary').start(),
     },

@@ -87,7 +87,8 @@ export interface FaultResult {
  * healing it), then checks the acknowledged writes against the database.
  */
 export async function runFault(cluster: Cluster, tenant: LoadTenant, fault: Fault, load: { seconds: number; concurrency: number; pauseMs: number }): Promise<FaultResult> {
-  const stamp = `${fault.name.replace(/\W+/g, '-')}-${Date.now()}`;
+  // Base 36: a long run of digits in a name would be refused as a card number (free text never holds one).
+  const stamp = `${fault.name.replace(/\W+/g, '-').slice(0, 24)}-${Date.now().toString(36)}`;
   const configFile = join(cluster.workDir, `${stamp}.config.json`);
   const reportFile = join(cluster.workDir, `${stamp}.report.json`);
   const config: LoadConfig = { url: cluster.url, tenant: tenant.tenant, apiKey: tenant.apiKey, patientId: tenant.patientId, paymentMethodId: tenant.paymentMethodId, label: stamp, ...load };

@@ -89,11 +89,11 @@ export class ClusterProcess {
     }
   }
 
-  /** Stops it: SIGTERM, then SIGKILL after `graceMs`; resolves once it has exited. */
-  async stop(graceMs = 5_000): Promise<void> {
+  /** Stops it: `signal` (SIGTERM; PostgreSQL's fast shutdown is SIGINT), then SIGKILL after `graceMs`; resolves once it has exited. */
+  async stop(graceMs = 5_000, signal: NodeJS.Signals = 'SIGTERM'): Promise<void> {
     if (!this.running) return;
     this.signal('SIGCONT');
-    this.signal('SIGTERM');
+    this.signal(signal);
     const killer = setTimeout(() => this.signal('SIGKILL'), graceMs);
     await this.exited;
     clearTimeout(killer);

@@ -1,8 +1,9 @@
 import { clientRequest, loadBalancerStats } from '../../bench/cluster/client';
 import { eventually } from '../utils/eventually';
 import { clusterUnavailable, startCluster, strayListeners, type Cluster } from '../../bench/cluster/cluster';
-import { percentile, prepareLoadTenant, runFault, type FaultResult, type LoadTenant } from '../../bench/cluster/faults';
-import { harnessNamespaces, kernelHasNetem, setImpairment } from '../../bench/cluster/network';
+import { FAULT_RUN_ENV, faultCatalogue } from '../../bench/cluster/fault-catalogue';
+import { percentile, prepareLoadTenant, runFault, type Fault, type FaultResult, type LoadTenant } from '../../bench/cluster/faults';
+import { harnessNamespaces, kernelHasNetem } from '../../bench/cluster/network';
 
 /** Short steady load: four loops, a request every 50 ms each, for `seconds`. */
 const load = (seconds: number) => ({ seconds, concurrency: 4, pauseMs: 50 });
@@ -25,8 +26,7 @@ describeCluster('a cluster of test hosts (network namespaces, HAProxy, replicas)
   let cluster: Cluster;
 
   beforeAll(async () => {
-    // Load from one tenant for a minute and more: far past the default 600 requests a window.
-    cluster = await startCluster({ env: { RATE_LIMIT_PER_WINDOW: '1000000' } });
+    cluster = await startCluster({ env: FAULT_RUN_ENV });
   }, 400_000);
 
   afterAll(async () => {
@@ -58,55 +58,58 @@ describeCluster('a cluster of test hosts (network namespaces, HAProxy, replicas)
     expect(rows.trim()).toBe('streaming');
   });
 
-  describe('under load', () => {
+  describe('under load, one fault at a time (bench/cluster/fault-catalogue.ts)', () => {
     let tenant: LoadTenant;
-    let baselineP50 = 0;
+    let faults: Map<string, Fault>;
+    const total = (tally: Record<string, number>) => Object.values(tally).reduce((a, b) => a + b, 0);
+    const run = (prefix: string, seconds: number) => runFault(cluster, tenant, [...faults.values()].find((f) => f.name.startsWith(prefix))!, load(seconds));
 
     beforeAll(() => {
       tenant = prepareLoadTenant(cluster, 'Load clinic');
+      faults = new Map(faultCatalogue(cluster).map((f) => [f.name, f]));
     });
 
     it('serves steady load with nothing failed, lost or doubled', async () => {
-      const result = await runFault(cluster, tenant, { name: 'none', atSeconds: 0, inject: () => undefined }, load(8));
+      const result = await run('none', 8);
       expectNoWriteLostOrDoubled(result);
-      expect(result.report.read.failed).toEqual({});
-      expect(result.report.dashboard.failed).toEqual({});
-      baselineP50 = percentile(result.report.read.latenciesMs, 50);
+      expect([result.report.read.failed, result.report.dashboard.failed]).toEqual([{}, {}]);
     });
 
     it('loses only the requests in flight when a gateway is SIGKILLed (HAProxy takes it out)', async () => {
-      const gateway = cluster.processes.get('gw1')!;
-      const result = await runFault(
-        cluster,
-        tenant,
-        { name: 'gateway SIGKILL', atSeconds: 4, inject: () => gateway.signal('SIGKILL'), healAfterSeconds: 6, heal: () => gateway.start() },
-        load(16),
-      );
+      const result = await run('gateway replica', 14);
       expectNoWriteLostOrDoubled(result);
       // Each loop has one request in flight at a time.
-      const failed = (tally: Record<string, number>) => Object.values(tally).reduce((a, b) => a + b, 0);
-      expect(failed(result.report.read.failed) + failed(result.report.dashboard.failed)).toBeLessThanOrEqual(4);
+      expect(total(result.report.read.failed) + total(result.report.dashboard.failed)).toBeLessThanOrEqual(4);
     });
 
-    it('still serves with 20 ms latency and 1% loss on every host (loss only where the kernel has no netem)', async () => {
-      const impaired = cluster.hosts.filter((h) => h.role !== 'client');
-      const netem = kernelHasNetem();
-      if (!netem) console.log('netem: this kernel has no sch_netem; 1% loss by iptables, no added delay');
-      const result = await runFault(
-        cluster,
-        tenant,
-        {
-          name: 'netem 20 ms 1%',
-          atSeconds: 0,
-          inject: () => impaired.forEach((h) => setImpairment(h, { delayMs: 20, lossPercent: 1 }, netem)),
-          healAfterSeconds: 10,
-          heal: () => impaired.forEach((h) => setImpairment(h, null, netem)),
-        },
-        load(10),
-      );
+    it('moves queries to the other replica when a subgraph replica is SIGKILLed, and never repeats a mutation', async () => {
+      const result = await run('analytics replica', 14);
       expectNoWriteLostOrDoubled(result);
       expect(result.report.read.failed).toEqual({});
-      console.log(`netem: read p50 ${percentile(result.report.read.latenciesMs, 50).toFixed(1)} ms against ${baselineP50.toFixed(1)} ms unimpaired`);
+      // A dashboard POST sent to the dead replica is a 503, not retried on the other.
+      expect(Object.keys(result.report.dashboard.failed).filter((cause) => cause !== '503')).toEqual([]);
+    });
+
+    it('answers 503 while the primary is down and recovers by itself', async () => {
+      const result = await run('PostgreSQL primary', 16);
+      expectNoWriteLostOrDoubled(result);
+      const causes = Object.keys({ ...result.report.read.failed, ...result.report.dashboard.failed });
+      expect(causes.filter((cause) => cause !== '503')).toEqual([]);
+      // After the restart the service answers again with no process restarted by hand.
+      expect(clientRequest(cluster, '/readyz').status).toBe(200);
+    });
+
+    it('keeps serving with Redis cut off (rate limits fall back to each process)', async () => {
+      const result = await run('Redis cut off', 14);
+      expectNoWriteLostOrDoubled(result);
+      expect([result.report.read.failed, result.report.dashboard.failed]).toEqual([{}, {}]);
+    });
+
+    it('still serves with packet loss on every host (and 20 ms latency where the kernel has netem)', async () => {
+      const result = await run(kernelHasNetem() ? '20 ms' : '1% loss', 10);
+      expectNoWriteLostOrDoubled(result);
+      expect(result.report.read.failed).toEqual({});
+      console.log(`${result.fault}: read p50 ${percentile(result.report.read.latenciesMs, 50).toFixed(1)} ms, p99 ${percentile(result.report.read.latenciesMs, 99).toFixed(1)} ms`);
     });
   });
 
