@@ -18,6 +18,7 @@ const UNAVAILABLE_MESSAGES = [
   /^Connection terminated/, // pg: the server closed the connection (a restart), or connecting timed out
   /^Timeout acquiring a connection/, // knex: the pool had no connection to give within its timeout
   /^timeout exceeded when trying to connect/, // pg-pool (the hot reads' pool): the same
+  /^Client (has encountered a connection error|was closed) and is not queryable/, // pg: a query on a connection the restart broke
   /^Command timed out/, // ioredis: commandTimeout
   /enableOfflineQueue options is false/, // ioredis: not connected and no queue
   /^Connection is closed/, // ioredis

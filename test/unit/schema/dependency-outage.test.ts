@@ -14,6 +14,7 @@ describe('dependencyOutage: which failures are an outage (503), not a bug (500)'
     ['too many connections', withProps('sorry, too many clients already', { code: '53300' })],
     ['a connection exception', withProps('connection failure', { code: '08006' })],
     ['a dropped connection', new Error('Connection terminated unexpectedly')],
+    ['a query on a broken connection', new Error('Client has encountered a connection error and is not queryable')],
     ["knex's pool timeout", withProps('Timeout acquiring a connection. The pool is probably full.', { name: 'KnexTimeoutError' })],
     ["MikroORM's connection exception", withProps('whatever', { name: 'ConnectionException' })],
     ["ioredis's command timeout", new Error('Command timed out')],
