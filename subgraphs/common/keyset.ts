@@ -121,12 +121,19 @@ export function sqlOrder(keys: SortKey<never>[], reverse: boolean): string {
 }
 
 /** One window of an entity's rows matching `where`, in the keys' order (the usual case of a MikroORM list). */
-export function findSlice<Entity extends object>(em: EntityManager, entity: EntityName<Entity>, where: FilterQuery<Entity>, keys: SortKey<Entity>[], window: ListWindow): Promise<ListSlice<Entity>> {
+export function findSlice<Entity extends object>(
+  em: EntityManager,
+  entity: EntityName<Entity>,
+  where: FilterQuery<Entity>,
+  keys: SortKey<Entity>[],
+  window: ListWindow,
+  options: { populate?: string[] } = {},
+): Promise<ListSlice<Entity>> {
   const anyKeys = keys as SortKey<never>[];
   return readSlice(
     window,
     keys,
-    (query) => em.find(entity, { $and: [where, ...query.conditions.map(entityCondition)] } as FilterQuery<Entity>, { orderBy: entityOrder(anyKeys, query.reverse) as never, limit: query.limit, offset: query.offset }),
+    (query) => em.find(entity, { $and: [where, ...query.conditions.map(entityCondition)] } as FilterQuery<Entity>, { orderBy: entityOrder(anyKeys, query.reverse) as never, limit: query.limit, offset: query.offset, populate: options.populate as never }),
     () => em.count(entity, where),
   );
 }
