@@ -95,6 +95,9 @@ export interface ListSlice<Row> {
   hasPreviousPage: boolean;
 }
 
+/** A window of a list that matches nothing (a filter that cannot match, answered without a query). */
+export const EMPTY_SLICE: ListSlice<never> = Object.freeze({ rows: [], totalCount: 0, hasNextPage: false, hasPreviousPage: false }) as ListSlice<never>;
+
 /** Builds the connection from a slice: each edge's cursor is its row's keyset (`keyOf`), mapped to the node by `toNode`. */
 export function toConnection<Row, T>(slice: ListSlice<Row>, keyOf: (row: Row) => unknown[], toNode: (row: Row) => T): Connection<T> {
   const edges = slice.rows.map((row) => ({ cursor: keysetCursor(keyOf(row)), node: toNode(row) }));

@@ -29,15 +29,17 @@ export interface SliceQuery {
 
 const flip = (direction: Direction): Direction => (direction === 'asc' ? 'desc' : 'asc');
 
-/** `key` comes strictly later than `value` in `direction`, NULLs last ascending / first descending; null when no row can. */
-function later(key: SortKey<never>, value: unknown, direction: Direction): Term | null {
-  if (direction === 'asc') {
-    if (value === null) return null;
-    const greater: Term = { field: key.field, op: '>', value };
-    return key.nullable ? { or: [greater, { field: key.field, op: 'null' }] } : greater;
-  }
-  if (value === null) return { field: key.field, op: 'not null' };
-  return { field: key.field, op: '<', value };
+/** A key's direction and where its NULLs go, as the list orders it or (`reversed`) backwards. */
+function orderOf(key: SortKey<never>, reversed: boolean): { direction: Direction; nullsLast: boolean } {
+  const nullsLast = key.nullsLast ?? key.direction === 'asc';
+  return reversed ? { direction: flip(key.direction), nullsLast: !nullsLast } : { direction: key.direction, nullsLast };
+}
+
+/** `key` comes strictly later than `value` in this order; null when no row can. */
+function later(key: SortKey<never>, value: unknown, order: { direction: Direction; nullsLast: boolean }): Term | null {
+  if (value === null) return order.nullsLast ? null : { field: key.field, op: 'not null' };
+  const beyondValue: Term = { field: key.field, op: order.direction === 'asc' ? '>' : '<', value };
+  return key.nullable && order.nullsLast ? { or: [beyondValue, { field: key.field, op: 'null' }] } : beyondValue;
 }
 
 const same = (key: SortKey<never>, value: unknown): Term => (value === null ? { field: key.field, op: 'null' } : { field: key.field, op: '=', value });
@@ -46,11 +48,17 @@ const same = (key: SortKey<never>, value: unknown): Term => (value === null ? { 
 function beyond(keys: SortKey<never>[], values: unknown[], reversed: boolean): Term {
   const any: Term[] = [];
   keys.forEach((key, i) => {
-    const step = later(key, values[i], reversed ? flip(key.direction) : key.direction);
+    const step = later(key, values[i], orderOf(key, reversed));
     if (step) any.push({ and: [...keys.slice(0, i).map((earlier, j) => same(earlier, values[j])), step] });
   });
   // No disjunct at all (every key at its end): nothing is beyond, a condition no row meets.
   return any.length ? { or: any } : { and: [{ field: keys[keys.length - 1].field, op: 'null' }, { field: keys[keys.length - 1].field, op: 'not null' }] };
+}
+
+/** A key's ORDER BY direction text; the NULLS clause only on nullable keys, so that plain indexes still serve the others. */
+function orderText(key: SortKey<never>, reversed: boolean): string {
+  const { direction, nullsLast } = orderOf(key, reversed);
+  return key.nullable ? `${direction} nulls ${nullsLast ? 'last' : 'first'}` : direction;
 }
 
 /**
@@ -84,8 +92,8 @@ export async function readSlice<Row>(window: ListWindow, keys: SortKey<Row>[], f
 }
 
 /** The ORDER BY of a SliceQuery for MikroORM: each key in its direction, or every one flipped to read backwards. */
-export function entityOrder(keys: SortKey<never>[], reverse: boolean): Record<string, Direction>[] {
-  return keys.map((key) => ({ [key.field]: reverse ? flip(key.direction) : key.direction }));
+export function entityOrder(keys: SortKey<never>[], reverse: boolean): Record<string, string>[] {
+  return keys.map((key) => ({ [key.field]: orderText(key, reverse) }));
 }
 
 /** A term as a MikroORM filter (property names, parameters bound by MikroORM). */
@@ -117,7 +125,7 @@ export function sqlCondition(term: Term, params: unknown[]): string {
 
 /** The ORDER BY of a SliceQuery in SQL over the keys' expressions. */
 export function sqlOrder(keys: SortKey<never>[], reverse: boolean): string {
-  return keys.map((key) => `${key.field} ${reverse ? flip(key.direction) : key.direction}`).join(', ');
+  return keys.map((key) => `${key.field} ${orderText(key, reverse)}`).join(', ');
 }
 
 /** One window of an entity's rows matching `where`, in the keys' order (the usual case of a MikroORM list). */

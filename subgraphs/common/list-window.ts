@@ -11,8 +11,10 @@ export interface SortKey<Row> {
   field: string;
   direction: 'asc' | 'desc';
   kind: SortKeyKind;
-  /** NULLs sort as PostgreSQL sorts them by default: after every value ascending, before every value descending. */
+  /** The key may be NULL. NULLs sort as PostgreSQL sorts them by default (after every value ascending, before every value descending) unless `nullsLast`. */
   nullable?: boolean;
+  /** NULLs after every value whichever the direction (`NULLS LAST`), as some lists have always sorted. */
+  nullsLast?: boolean;
   /** The key's value on a row read. */
   value: (row: Row) => unknown;
 }
@@ -96,4 +98,12 @@ export function listWindow(args: ConnectionArgs, keys: SortKey<never>[]): ListWi
   if (before?.kind === 'offset') window.offsetEnd = before.offset;
   else if (before) window.before = keysetValues(before, keys);
   return window;
+}
+
+/** The usual order of an entity list: one property (read from the row by its name) in `direction`, then the id the same way. */
+export function byFieldThenId<Row extends { id: string }>(field: keyof Row & string, kind: SortKeyKind, direction: 'asc' | 'desc', nullable = false): SortKey<Row>[] {
+  return [
+    { field, direction, kind, nullable, value: (row) => row[field] },
+    { field: 'id', direction, kind: 'uuid', value: (row) => row.id },
+  ];
 }
