@@ -2,8 +2,13 @@ import { ValidationError, type ValidationIssue } from '../../schema/errors';
 import { decodeCursor, type DecodedCursor } from '../../schema/list-cursor';
 import { CONNECTION_DEFAULTS, type ConnectionArgs } from './connection';
 
-/** The kinds of sort key value a keyset cursor may hold, each checked before it reaches SQL. */
-export type SortKeyKind = 'text' | 'number' | 'date' | 'uuid' | 'integer';
+/**
+ * The kinds of sort key value a keyset cursor may hold, each checked before it reaches SQL. `date`
+ * is a Date of millisecond precision (what the entities write); `instant` is ISO 8601 text with
+ * PostgreSQL's microseconds, for a column that SQL's now() fills, read as text so that no row in
+ * the same millisecond is skipped.
+ */
+export type SortKeyKind = 'text' | 'number' | 'date' | 'instant' | 'uuid' | 'integer';
 
 /** One column of a list's order: the tie-breaking id is always the last key. */
 export interface SortKey<Row> {
@@ -43,6 +48,7 @@ function validValue(kind: SortKeyKind, value: unknown): boolean {
     case 'number':
       return typeof value === 'number' && Number.isFinite(value);
     case 'date':
+    case 'instant':
       return typeof value === 'string' && !Number.isNaN(Date.parse(value));
     case 'uuid':
       return typeof value === 'string' && UUID.test(value);
