@@ -22,24 +22,35 @@ export class PageInfo {
 }
 
 /**
- * `first`/`after` forwards, `last`/`before` backwards (the Relay spec's arguments). With neither
- * `first` nor `last`, the first 20 rows. Cursors are opaque; an edge's cursor stays valid while rows
- * are inserted or deleted, so paging on from it neither skips nor repeats a row.
+ * Adds the connection arguments to an arguments class (type-graphql's mixin pattern): for a list
+ * whose arguments already extend another class, e.g. the revenue filters.
  */
-@ArgsType()
-export class ConnectionArgs {
-  @Field(() => Int, { nullable: true, description: `The first n rows after \`after\` (0 to ${CONNECTION_DEFAULTS.maxFirst}); 20 when neither first nor last is given` })
-  first?: number | null;
+export function ConnectionArgsOf<Base extends ClassType>(base: Base) {
+  /**
+   * `first`/`after` forwards, `last`/`before` backwards (the Relay spec's arguments). With neither
+   * `first` nor `last`, the first 20 rows. Cursors are opaque; an edge's cursor stays valid while rows
+   * are inserted or deleted, so paging on from it neither skips nor repeats a row.
+   */
+  @ArgsType()
+  class WithConnectionArgs extends base {
+    @Field(() => Int, { nullable: true, description: `The first n rows after \`after\` (0 to ${CONNECTION_DEFAULTS.maxFirst}); 20 when neither first nor last is given` })
+    first?: number | null;
 
-  @Field(() => String, { nullable: true, description: 'Rows after this cursor (an edge cursor or endCursor)' })
-  after?: string | null;
+    @Field(() => String, { nullable: true, description: 'Rows after this cursor (an edge cursor or endCursor)' })
+    after?: string | null;
 
-  @Field(() => Int, { nullable: true, description: `The last n rows before \`before\` (0 to ${CONNECTION_DEFAULTS.maxFirst}); not with first` })
-  last?: number | null;
+    @Field(() => Int, { nullable: true, description: `The last n rows before \`before\` (0 to ${CONNECTION_DEFAULTS.maxFirst}); not with first` })
+    last?: number | null;
 
-  @Field(() => String, { nullable: true, description: 'Rows before this cursor (an edge cursor or startCursor)' })
-  before?: string | null;
+    @Field(() => String, { nullable: true, description: 'Rows before this cursor (an edge cursor or startCursor)' })
+    before?: string | null;
+  }
+  return WithConnectionArgs;
 }
+
+/** The connection arguments alone (docs/api.md, "Pagination"). */
+@ArgsType()
+export class ConnectionArgs extends ConnectionArgsOf(class {}) {}
 
 /** One edge: a row and the cursor to page on from it. */
 export interface Edge<T> {

@@ -71,14 +71,17 @@ export async function readSlice<Row>(window: ListWindow, keys: SortKey<Row>[], f
   const conditions: Term[] = [];
   if (window.after) conditions.push(beyond(anyKeys, window.after, false));
   if (window.before) conditions.push(beyond(anyKeys, window.before, true));
-  const totalCount = await count();
   const offsets = window.offset > 0 || window.offsetEnd !== null;
   if (!window.backward) {
     const limit = window.offsetEnd === null ? window.limit : Math.min(window.limit, Math.max(0, window.offsetEnd - window.offset));
     const rows = await fetch({ conditions, reverse: false, offset: window.offset, limit: limit + 1 });
     const more = rows.length > limit;
+    // A first window that holds the whole list is its count: no second statement.
+    const whole = conditions.length === 0 && window.offset === 0 && window.offsetEnd === null && !more;
+    const totalCount = whole ? rows.length : await count();
     return { rows: rows.slice(0, limit), totalCount, hasNextPage: more, hasPreviousPage: window.after !== null || window.offset > 0 };
   }
+  const totalCount = await count();
   if (offsets) {
     // `last` with an offset cursor: the positions are known from the count, so read forwards.
     const end = Math.min(window.offsetEnd ?? totalCount, totalCount);
@@ -114,11 +117,15 @@ export function entityCondition(term: Term): Record<string, unknown> {
   }
 }
 
-/** A term as SQL over the keys' expressions, with `?` placeholders pushed onto `params` in order. */
-export function sqlCondition(term: Term, params: unknown[]): string {
+/**
+ * A term as SQL over the keys' expressions. `params`: an array the values are pushed onto, each
+ * written `?` (knex), or a function binding a value and returning its placeholder (`$n`).
+ */
+export function sqlCondition(term: Term, params: unknown[] | ((value: unknown) => string)): string {
   if ('and' in term) return `(${term.and.map((t) => sqlCondition(t, params)).join(' and ')})`;
   if ('or' in term) return `(${term.or.map((t) => sqlCondition(t, params)).join(' or ')})`;
   if (!('value' in term)) return `${term.field} is ${term.op}`;
+  if (typeof params === 'function') return `${term.field} ${term.op} ${params(term.value)}`;
   params.push(term.value);
   return `${term.field} ${term.op} ?`;
 }

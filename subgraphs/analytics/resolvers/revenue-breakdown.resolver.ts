@@ -1,11 +1,11 @@
 import { Args, Ctx, Query, Resolver } from 'type-graphql';
 import type { SubgraphContext } from '../../../platform/context';
-import type { Page } from '../../common/pagination';
+import type { Connection } from '../../common/connection';
 import { requireTenant } from '../../common/require-tenant';
 import { RevenueBreakdownService } from '../revenue/revenue-breakdown.service';
 import { RevenueBreakdownArgs, RevenueGroupsArgs, RevenueGroupSummariesArgs, RevenueSummaryArgs } from '../types/revenue-breakdown.args';
 import {
-  RevenueBreakdownPage,
+  RevenueBreakdownConnection,
   RevenueGroupItemType,
   RevenueGroupSummaryType,
   RevenueSummaryType,
@@ -26,8 +26,8 @@ export class RevenueBreakdownResolver {
     return service(ctx).groups(args);
   }
 
-  @Query(() => RevenueBreakdownPage, { description: 'Revenue lines (charge items and sold packages), filtered and paginated' })
-  revenueBreakdown(@Args() args: RevenueBreakdownArgs, @Ctx() ctx: SubgraphContext): Promise<Page<RevenueBreakdownItemType>> {
+  @Query(() => RevenueBreakdownConnection, { description: 'Revenue lines (charge items and sold packages), filtered and paginated' })
+  revenueBreakdown(@Args() args: RevenueBreakdownArgs, @Ctx() ctx: SubgraphContext): Promise<Connection<RevenueBreakdownItemType>> {
     return service(ctx).lines(args);
   }
 
