@@ -13,6 +13,7 @@ import { answering, graphQLErrorAnswer, sendAnswer, type ContextOf, type ErrorLo
 import { IDEMPOTENCY_HEADER, runIdempotently, type IdempotencyStore } from './idempotency';
 import { readUpload } from './upload';
 import { NO_STREAM_PRIORITY, serveStream, type StreamPriority, type StreamSupport } from './stream';
+import { pageBody, pageVariables, withPageVariable, type ListAnswer } from './page-list';
 import type { RouteDefinition } from './types';
 
 /** What the bridge needs from the edge: the request's context, a way to run operations on it, and where failures are logged. */
@@ -116,13 +117,14 @@ export function createRestRouter(routes: RouteDefinition[], schema: GraphQLSchem
       res.locals.route = route.path;
       const ctx = edge.context(res);
       const logError = (error: unknown) => edge.logError(ctx, error);
-      const coerced = coerceRequest(route, operation, schema, {
+      const coerced = coerceRequest(route, withPageVariable(route, operation), schema, {
         pathParams: req.params as Record<string, string>,
         query: req.query as Record<string, string | string[] | undefined>,
         headers: req.headers,
         body: req.body,
       });
       if ('issues' in coerced) throw new ValidationError(coerced.issues);
+      const page = route.paged ? pageVariables(route, coerced.variables) : undefined;
       // Charged for what it asks (list sizes, filter values) once its variables are known, before anything runs.
       const charging = edge.charge?.(res, document, operation, coerced.variables, ctx);
       if (charging) await charging;
@@ -133,7 +135,8 @@ export function createRestRouter(routes: RouteDefinition[], schema: GraphQLSchem
         const result = await edge.run(prepared, coerced.variables, ctx);
         if (result.errors?.length) return graphQLErrorAnswer(result.errors, route, logError);
         const status = route.status ?? 200;
-        return { status, body: status === 204 ? undefined : route.result(result.data ?? {}) };
+        const body = status === 204 ? undefined : route.result(result.data ?? {});
+        return { status, body: page ? pageBody(route, body as ListAnswer, page) : body };
       };
       const idempotent = route.idempotent && options.idempotency;
       sendAnswer(res, idempotent ? await runIdempotently(options.idempotency!, req.get(IDEMPOTENCY_HEADER), ctx.tenantId, route, coerced.variables, answer) : await answer());

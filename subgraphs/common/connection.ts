@@ -1,11 +1,12 @@
-import { ArgsType, Field, Int, ObjectType } from 'type-graphql';
+import { ArgsType, Directive, Field, Int, ObjectType } from 'type-graphql';
 import type { ClassType } from 'type-graphql';
 import { keysetCursor } from '../../schema/list-cursor';
 
 /** Default and maximum `first`/`last` of every connection (docs/api.md, "Pagination"). */
 export const CONNECTION_DEFAULTS = { first: 20, maxFirst: 100 } as const;
 
-/** Relay's page info: where this slice sits in the list (graphql.org/learn/pagination, Relay cursor connections spec). */
+/** Relay's page info: where this slice sits in the list (graphql.org/learn/pagination, Relay cursor connections spec). Every subgraph has lists: shareable. */
+@Directive('@shareable')
 @ObjectType('PageInfo', { description: 'Where a slice of a connection sits in the whole list' })
 export class PageInfo {
   @Field({ description: 'More rows follow endCursor (with `after`: known; with `before`: true whenever `before` was given)' })
