@@ -10,6 +10,9 @@
  *   `after: offsetCursor((N - 1) * perPage)`, as page numbers have always meant.
  */
 
+/** Default and largest `first`/`last` of every connection on the graph, shared with the gateway's cost estimate. */
+export const CONNECTION_PAGE = { first: 20, max: 100 } as const;
+
 /** What a cursor says once decoded; `null` when the text is not a cursor of either form. */
 export type DecodedCursor = { kind: 'offset'; offset: number } | { kind: 'keyset'; values: unknown[] };
 

@@ -1,9 +1,9 @@
 import { ArgsType, Directive, Field, Int, ObjectType } from 'type-graphql';
 import type { ClassType } from 'type-graphql';
-import { keysetCursor } from '../../schema/list-cursor';
+import { CONNECTION_PAGE, keysetCursor } from '../../schema/list-cursor';
 
 /** Default and maximum `first`/`last` of every connection (docs/api.md, "Pagination"). */
-export const CONNECTION_DEFAULTS = { first: 20, maxFirst: 100 } as const;
+export const CONNECTION_DEFAULTS = { first: CONNECTION_PAGE.first, maxFirst: CONNECTION_PAGE.max } as const;
 
 /** Relay's page info: where this slice sits in the list (graphql.org/learn/pagination, Relay cursor connections spec). Every subgraph has lists: shareable. */
 @Directive('@shareable')
