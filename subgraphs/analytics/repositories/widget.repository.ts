@@ -28,6 +28,9 @@ export interface WidgetQueryArgs {
   isArchived?: boolean | null;
 }
 
+/** The most widgets a dashboard holds and `Dashboard.widgets` lists: a bounded list, not a connection (docs/api.md, "Pagination"). */
+export const MAX_WIDGETS_PER_DASHBOARD = 100;
+
 /** Queries of the widgets table; each bound to the scope's tenant. */
 export class WidgetRepository {
   constructor(private readonly em: EntityManager, private readonly scope: TenantScope) {}
@@ -53,6 +56,11 @@ export class WidgetRepository {
     if (args.chartType != null) where.chartType = args.chartType;
     if (args.isArchived != null) where.isArchived = args.isArchived;
     return findSlice(this.em, Widget, where, widgetKeys(args), window);
+  }
+
+  /** How many widgets the dashboard holds. */
+  countOnDashboard(dashboardId: string): Promise<number> {
+    return this.em.count(Widget, { dashboardId, tenantId: this.scope.tenantId });
   }
 
   /** Every widget of these dashboards in one statement, oldest first (the batch behind `Dashboard.widgets`). */

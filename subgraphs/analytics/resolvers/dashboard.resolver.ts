@@ -5,7 +5,7 @@ import { requireScope } from '../../common/require-tenant';
 import type { Dashboard } from '../entities/dashboard.entity';
 import type { Widget } from '../entities/widget.entity';
 import { CreateDashboardInput, UpdateDashboardInput } from '../inputs/dashboard.input';
-import { loadWidgetsOfDashboard } from '../loaders/widgets-by-dashboard.loader';
+import { loadWidgetsOfDashboard, MAX_WIDGETS_PER_DASHBOARD } from '../loaders/widgets-by-dashboard.loader';
 import { DashboardService } from '../services/dashboard.service';
 import { DashboardListArgs } from '../types/dashboard-list.args';
 import { DashboardConnection, DashboardType } from '../types/dashboard.type';
@@ -49,7 +49,7 @@ export class DashboardResolver {
     return true;
   }
 
-  @FieldResolver(() => [WidgetType], { description: 'Its widgets, archived ones included, oldest first' })
+  @FieldResolver(() => [WidgetType], { description: `Its widgets, archived ones included, oldest first: a bounded list (a dashboard holds at most ${MAX_WIDGETS_PER_DASHBOARD}), not a connection` })
   widgets(@Root() dashboard: Dashboard, @Ctx() ctx: SubgraphContext): Promise<Widget[]> {
     return loadWidgetsOfDashboard(ctx, dashboard.id);
   }

@@ -47,12 +47,18 @@ export interface RevenueStatement extends Statement {
 
 const made = (sql: string, source: RevenueSource): RevenueStatement => ({ sql, params: source.p.params.values, via: source.via, small: source.via !== 'lines' });
 
+/**
+ * The most groups the two group lists answer: bounded lists, not connections (docs/api.md,
+ * "Pagination"). Enough for five years of days; a longer span grouped by day is cut at the bound.
+ */
+export const MAX_REVENUE_GROUPS = 2000;
+
 /** `revenue-breakdown-groups`: each group's key, label and line count; the most recently active group first. */
 export function groupsStatement(tenantId: string, filter: RevenueFilter, by: RevenueGroupBy, rollups = false): RevenueStatement {
   const source = revenueSource(tenantId, filter, by, rollups);
   const group = groupExpressions(source, by);
   const sql = `select ${group.key} as group_key, ${group.label} as group_label, ${source.count} as count, ${source.last} as last_at
-    from ${source.from} group by ${group.group} order by last_at desc, group_key asc nulls last`;
+    from ${source.from} group by ${group.group} order by last_at desc, group_key asc nulls last limit ${MAX_REVENUE_GROUPS}`;
   return made(sql, source);
 }
 
@@ -73,7 +79,7 @@ export function groupSummariesStatement(
   const source = revenueSource(tenantId, filter, by, rollups);
   const group = groupExpressions(source, by);
   const sql = `select ${group.key} as group_key, ${group.label} as group_label, ${amounts(source)}, ${source.last} as last_at
-    from ${source.from} group by ${group.group} order by ${GROUP_SORT[sortBy]} ${direction} nulls last, group_key asc nulls last`;
+    from ${source.from} group by ${group.group} order by ${GROUP_SORT[sortBy]} ${direction} nulls last, group_key asc nulls last limit ${MAX_REVENUE_GROUPS}`;
   return made(sql, source);
 }
 
