@@ -1,7 +1,9 @@
 import { Kind, parse, type OperationDefinitionNode, type VariableDefinitionNode } from 'graphql';
 import { ValidationError, type ValidationIssue } from '../schema/errors';
 import { offsetCursor } from '../schema/list-cursor';
+import type { OperationResult } from '../schema/request-context';
 import type { JsonSchema } from './json-schema';
+import { relocate } from './validation-error';
 import type { RouteDefinition } from './types';
 
 /**
@@ -15,6 +17,8 @@ import type { RouteDefinition } from './types';
 export interface PageRequest {
   page: number;
   perPage: number;
+  /** What is wrong with them, in the variables' terms; none for a page the graph is asked for. */
+  issues: ValidationIssue[];
 }
 
 /** Page numbers and sizes as the contract bounds them (docs/decisions.md, Conventions). */
@@ -35,38 +39,46 @@ export function withPageVariable(route: RouteDefinition, operation: OperationDef
   return { ...operation, kind: Kind.OPERATION_DEFINITION, variableDefinitions: [...(operation.variableDefinitions ?? []), PAGE_VARIABLE] };
 }
 
-/** The REST name a variable came from (`per_page` for `perPage`), for a 422's location. */
-function restName(route: RouteDefinition, variable: string): string {
-  return Object.entries(route.queryParams ?? {}).find(([, name]) => name === variable)?.[0] ?? variable;
-}
-
 /**
  * Takes `page` out of a paged route's coerced variables and sets `after` to the offset cursor of
- * that page; refuses a page below 1 or a page size outside 1..100 with the 422s the contract has
- * always given (Pydantic's range messages, page first). Returns the page asked for.
+ * that page. A page below 1 or a page size outside 1..100 is not refused at once: the request runs
+ * on the first page of 20 and `pageResult` reports these issues after the request's own (the
+ * contract's 422 lists every problem of the request, Pydantic's range messages, page first).
  */
-export function pageVariables(route: RouteDefinition, variables: Record<string, unknown>): PageRequest {
+export function pageVariables(variables: Record<string, unknown>): PageRequest {
   const page = (variables[VARIABLES.page] as number | null | undefined) ?? REST_PAGE.page;
   const perPage = (variables[VARIABLES.perPage] as number | null | undefined) ?? REST_PAGE.perPage;
   delete variables[VARIABLES.page];
+  // Issues located as the variables they came from (relocate() writes them `["query", "per_page"]`).
   const issues: ValidationIssue[] = [];
-  if (page < 1) issues.push({ type: 'greater_than_equal', loc: ['query', restName(route, VARIABLES.page)], msg: 'Input should be greater than or equal to 1', input: page, ctx: { ge: 1 } });
+  if (page < 1) issues.push({ type: 'greater_than_equal', loc: [VARIABLES.page], msg: 'Input should be greater than or equal to 1', input: page, ctx: { ge: 1 } });
   if (perPage < 1) {
-    issues.push({ type: 'greater_than_equal', loc: ['query', restName(route, VARIABLES.perPage)], msg: 'Input should be greater than or equal to 1', input: perPage, ctx: { ge: 1 } });
+    issues.push({ type: 'greater_than_equal', loc: [VARIABLES.perPage], msg: 'Input should be greater than or equal to 1', input: perPage, ctx: { ge: 1 } });
   } else if (perPage > REST_PAGE.maxPerPage) {
-    issues.push({
-      type: 'less_than_equal',
-      loc: ['query', restName(route, VARIABLES.perPage)],
-      msg: `Input should be less than or equal to ${REST_PAGE.maxPerPage}`,
-      input: perPage,
-      ctx: { le: REST_PAGE.maxPerPage },
-    });
+    issues.push({ type: 'less_than_equal', loc: [VARIABLES.perPage], msg: `Input should be less than or equal to ${REST_PAGE.maxPerPage}`, input: perPage, ctx: { le: REST_PAGE.maxPerPage } });
   }
-  if (issues.length) throw new ValidationError(issues);
+  if (issues.length) {
+    variables[VARIABLES.perPage] = REST_PAGE.perPage;
+    return { page, perPage, issues };
+  }
+  variables[VARIABLES.perPage] = perPage;
   // Both are GraphQL Ints: the offset stays far below 2^53.
   if (page > 1) variables[VARIABLES.after] = offsetCursor((page - 1) * perPage);
-  variables[VARIABLES.perPage] = perPage;
-  return { page, perPage };
+  return { page, perPage, issues };
+}
+
+/**
+ * A paged route's result with its page's issues: added after the request's own when the graph
+ * refused it with BAD_USER_INPUT, else a refusal of their own (a ValidationError in the request's
+ * terms, as `relocate` locates the graph's).
+ */
+export function pageResult(route: RouteDefinition, result: OperationResult, request: PageRequest): OperationResult {
+  if (!request.issues.length) return result;
+  const [first, ...rest] = result.errors ?? [];
+  const own = first?.extensions?.code === 'BAD_USER_INPUT' && Array.isArray(first.extensions.validation) ? (first.extensions.validation as ValidationIssue[]) : null;
+  if (!own) throw new ValidationError(relocate(request.issues, route));
+  const issues = [...own, ...request.issues];
+  return { data: null, errors: [{ ...first, message: issues.map((issue) => issue.msg).join('; '), extensions: { ...first.extensions, validation: issues } }, ...rest] };
 }
 
 /** What a paged route's `result` picks out of `data`: its connection's nodes and count. */

@@ -13,7 +13,7 @@ import { answering, graphQLErrorAnswer, sendAnswer, type ContextOf, type ErrorLo
 import { IDEMPOTENCY_HEADER, runIdempotently, type IdempotencyStore } from './idempotency';
 import { readUpload } from './upload';
 import { NO_STREAM_PRIORITY, serveStream, type StreamPriority, type StreamSupport } from './stream';
-import { pageBody, pageVariables, withPageVariable, type ListAnswer } from './page-list';
+import { pageBody, pageResult, pageVariables, withPageVariable, type ListAnswer } from './page-list';
 import type { RouteDefinition } from './types';
 
 /** What the bridge needs from the edge: the request's context, a way to run operations on it, and where failures are logged. */
@@ -124,7 +124,7 @@ export function createRestRouter(routes: RouteDefinition[], schema: GraphQLSchem
         body: req.body,
       });
       if ('issues' in coerced) throw new ValidationError(coerced.issues);
-      const page = route.paged ? pageVariables(route, coerced.variables) : undefined;
+      const page = route.paged ? pageVariables(coerced.variables) : undefined;
       // Charged for what it asks (list sizes, filter values) once its variables are known, before anything runs.
       const charging = edge.charge?.(res, document, operation, coerced.variables, ctx);
       if (charging) await charging;
@@ -132,7 +132,8 @@ export function createRestRouter(routes: RouteDefinition[], schema: GraphQLSchem
       if (route.upload) coerced.variables[route.upload.variable] = await readUpload(req, res, route.upload);
       if (route.stream) return serveStream({ ...route, stream: route.stream }, prepared, coerced.variables, ctx, res, options.streams!, logError, streamPriority);
       const answer = async (): Promise<HttpAnswer> => {
-        const result = await edge.run(prepared, coerced.variables, ctx);
+        const ran = await edge.run(prepared, coerced.variables, ctx);
+        const result = page ? pageResult(route, ran, page) : ran;
         if (result.errors?.length) return graphQLErrorAnswer(result.errors, route, logError);
         const status = route.status ?? 200;
         const body = status === 204 ? undefined : route.result(result.data ?? {});
