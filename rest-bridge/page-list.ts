@@ -25,7 +25,7 @@ export interface PageRequest {
 export const REST_PAGE = { page: 1, perPage: 20, maxPerPage: 100 } as const;
 
 /** `$page: Int = 1`: declared for the bridge alone (the graph has no page argument), so that `page` is coerced and documented as before. */
-const PAGE_VARIABLE: VariableDefinitionNode = (parse(`query P($page: Int = ${REST_PAGE.page}) { __typename }`).definitions[0] as OperationDefinitionNode).variableDefinitions![0];
+const PAGE_VARIABLE: VariableDefinitionNode = (parse(`query P($page: Int = ${REST_PAGE.page}) { __typename }`, { noLocation: true }).definitions[0] as OperationDefinitionNode).variableDefinitions![0];
 
 /** The variable names of a paged route: `page` is the bridge's, `perPage` and `after` feed the connection's `first` and `after`. */
 const VARIABLES = { page: 'page', perPage: 'perPage', after: 'after' } as const;
