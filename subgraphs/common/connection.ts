@@ -125,8 +125,3 @@ export function toConnection<Row, T>(slice: ListSlice<Row>, keyOf: (row: Row) =>
     totalCount: slice.totalCount,
   };
 }
-
-/** A connection over a list already held whole (a bounded child list): windows it in memory, offset cursors being positions. */
-export function connectionOfAll<T>(all: T[], keyOf: (row: T) => unknown[]): Connection<T> {
-  return toConnection({ rows: all, totalCount: all.length, hasNextPage: false, hasPreviousPage: false }, keyOf, (row) => row);
-}

@@ -246,14 +246,14 @@ describeInBrowser(`the revenue explorer in Chromium (${process.env.E2E_MODE} mod
     const held = new Promise<void>((resolve) => (release = resolve));
     await page.route('**/graphql', async (route) => {
       const body = route.request().postData() ?? '';
-      if (body.includes('query RevenueExport(') && JSON.parse(body).variables.page === 2) await held;
+      if (body.includes('query RevenueExport(') && JSON.parse(body).variables.after != null) await held;
       await route.continue();
     });
     const downloads: unknown[] = [];
     page.on('download', (d) => void downloads.push(d));
     await page.getByRole('button', { name: /^Export CSV \(all/ }).click();
     await page.getByRole('status').filter({ hasText: `100 of ${total.toLocaleString('en-US')} lines` }).waitFor();
-    const secondPage = page.waitForResponse((res) => (res.request().postData() ?? '').includes('query RevenueExport(') && JSON.parse(res.request().postData()!).variables.page === 2);
+    const secondPage = page.waitForResponse((res) => (res.request().postData() ?? '').includes('query RevenueExport(') && JSON.parse(res.request().postData()!).variables.after != null);
     await page.getByRole('button', { name: 'Cancel' }).click();
     release();
     await secondPage;
