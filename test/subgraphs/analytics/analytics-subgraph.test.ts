@@ -88,7 +88,7 @@ describe('analytics subgraph (real PostgreSQL, demo data)', () => {
   });
 
   it('refuses tenant data without a tenant in the context', async () => {
-    for (const query of ['{ dashboards { total } }', '{ widgets { total } }', '{ campaigns { total } }']) {
+    for (const query of ['{ dashboards { totalCount } }', '{ widgets { totalCount } }', '{ campaigns { totalCount } }']) {
       expect((await run(null, query)).errors?.[0].message).toBe('A tenant is required');
     }
   });
