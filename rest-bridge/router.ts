@@ -111,13 +111,15 @@ export function createRestRouter(routes: RouteDefinition[], schema: GraphQLSchem
     const admission = admissionGuard(route, operation, schema, edge);
     const authorize = edge.authorize && route.auth !== 'public' ? [authorizeRoute(prepared, edge)] : [];
     const deprecation = deprecationGuard(route);
+    // A paged route's `page` is the bridge's own variable: declared once, for coercion only (rest-bridge/page-list.ts).
+    const coercible = withPageVariable(route, operation);
     // Marked first, so whatever refuses the request on its way answers in the route's 422 style
     // (and, for a deprecated route, with its Deprecation and Sunset headers).
     router[method](toExpressPath(route.path), answering(route), ...(deprecation ? [deprecation] : []), ...guards.admit, ...authorize, ...(admission ? [admission] : []), ...guards.read, async (req: Request, res: Response) => {
       res.locals.route = route.path;
       const ctx = edge.context(res);
       const logError = (error: unknown) => edge.logError(ctx, error);
-      const coerced = coerceRequest(route, withPageVariable(route, operation), schema, {
+      const coerced = coerceRequest(route, coercible, schema, {
         pathParams: req.params as Record<string, string>,
         query: req.query as Record<string, string | string[] | undefined>,
         headers: req.headers,
