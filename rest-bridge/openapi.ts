@@ -17,6 +17,7 @@ import {
 } from 'graphql';
 import { inputTypeSchema, JsonSchema, notNull, objectSchema, parameterSchema, SchemaComponents } from './json-schema';
 import { tagObjects } from './openapi-tags';
+import { pageSchema, withPageVariable } from './page-list';
 import { HttpMethod, RouteDefinition, UploadMapping } from './types';
 
 /** A route as the document reads it: the bridge's definition, optionally with its success body's schema spelled out. */
@@ -187,7 +188,7 @@ function operationObject(route: DocumentedRoute, schema: GraphQLSchema, schemas:
   const operations = document.definitions.filter((d): d is OperationDefinitionNode => d.kind === Kind.OPERATION_DEFINITION);
   if (operations.length !== 1) throw new Error('the document must hold exactly one operation');
   const [operation] = operations;
-  const variables = new Map((operation.variableDefinitions ?? []).map((v) => [v.variable.name.value, v]));
+  const variables = new Map((withPageVariable(route, operation).variableDefinitions ?? []).map((v) => [v.variable.name.value, v]));
   const variable = (name: string | undefined, what: string): Variable => {
     const definition = name === undefined ? undefined : variables.get(name);
     if (!definition) throw new Error(`no operation variable for ${what}`);
@@ -221,7 +222,7 @@ function operationObject(route: DocumentedRoute, schema: GraphQLSchema, schemas:
   const status = route.status ?? 200;
   const success: JsonSchema = { description: route.responseDescription ?? 'Successful Response', headers: headerRefs(routeHeaders(route, COMMON_HEADERS)) };
   if (status !== 204 && route.stream) success.content = eventStream(route.responseSchema ?? firstRootFieldSchema(document, operation, schema));
-  else if (status !== 204) success.content = withExample(json(route.responseSchema ?? firstRootFieldSchema(document, operation, schema)), route.responseExample);
+  else if (status !== 204) success.content = withExample(json(route.responseSchema ?? responseSchemaOf(route, document, operation, schema)), route.responseExample);
   result.responses = { [status]: success, ...errorResponses(route) };
   return result;
 }
@@ -265,6 +266,12 @@ function firstRootFieldSchema(document: DocumentNode, operation: OperationDefini
   const selected = operation.selectionSet.selections.find((s) => s.kind === Kind.FIELD);
   const lookup = operation.operation === 'query' && selected?.kind === Kind.FIELD && root.getFields()[selected.name.value]?.args.some((arg) => arg.name === 'id');
   return lookup ? notNull(first) : first;
+}
+
+/** A route's body by convention: its first root field's value, or for an envelope route the page built from its connection. */
+function responseSchemaOf(route: RouteDefinition, document: DocumentNode, operation: OperationDefinitionNode, schema: GraphQLSchema): JsonSchema {
+  const root = firstRootFieldSchema(document, operation, schema);
+  return route.paged === 'envelope' ? pageSchema(root) : root;
 }
 
 function errorResponses(route: RouteDefinition): Record<string, JsonSchema> {

@@ -13,6 +13,7 @@ import { answering, graphQLErrorAnswer, sendAnswer, type ContextOf, type ErrorLo
 import { IDEMPOTENCY_HEADER, runIdempotently, type IdempotencyStore } from './idempotency';
 import { readUpload } from './upload';
 import { NO_STREAM_PRIORITY, serveStream, type StreamPriority, type StreamSupport } from './stream';
+import { pageBody, pageResult, pageVariables, withPageVariable, type ListAnswer } from './page-list';
 import type { RouteDefinition } from './types';
 
 /** What the bridge needs from the edge: the request's context, a way to run operations on it, and where failures are logged. */
@@ -110,19 +111,22 @@ export function createRestRouter(routes: RouteDefinition[], schema: GraphQLSchem
     const admission = admissionGuard(route, operation, schema, edge);
     const authorize = edge.authorize && route.auth !== 'public' ? [authorizeRoute(prepared, edge)] : [];
     const deprecation = deprecationGuard(route);
+    // A paged route's `page` is the bridge's own variable: declared once, for coercion only (rest-bridge/page-list.ts).
+    const coercible = withPageVariable(route, operation);
     // Marked first, so whatever refuses the request on its way answers in the route's 422 style
     // (and, for a deprecated route, with its Deprecation and Sunset headers).
     router[method](toExpressPath(route.path), answering(route), ...(deprecation ? [deprecation] : []), ...guards.admit, ...authorize, ...(admission ? [admission] : []), ...guards.read, async (req: Request, res: Response) => {
       res.locals.route = route.path;
       const ctx = edge.context(res);
       const logError = (error: unknown) => edge.logError(ctx, error);
-      const coerced = coerceRequest(route, operation, schema, {
+      const coerced = coerceRequest(route, coercible, schema, {
         pathParams: req.params as Record<string, string>,
         query: req.query as Record<string, string | string[] | undefined>,
         headers: req.headers,
         body: req.body,
       });
       if ('issues' in coerced) throw new ValidationError(coerced.issues);
+      const page = route.paged ? pageVariables(coerced.variables) : undefined;
       // Charged for what it asks (list sizes, filter values) once its variables are known, before anything runs.
       const charging = edge.charge?.(res, document, operation, coerced.variables, ctx);
       if (charging) await charging;
@@ -130,10 +134,12 @@ export function createRestRouter(routes: RouteDefinition[], schema: GraphQLSchem
       if (route.upload) coerced.variables[route.upload.variable] = await readUpload(req, res, route.upload);
       if (route.stream) return serveStream({ ...route, stream: route.stream }, prepared, coerced.variables, ctx, res, options.streams!, logError, streamPriority);
       const answer = async (): Promise<HttpAnswer> => {
-        const result = await edge.run(prepared, coerced.variables, ctx);
+        const ran = await edge.run(prepared, coerced.variables, ctx);
+        const result = page ? pageResult(route, ran, page) : ran;
         if (result.errors?.length) return graphQLErrorAnswer(result.errors, route, logError);
         const status = route.status ?? 200;
-        return { status, body: status === 204 ? undefined : route.result(result.data ?? {}) };
+        const body = status === 204 ? undefined : route.result(result.data ?? {});
+        return { status, body: page ? pageBody(route, body as ListAnswer, page) : body };
       };
       const idempotent = route.idempotent && options.idempotency;
       sendAnswer(res, idempotent ? await runIdempotently(options.idempotency!, req.get(IDEMPOTENCY_HEADER), ctx.tenantId, route, coerced.variables, answer) : await answer());

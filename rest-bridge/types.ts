@@ -90,8 +90,14 @@ export interface RouteDefinition {
   upload?: UploadMapping;
   /** Success status; 204 sends no body. Default 200. */
   status?: number;
-  /** Picks the response body out of the operation's `data`. */
+  /** Picks the response body out of the operation's `data` (a paged route: its connection's `{nodes, totalCount}`). */
   result: (data: Record<string, any>) => unknown;
+  /**
+   * A list answered by page numbers over a graph connection (rest-bridge/page-list.ts): `page` and
+   * `per_page` become `first: $perPage, after: $after`; the body is the page envelope, or (`items`)
+   * the bare array where the contract wants one.
+   */
+  paged?: 'envelope' | 'items';
   /** Default `full`. */
   validationStyle?: ValidationStyle;
   /** Set for a subscription answered as `text/event-stream` (rest-bridge/stream.ts); `result` then maps each event. */

@@ -16,8 +16,8 @@ const PAGE = 20;
  * many-to-many), which would charge the proxy more and flatter the ratio.
  */
 export const AUDIT_QUERIES: Record<AuditLoadKind, { root: 'patients' | 'locations'; query: string }> = {
-  audited: { root: 'patients', query: `{ patients(perPage: ${PAGE}) { items { id firstName lastName } } }` },
-  unaudited: { root: 'locations', query: `{ locations(perPage: ${PAGE}) { items { id name city } } }` },
+  audited: { root: 'patients', query: `{ patients(first: ${PAGE}) { nodes { id firstName lastName } } }` },
+  unaudited: { root: 'locations', query: `{ locations(first: ${PAGE}) { nodes { id name city } } }` },
 };
 
 /** One of the two reads as a load, with the tenant's full key. */
@@ -52,7 +52,7 @@ export async function seedDirectory(baseUrl: string, key: BenchTenant): Promise<
 export async function assertFullPages(baseUrl: string, key: BenchTenant): Promise<void> {
   for (const kind of ['audited', 'unaudited'] as const) {
     const { root, query } = AUDIT_QUERIES[kind];
-    const items = ((await graphql(baseUrl, key, query)) as Record<string, { items: unknown[] }>)[root].items;
+    const items = ((await graphql(baseUrl, key, query)) as Record<string, { nodes: unknown[] }>)[root].nodes;
     if (items.length !== PAGE) throw new Error(`${root} answered ${items.length} items, expected a page of ${PAGE}`);
   }
 }

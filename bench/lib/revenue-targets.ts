@@ -5,7 +5,7 @@ import { parseQuery } from '../../subgraphs/analytics/query/parse-query';
 import { QueryIssues } from '../../subgraphs/analytics/query/query-issues';
 import type { Statement } from '../../subgraphs/analytics/query/read-only';
 import { parseRevenueFilter } from '../../subgraphs/analytics/revenue/revenue-filter';
-import { countStatement, groupsStatement, groupSummariesStatement, linesStatement, summaryStatement } from '../../subgraphs/analytics/revenue/revenue-statements';
+import { countStatement, groupsStatement, groupSummariesStatement, lineKeys, linesStatement, summaryStatement } from '../../subgraphs/analytics/revenue/revenue-statements';
 import { RevenueBreakdownSortField, RevenueGroupBy, RevenueGroupSortField } from '../../subgraphs/analytics/types/revenue-enums';
 import type { BenchTenant } from './tenant';
 
@@ -97,7 +97,7 @@ export function revenueTargets(baseUrl: string, tenant: BenchTenant, pool: Pool,
 
   const summaryAgrees: RevenueTarget['agrees'] = (app, [[row]]) => app.count === num(row.count) && app.netAmount === num(row.net) && app.averageNetAmount === num(row.average);
   const groupSummaries = (rollups: boolean) => groupSummariesStatement(tenant.tenantId, filter, RevenueGroupBy.payment_medium, RevenueGroupSortField.created_date, 'desc', rollups);
-  const lines = linesStatement(tenant.tenantId, filter, RevenueBreakdownSortField.created_date, 'desc', { page: 1, perPage: 20 });
+  const lines = linesStatement(tenant.tenantId, filter, lineKeys(RevenueBreakdownSortField.created_date, 'desc'), { conditions: [], reverse: false, offset: 0, limit: 20 });
   return [
     target('summary', 'rollup', `${BREAKDOWN}/revenue-breakdown-summary?${search({})}`, [summaryStatement(tenant.tenantId, filter)], [summaryStatement(tenant.tenantId, filter, true)], summaryAgrees),
     target('groups', 'rollup', `${BREAKDOWN}/revenue-breakdown-groups?${search({ group_by: 'location' })}`, [groupsStatement(tenant.tenantId, filter, RevenueGroupBy.location)],

@@ -1,11 +1,12 @@
 import { graphql } from './api.js';
 import { announce, field, h, replace } from './dom.js';
 import { isPendingDelete } from './undo.js';
+import { pageOf, pageWindow } from './pages.js';
 
 const PER_PAGE = 10;
-const LIST = `query Dashboards($page: Int!, $perPage: Int!, $name: String) {
-  dashboards(page: $page, perPage: $perPage, name: $name, sortBy: name, sortDirection: asc) {
-    total page pages items { id name description locationId updatedDate widgets { id isArchived } }
+const LIST = `query Dashboards($first: Int!, $after: String, $name: String) {
+  dashboards(first: $first, after: $after, name: $name, sortBy: name, sortDirection: asc) {
+    totalCount nodes { id name description locationId updatedDate widgets { id isArchived } }
   }
 }`;
 
@@ -39,7 +40,7 @@ export async function renderDashboards(view, params) {
     newDashboardForm(),
   );
   try {
-    const { dashboards } = await graphql(LIST, { page, perPage: PER_PAGE, name: name || null });
+    const dashboards = pageOf((await graphql(LIST, { ...pageWindow(page, PER_PAGE), name: name || null })).dashboards, page, PER_PAGE);
     // Another view was drawn meanwhile: nothing to fill.
     if (!results.isConnected) return;
     results.setAttribute('aria-busy', 'false');

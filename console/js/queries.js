@@ -23,8 +23,8 @@ export async function queryModel() {
 
 /** The tenant's locations (at most 100: a practice has a handful), for the location filters. */
 export async function locations() {
-  const data = await graphql('{ locations(perPage: 100) { items { id name } } }');
-  return data.locations.items.slice().sort((a, b) => a.name.localeCompare(b.name));
+  const data = await graphql('{ locations(first: 100) { nodes { id name } } }');
+  return data.locations.nodes.slice().sort((a, b) => a.name.localeCompare(b.name));
 }
 
 /** The widget query run with a dashboard's location filter added: only that location's lines. */

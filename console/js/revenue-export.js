@@ -1,10 +1,12 @@
 import { graphql } from './api.js';
+import { pageWindow } from './pages.js';
 import { centsToUnits, csvRows, download, LINE_COLUMNS } from './csv.js';
 import { announce, h, replace } from './dom.js';
 import { number } from './format.js';
 
 // The whole result as one CSV file, not just the page on screen: the lines are read 100 at a time
-// (the API's largest page) with the view's filters and sort, each page written as a text part of a
+// (the API's largest page) with the view's filters and sort, page after page (offset cursors: a
+// pageInfo selection would take the document past the graph's cost limit), each page written as a text part of a
 // Blob, so a long export never holds one giant string. Patient fields come as the server sends
 // them: masked for a role without patients:read, so the file shows no more than the screen.
 
@@ -12,11 +14,11 @@ const PER_PAGE = 100;
 const AMOUNTS = new Set(['grossAmount', 'discountAmount', 'netAmount']);
 const EXPORT = `query RevenueExport($timezone: String!, $startDate: String, $endDate: String, $locationIds: [ID!], $locationNames: [String!], $providerIds: [ID!], $providerNames: [String!],
   $patientIds: [ID!], $patientNames: [String!], $itemCategories: [String!], $itemTypes: [String!], $itemNames: [String!], $paymentMediums: [String!], $comment: String,
-  $minNetAmount: Float, $maxNetAmount: Float, $groupBy: RevenueGroupBy, $groupKey: String, $sortBy: RevenueBreakdownSortField!, $sortDirection: SortDirection!, $page: Int!) {
+  $minNetAmount: Float, $maxNetAmount: Float, $groupBy: RevenueGroupBy, $groupKey: String, $sortBy: RevenueBreakdownSortField!, $sortDirection: SortDirection!, $after: String) {
   lines: revenueBreakdown(timezone: $timezone, startDate: $startDate, endDate: $endDate, locationIds: $locationIds, locationNames: $locationNames, providerIds: $providerIds, providerNames: $providerNames,
     patientIds: $patientIds, patientNames: $patientNames, itemCategories: $itemCategories, itemTypes: $itemTypes, itemNames: $itemNames, paymentMediums: $paymentMediums, comment: $comment,
-    minNetAmount: $minNetAmount, maxNetAmount: $maxNetAmount, groupBy: $groupBy, groupKey: $groupKey, sortBy: $sortBy, sortDirection: $sortDirection, page: $page, perPage: ${PER_PAGE}) {
-    total pages items { ${LINE_COLUMNS.join(' ')} }
+    minNetAmount: $minNetAmount, maxNetAmount: $maxNetAmount, groupBy: $groupBy, groupKey: $groupKey, sortBy: $sortBy, sortDirection: $sortDirection, first: ${PER_PAGE}, after: $after) {
+    totalCount nodes { ${LINE_COLUMNS.join(' ')} }
   }
 }`;
 
@@ -50,16 +52,16 @@ export function exportControl({ variables, total, currency, fileName = 'revenue-
     let written = 0;
     try {
       for (let page = 1, pages = 1; page <= pages; page += 1) {
-        const { lines } = await graphql(EXPORT, { ...variables, page });
+        const { lines } = await graphql(EXPORT, { ...variables, after: pageWindow(page, PER_PAGE).after });
         // Leaving the view (another filter, another page) ends the export as Cancel does.
         if (cancelled || !slot.isConnected) break;
-        pages = lines.pages;
-        parts.push(csvRows(columns, lines.items.map((line) => exportRow(line, currency))));
-        written += lines.items.length;
+        pages = Math.ceil(lines.totalCount / PER_PAGE);
+        parts.push(csvRows(columns, lines.nodes.map((line) => exportRow(line, currency))));
+        written += lines.nodes.length;
         // The total is the API's, page by page: lines recorded meanwhile show in it.
-        progress.max = Math.max(lines.total, 1);
+        progress.max = Math.max(lines.totalCount, written, 1);
         progress.value = written;
-        status.textContent = `${number(written)} of ${number(lines.total)} lines`;
+        status.textContent = `${number(written)} of ${number(lines.totalCount)} lines`;
       }
     } catch (error) {
       replace(slot, h('span', { className: 'error-box', role: 'alert' }, `The export stopped: ${error.message}`), ' ', h('button', { type: 'button', onClick: () => void run() }, 'Try again'));

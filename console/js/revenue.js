@@ -1,3 +1,4 @@
+import { pageOf, pageWindow } from './pages.js';
 import { currentSession, currentTenant, graphql } from './api.js';
 import { LINE_COLUMNS } from './csv.js';
 import { h, replace } from './dom.js';
@@ -14,11 +15,11 @@ const FILTER_ARGS = 'timezone: $timezone, startDate: $startDate, endDate: $endDa
 const EXPLORE = `query Revenue($timezone: String!, $startDate: String, $endDate: String, $locationIds: [ID!], $locationNames: [String!], $providerIds: [ID!], $providerNames: [String!], $patientIds: [ID!], $patientNames: [String!],
   $itemCategories: [String!], $itemTypes: [String!], $itemNames: [String!], $paymentMediums: [String!], $comment: String,
   $minNet: Float, $maxNet: Float, $minNetInt: Int, $maxNetInt: Int, $grouped: Boolean!, $groupBy: RevenueGroupBy, $groupByOrAny: RevenueGroupBy!, $groupKey: String,
-  $groupSort: RevenueGroupSortField!, $groupDirection: SortDirection!, $sortBy: RevenueBreakdownSortField!, $sortDirection: SortDirection!, $page: Int!, $perPage: Int!) {
+  $groupSort: RevenueGroupSortField!, $groupDirection: SortDirection!, $sortBy: RevenueBreakdownSortField!, $sortDirection: SortDirection!, $first: Int!, $after: String) {
   summary: revenueBreakdownSummary(${FILTER_ARGS}, minNetAmount: $minNet, maxNetAmount: $maxNet) { count grossAmount discountAmount netAmount averageNetAmount chargeItemCount soldPackageCount firstDate lastDate }
   groups: revenueBreakdownGroupSummaries(${FILTER_ARGS}, minNetAmount: $minNetInt, maxNetAmount: $maxNetInt, groupBy: $groupByOrAny, sortBy: $groupSort, sortDirection: $groupDirection) @include(if: $grouped) { groupKey groupLabel count grossAmount discountAmount netAmount averageNetAmount }
-  lines: revenueBreakdown(${FILTER_ARGS}, minNetAmount: $minNet, maxNetAmount: $maxNet, groupBy: $groupBy, groupKey: $groupKey, sortBy: $sortBy, sortDirection: $sortDirection, page: $page, perPage: $perPage) {
-    total page pages perPage items { ${LINE_COLUMNS.join(' ')} }
+  lines: revenueBreakdown(${FILTER_ARGS}, minNetAmount: $minNet, maxNetAmount: $maxNet, groupBy: $groupBy, groupKey: $groupKey, sortBy: $sortBy, sortDirection: $sortDirection, first: $first, after: $after) {
+    totalCount nodes { ${LINE_COLUMNS.join(' ')} }
   }
 }`;
 const COLUMNS = [['localDate', 'Date'], ['locationName', 'Location'], ['providerName', 'Provider'], ['patientName', 'Patient'], ['itemCategory', 'Category'], ['itemType', 'Type'], ['itemName', 'Item'], ['paymentMedium', 'Paid by'], ['grossAmount', 'Gross'], ['discountAmount', 'Discount'], ['netAmount', 'Net']];
@@ -103,8 +104,7 @@ async function createExplorer(view) {
         // Days in date order (their label is the date); other groups by net, largest first.
         groupSort: byDay ? 'group_label' : 'net_amount',
         groupDirection: byDay ? 'asc' : 'desc',
-        page: current.page,
-        perPage: current.perPage,
+        ...pageWindow(current.page, current.perPage),
       });
       if (asked !== state.asked) return;
       showSummary(data.summary);
@@ -117,7 +117,7 @@ async function createExplorer(view) {
         groups.hidden = true;
         replace(groups);
       }
-      showLines(data.lines, opened, { ...lineVariables, minNetAmount, maxNetAmount });
+      showLines(pageOf(data.lines, current.page, current.perPage), opened, { ...lineVariables, minNetAmount, maxNetAmount });
     } catch (error) {
       if (asked !== state.asked) return;
       clearResults();

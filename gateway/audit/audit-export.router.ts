@@ -31,7 +31,7 @@ const EXPORT_QUERY: RouteDefinition = {
   operationId: 'exportAuditEvents',
   summary: 'Every matching audit record, streamed',
   tag: 'Audit',
-  document: `query AuditExport(${AUDIT_FILTER_VARIABLES}) { auditEvents(actorId: $actorId, actorKind: $actorKind, resourceId: $resourceId, action: $action, from: $from, to: $to, sortDirection: $sortDirection) { total } }`,
+  document: `query AuditExport(${AUDIT_FILTER_VARIABLES}) { auditEvents(actorId: $actorId, actorKind: $actorKind, resourceId: $resourceId, action: $action, from: $from, to: $to, sortDirection: $sortDirection) { totalCount } }`,
   queryParams: AUDIT_FILTER_PARAMS,
   result: () => null,
 };

@@ -13,8 +13,9 @@ import {
   type OperationDefinitionNode,
   type SelectionSetNode,
 } from 'graphql';
+import { CONNECTION_PAGE } from '../../schema/list-cursor';
 
-/** Arguments that say how many objects a list field answers (this API's `perPage`; Relay's `first`/`last`). */
+/** Arguments that say how many objects a list field answers (Relay's `first`/`last` of every connection; `perPage` of documents written before them). */
 const PAGE_SIZE_ARGUMENTS: ReadonlySet<string> = new Set(['perPage', 'first', 'last']);
 
 /** Objects one unit pays for, and list values in arguments one unit pays for (GitHub's "per 100"). */
@@ -163,10 +164,13 @@ function pageSizeOf(value: unknown): number | null {
   return typeof value === 'number' && Number.isFinite(value) ? Math.max(0, Math.floor(value)) : null;
 }
 
-/** The page size a list field answers when its request names none (`perPage: Int! = 20`). */
+/**
+ * The page size a list field answers when its request names none: its argument's default, or for
+ * a connection (whose `first` has no schema default) the first 20 rows it answers then.
+ */
 function defaultPageSize(definition: GraphQLField<unknown, unknown>): number | null {
   for (const argument of definition.args) {
-    if (PAGE_SIZE_ARGUMENTS.has(argument.name)) return pageSizeOf(argument.defaultValue);
+    if (PAGE_SIZE_ARGUMENTS.has(argument.name)) return pageSizeOf(argument.defaultValue) ?? (argument.name === 'first' ? CONNECTION_PAGE.first : null);
   }
   return null;
 }

@@ -74,7 +74,7 @@ const BREAKDOWN = '/analytics/dashboards/product-sales-breakdown';
 const BREAKDOWN_NOTE = 'timezone (IANA) required; list parameters as repeated keys; min/max_net_amount in cents';
 
 // The list parameters every list shares (contract part 4.2); defaults are the variables' defaults, so the document shows them.
-const LIST_VARIABLES = '$page: Int = 1, $perPage: Int = 20, $sortDirection: SortDirection = desc, $locationId: ID';
+const LIST_VARIABLES = '$perPage: Int = 20, $after: String, $sortDirection: SortDirection = desc, $locationId: ID';
 const LIST_PARAMS = { page: 'page', per_page: 'perPage', sort_by: 'sortBy', sort_direction: 'sortDirection', location_id: 'locationId' };
 
 /** Contract parts 4.2 and 4.3: analytics dashboards, widgets, the query engine and the product sales revenue breakdown. */
@@ -99,11 +99,12 @@ export const ANALYTICS_ROUTES: DocumentedRoute[] = [
     summary: 'List dashboards: sort_by name, createdDate (default) or updatedDate; name filters case-insensitively',
     tag: 'Analytics',
     document: `query Dashboards(${LIST_VARIABLES}, $sortBy: DashboardSortField = createdDate, $name: String) {
-      dashboards(page: $page, perPage: $perPage, sortBy: $sortBy, sortDirection: $sortDirection, locationId: $locationId, name: $name) {
-        items { ${DASHBOARD} } total page perPage pages
+      dashboards(first: $perPage, after: $after, sortBy: $sortBy, sortDirection: $sortDirection, locationId: $locationId, name: $name) {
+        nodes { ${DASHBOARD} } totalCount
       }
     }`,
     queryParams: { ...LIST_PARAMS, name: 'name' },
+    paged: 'envelope',
     result: (data) => data.dashboards,
     responseDescription: 'A page of dashboards: {items, total, page, perPage, pages}',
   },
@@ -155,13 +156,14 @@ export const ANALYTICS_ROUTES: DocumentedRoute[] = [
     summary: 'List widgets as a plain array (paginated by page/per_page): sort_by name, chartType, createdDate (default) or updatedDate',
     tag: 'Analytics',
     document: `query Widgets(${LIST_VARIABLES}, $sortBy: WidgetSortField = createdDate, $dashboardId: ID, $chartType: ChartType, $isArchived: Boolean) {
-      widgets(page: $page, perPage: $perPage, sortBy: $sortBy, sortDirection: $sortDirection, locationId: $locationId,
+      widgets(first: $perPage, after: $after, sortBy: $sortBy, sortDirection: $sortDirection, locationId: $locationId,
               dashboardId: $dashboardId, chartType: $chartType, isArchived: $isArchived) {
-        items { ${WIDGET} }
+        nodes { ${WIDGET} } totalCount
       }
     }`,
     queryParams: { ...LIST_PARAMS, dashboard_id: 'dashboardId', chart_type: 'chartType', is_archived: 'isArchived' },
-    result: (data) => data.widgets.items,
+    paged: 'items',
+    result: (data) => data.widgets,
     responseSchema: { type: 'array', items: WIDGET_SCHEMA },
     responseDescription: "One page of widgets, as a JSON array (the contract's shape)",
   },
@@ -241,16 +243,17 @@ export const ANALYTICS_ROUTES: DocumentedRoute[] = [
     tag: 'Analytics',
     document: `query RevenueBreakdown($groupBy: RevenueGroupBy, $groupKey: String, $sortBy: RevenueBreakdownSortField = created_date, $sortDirection: SortDirection = desc,
       ${FILTER_VARIABLES}, $minNetAmount: Float, $maxNetAmount: Float, $itemCategory: String, $location: String, $provider: String, $paymentMedium: String,
-      $createdDate: String, $page: Int = 1, $perPage: Int = 20) {
+      $createdDate: String, $perPage: Int = 20, $after: String) {
       revenueBreakdown(groupBy: $groupBy, groupKey: $groupKey, sortBy: $sortBy, sortDirection: $sortDirection, ${FILTER_ARGS}, itemCategory: $itemCategory,
-        location: $location, provider: $provider, paymentMedium: $paymentMedium, createdDate: $createdDate, page: $page, perPage: $perPage) {
-        items { ${LINE_FIELDS} } total page perPage pages
+        location: $location, provider: $provider, paymentMedium: $paymentMedium, createdDate: $createdDate, first: $perPage, after: $after) {
+        nodes { ${LINE_FIELDS} } totalCount
       }
     }`,
     queryParams: {
       group_by: 'groupBy', group_key: 'groupKey', timezone: 'timezone', sort_by: 'sortBy', sort_direction: 'sortDirection', ...DATES, ...LISTS, ...AMOUNT_COMMENT,
       item_category: 'itemCategory', location: 'location', provider: 'provider', payment_medium: 'paymentMedium', created_date: 'createdDate', page: 'page', per_page: 'perPage',
     },
+    paged: 'envelope',
     result: (data) => data.revenueBreakdown,
     responseSchema: object({ items: { type: 'array', items: LINE_SCHEMA }, total: { type: 'integer' }, page: { type: 'integer' }, perPage: { type: 'integer' }, pages: { type: 'integer' } }),
     responseDescription: 'A page of revenue lines: {items, total, page, perPage, pages}',

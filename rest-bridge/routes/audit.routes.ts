@@ -43,10 +43,11 @@ export const AUDIT_ROUTES: DocumentedRoute[] = [
     operationId: 'listAuditEvents',
     summary: "A page of the tenant's audit trail, newest first by default; filters by actor, resource id (e.g. a patient's), action and time (from/to inclusive)",
     tag: 'Audit',
-    document: `query AuditEvents($page: Int = 1, $perPage: Int = 20, ${AUDIT_FILTER_VARIABLES}) {
-      auditEvents(page: $page, perPage: $perPage, ${AUDIT_FILTER_ARGS}) { items { ${AUDIT_EVENT} } total page perPage pages }
+    document: `query AuditEvents($perPage: Int = 20, $after: String, ${AUDIT_FILTER_VARIABLES}) {
+      auditEvents(first: $perPage, after: $after, ${AUDIT_FILTER_ARGS}) { nodes { ${AUDIT_EVENT} } totalCount }
     }`,
     queryParams: { page: 'page', per_page: 'perPage', ...AUDIT_FILTER_PARAMS },
+    paged: 'envelope',
     result: (data) => data.auditEvents,
     responseDescription: 'A page of audit records: {items, total, page, perPage, pages}. `GET /audit/events/export` streams every matching record instead',
     responseExample: { items: [EXAMPLE], total: 1, page: 1, perPage: 20, pages: 1 },

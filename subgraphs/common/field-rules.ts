@@ -31,7 +31,7 @@ export class Issues {
   }
 }
 
-/** Pydantic's integer range issues (`ge` / `le`), the same shape validatePage uses. */
+/** Pydantic's integer range issues (`ge` / `le`), the same shape the connection arguments' checks use. */
 export function checkIntRange(issues: Issues, loc: IssueLoc, value: number, min: number, max: number): void {
   if (value < min) issues.add({ type: 'greater_than_equal', loc, msg: `Input should be greater than or equal to ${min}`, input: value, ctx: { ge: min } });
   else if (value > max) issues.add({ type: 'less_than_equal', loc, msg: `Input should be less than or equal to ${max}`, input: value, ctx: { le: max } });

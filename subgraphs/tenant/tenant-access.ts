@@ -160,7 +160,7 @@ export class TenantAccess {
         const invited = await service.invite(email, name, role);
         return { user: view(invited.user), invitationToken: invited.invitationToken, expiresAt: invited.expiresAt.toISOString() };
       },
-      list: async () => (await service.list(1, 100))[0].map(view),
+      list: async () => (await service.list({ limit: 100, backward: false, after: null, before: null, offset: 0, offsetEnd: null })).rows.map(view),
       changeRole: async (userId, role) => view(await service.changeRole(userId, role)),
       remove: async (userId) => view(await service.remove(userId)),
     };

@@ -1,7 +1,7 @@
 /**
  * Abuse suite, availability: while a loop keeps asking /healthz, a tenant with data sends the
  * depth bomb (`merchantAccounts { locations { merchantAccounts ... } } }`, 40 levels: each level
- * multiplies the answer) and an alias flood (1,000 aliases of `patients(perPage: 100)`) a few times
+ * multiplies the answer) and an alias flood (1,000 aliases of `patients(first: 100)`) a few times
  * at once. /healthz keeps answering 200 and each bomb gets a JSON GraphQL error. Every request is
  * aborted after BOMB_TIMEOUT_MS, so a vulnerable server fails this test instead of hanging jest.
  */
@@ -34,7 +34,7 @@ function depthBomb(levels: number): string {
 }
 
 const aliasFlood = (count: number) =>
-  `{ ${Array.from({ length: count }, (_, i) => `p${i}: patients(page: 1, perPage: 100, sortDirection: ASC) { total items { id firstName lastName email } }`).join(' ')} }`;
+  `{ ${Array.from({ length: count }, (_, i) => `p${i}: patients(first: 100, sortDirection: ASC) { totalCount nodes { id firstName lastName email } }`).join(' ')} }`;
 
 /** Asks /healthz until stopped; answers every probe that was not a prompt 200. */
 function probeHealth(base: string): { stop: () => Promise<string[]>; probes: () => number } {
@@ -70,7 +70,7 @@ test('/healthz keeps answering while depth bombs and alias floods arrive, and th
   const base = baseUrl();
   const bombs: Record<string, AbuseRequest> = {
     'depth bomb (40 levels)': { method: 'POST', path: '/graphql', headers, body: { kind: 'json', value: { query: depthBomb(40) } } },
-    'alias flood (1,000 x patients(perPage: 100))': { method: 'POST', path: '/graphql', headers, body: { kind: 'json', value: { query: aliasFlood(1000) } } },
+    'alias flood (1,000 x patients(first: 100))': { method: 'POST', path: '/graphql', headers, body: { kind: 'json', value: { query: aliasFlood(1000) } } },
   };
   const health = probeHealth(base);
   const outcomes: string[] = [];

@@ -98,7 +98,7 @@ describe(`no card number is stored or echoed (${process.env.E2E_MODE} mode)`, ()
     await refusedOnGraphql('mutation($i: CreatePatientInput!) { createPatient(input: $i) { id } }', { i: { firstName: 'Ada', lastName: PAN.replace(/ /g, '-') } }, ['input', 'lastName']);
     await refusedOnGraphql('mutation($id: ID!, $i: UpdateCampaignInput!) { updateCampaign(id: $id, input: $i) { id } }', { id: campaign.createCampaign.id, i: { description: PAN } }, ['input', 'description']);
 
-    const stored = await gql(tenant, '{ dashboards { items { description } } issuedGiftCards { items { recipientNote } } noteTemplates { items { id questions { label } } } tenant { name } }');
+    const stored = await gql(tenant, '{ dashboards { nodes { description } } issuedGiftCards { nodes { recipientNote } } noteTemplates { nodes { id questions { label } } } tenant { name } }');
     expect(JSON.stringify(stored)).not.toMatch(PAN_DIGITS);
     expect(serverLogs()).not.toMatch(PAN_DIGITS);
   });

@@ -33,7 +33,7 @@ describe('GraphQL and REST cost on a server with a small budget (issue 31)', () 
 
   const post = (tenant: TestTenant, body: unknown, path = '/graphql') =>
     request(`${server.url}${path}`, { method: 'POST', headers: { ...tenant.headers, 'content-type': 'application/json' }, body: JSON.stringify(body) });
-  const dashboards = async (tenant: TestTenant) => (await tenant.graphql('{ dashboards { total } }')).body.data.dashboards.total as number;
+  const dashboards = async (tenant: TestTenant) => (await tenant.graphql('{ dashboards { totalCount } }')).body.data.dashboards.totalCount as number;
 
   it('charges a persisted query replayed by hash like the full document (finding 3)', async () => {
     const tenant = await createTestTenant('APQ charge', server.url);
@@ -52,11 +52,11 @@ describe('GraphQL and REST cost on a server with a small budget (issue 31)', () 
     expect(await dashboards(tenant)).toBe(30);
 
     // A GET by hash (Apollo Client's useGETForHashedQueries) resolves within the tenant too.
-    const read = '{ dashboards(perPage: 100) { total } }';
+    const read = '{ dashboards(first: 100) { totalCount } }';
     expect((await post(tenant, { query: read, extensions: { persistedQuery: { version: 1, sha256Hash: sha256(read) } } })).status).toBe(200);
     const search = new URLSearchParams({ extensions: JSON.stringify({ persistedQuery: { version: 1, sha256Hash: sha256(read) } }) });
     const byGet = await request(`${server.url}/graphql?${search}`, { headers: { ...tenant.headers, 'apollo-require-preflight': 'true' } });
-    expect(byGet.body).toEqual({ data: { dashboards: { total: 30 } } });
+    expect(byGet.body).toEqual({ data: { dashboards: { totalCount: 30 } } });
   });
 
   it("keeps persisted queries per tenant: another tenant's hash is not found and runs nothing (finding 3)", async () => {
@@ -128,7 +128,7 @@ describe('GraphQL and REST cost on a server with a small budget (issue 31)', () 
     expect(page.status).toBe(200);
     expect(page.body.items).toHaveLength(2);
 
-    const graph = await tenant.graphql('{ dashboards(perPage: 100) { items { id layout } } }');
+    const graph = await tenant.graphql('{ dashboards(first: 100) { nodes { id layout } } }');
     expect(graph.body).toEqual({ data: null, errors: [expect.objectContaining({ extensions: { code: 'RESPONSE_TOO_LARGE', maxBytes: MAX_RESPONSE_BYTES } })] });
   });
 });

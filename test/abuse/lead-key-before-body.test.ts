@@ -112,8 +112,8 @@ describe(`the lead webhook's key is asked before its body is read (${MODE} mode)
     expect(taken.body).toEqual({ opportunityId: expect.stringMatching(/^[0-9a-f-]{36}$/), redirectUrl: null });
     expect((await post('{"name": ')).body.detail[0].type).toBe('json_invalid');
     expectJson(await post(JSON.stringify({ name: 'x'.repeat(20_000) })), 413, 'Request body too large');
-    const counted = await tenant.graphql(`{ campaigns { items { opportunityCount } } }`);
-    expect(counted.body.data.campaigns.items.map((c: { opportunityCount: number }) => c.opportunityCount).sort()).toEqual([0, 1]);
+    const counted = await tenant.graphql(`{ campaigns { nodes { opportunityCount } } }`);
+    expect(counted.body.data.campaigns.nodes.map((c: { opportunityCount: number }) => c.opportunityCount).sort()).toEqual([0, 1]);
   });
 
   it("a key's answer is remembered: repeated and concurrent posts to one unknown key cost one lookup, to a known key one lookup besides each lead's own write", async () => {

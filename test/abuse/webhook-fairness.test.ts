@@ -71,7 +71,7 @@ describe('webhook fairness: a dead receiver holds only its own endpoint share', 
     return receiver;
   };
   const CONFIG = '{ webhookConfig { enabled disabledAt disabledReason } }';
-  const LOG = '{ webhookDeliveries(perPage: 100) { total items { id status attemptCount lastError attempts { error } } } }';
+  const LOG = '{ webhookDeliveries(first: 100) { totalCount nodes { id status attemptCount lastError attempts { error } } } }';
 
   it('delivers B while A floods a dead receiver, trips A, disables it with a notice, and re-enables it', async () => {
     const a = await createTestTenant('Flooding Clinic', server.url);
@@ -114,16 +114,16 @@ describe('webhook fairness: a dead receiver holds only its own endpoint share', 
     // The delivery log tells the tenant: the attempt that disabled it, and every delivery still queued, fail with the reason.
     await until("A's queued deliveries failing", async () => (await pendingOf(a)) === 0);
     const log = (await a.graphql(LOG)).body.data.webhookDeliveries;
-    expect(log.total).toBe(EVENTS);
-    const errors: string[] = log.items.map((d: { lastError: string }) => d.lastError);
+    expect(log.totalCount).toBe(EVENTS);
+    const errors: string[] = log.nodes.map((d: { lastError: string }) => d.lastError);
     expect(errors.every((e) => e.includes(`endpoint disabled: ${disabled.disabledReason}`))).toBe(true);
-    const neverTried = log.items.filter((d: { attempts: { error: string }[] }) => d.attempts.every((t) => t.error.startsWith('endpoint disabled')));
+    const neverTried = log.nodes.filter((d: { attempts: { error: string }[] }) => d.attempts.every((t) => t.error.startsWith('endpoint disabled')));
     expect(neverTried.length).toBeGreaterThan(EVENTS / 2);
     expect(dead.requests.length).toBe(attempted);
 
     // An event while disabled is logged as failed with the reason, and not sent.
     await touchTenant(server.url, a, 'Flooding Clinic, disabled');
-    const missed = await until('the event logged while disabled', async () => (await a.graphql(LOG)).body.data.webhookDeliveries.items.find((d: { lastError: string; attemptCount: number }) => d.attemptCount === 0));
+    const missed = await until('the event logged while disabled', async () => (await a.graphql(LOG)).body.data.webhookDeliveries.nodes.find((d: { lastError: string; attemptCount: number }) => d.attemptCount === 0));
     expect(missed).toMatchObject({ status: 'FAILED', lastError: `endpoint disabled: ${disabled.disabledReason}` });
     expect(dead.requests.length).toBe(attempted);
 

@@ -172,11 +172,11 @@ describe(`analytics dashboards (${process.env.E2E_MODE} mode)`, () => {
     }
     const res = await tenant.graphql(`{
       dashboard(id: "${one.id}") { name widgets { name } }
-      dashboards(sortBy: name, sortDirection: asc) { total items { name createdDate widgets { name dashboardId } } }
+      dashboards(sortBy: name, sortDirection: asc) { totalCount nodes { name createdDate widgets { name dashboardId } } }
     }`);
     expect(res.body.errors).toBeUndefined();
     expect(res.body.data.dashboard).toEqual({ name: 'One', widgets: [{ name: 'a' }, { name: 'b' }] });
-    expect(res.body.data.dashboards.items.map((d: any) => [d.name, d.widgets.map((w: any) => w.name)])).toEqual([
+    expect(res.body.data.dashboards.nodes.map((d: any) => [d.name, d.widgets.map((w: any) => w.name)])).toEqual([
       ['One', ['a', 'b']],
       ['Two', ['c']],
     ]);

@@ -185,12 +185,12 @@ describe(`analytics widgets (${process.env.E2E_MODE} mode)`, () => {
     expect((await a.get(`/analytics/widgets/${widget.id}`)).body).toMatchObject({ name: 'Private', dashboardId: widget.dashboardId });
   });
 
-  it('GraphQL widgets answers the page envelope the REST list unwraps', async () => {
+  it('GraphQL widgets answers the connection the REST list unwraps', async () => {
     const tenant = await createTestTenant();
     const dashboardId = await setUp(tenant);
     await createWidget(tenant, { dashboardId, name: 'W1', chartType: 'table', query: {} });
     await createWidget(tenant, { dashboardId, name: 'W2', chartType: 'table', query: {} });
-    const res = await tenant.graphql('{ widgets(perPage: 1, sortBy: name, sortDirection: asc) { total page perPage pages items { name } } }');
-    expect(res.body.data.widgets).toEqual({ total: 2, page: 1, perPage: 1, pages: 2, items: [{ name: 'W1' }] });
+    const res = await tenant.graphql('{ widgets(first: 1, sortBy: name, sortDirection: asc) { totalCount pageInfo { hasNextPage hasPreviousPage } nodes { name } } }');
+    expect(res.body.data.widgets).toEqual({ totalCount: 2, pageInfo: { hasNextPage: true, hasPreviousPage: false }, nodes: [{ name: 'W1' }] });
   });
 });

@@ -123,7 +123,7 @@ describe(`gift card activation (${process.env.E2E_MODE} mode)`, () => {
     const a = await issueCard(own, { initialValue: 100, suppressRecipientNotification: true });
     await issueCard(own, { initialValue: 200, suppressRecipientNotification: true });
     await send(own, 'POST', activatePath(a.id));
-    const data = await gql(own, '{ active: issuedGiftCards(status: ACTIVE) { total items { id currentBalance } } all: issuedGiftCards { total perPage pages } }');
-    expect(data).toEqual({ active: { total: 1, items: [{ id: a.id, currentBalance: 100 }] }, all: { total: 2, perPage: 20, pages: 1 } });
+    const data = await gql(own, '{ active: issuedGiftCards(status: ACTIVE) { totalCount nodes { id currentBalance } } all: issuedGiftCards { totalCount pageInfo { hasNextPage } } }');
+    expect(data).toEqual({ active: { totalCount: 1, nodes: [{ id: a.id, currentBalance: 100 }] }, all: { totalCount: 2, pageInfo: { hasNextPage: false } } });
   });
 });

@@ -131,7 +131,7 @@ describe(`POST /user/patient/payment-methods/create (${process.env.E2E_MODE} mod
         { id: second.id, brand: 'mastercard', last4: '5454', isDefault: false, accountNumberLast4: null },
       ],
     });
-    const list = await gql(tenant, '{ patients(perPage: 100) { items { id paymentMethods { id } } } }');
-    expect(list.patients.items.find((p: { id: string }) => p.id === patient).paymentMethods).toHaveLength(2);
+    const list = await gql(tenant, '{ patients(first: 100) { nodes { id paymentMethods { id } } } }');
+    expect(list.patients.nodes.find((p: { id: string }) => p.id === patient).paymentMethods).toHaveLength(2);
   });
 });

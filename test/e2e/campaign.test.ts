@@ -104,7 +104,7 @@ describe(`campaigns (${process.env.E2E_MODE} mode)`, () => {
       expect(res.body).toEqual({ detail: 'Campaign not found' });
     }
     expect((await b.graphql(`{ campaign(id: "${campaign.id}") { id } }`)).body.errors[0].extensions.code).toBe('NOT_FOUND');
-    expect((await b.graphql('{ campaigns { total } }')).body.data.campaigns.total).toBe(0);
+    expect((await b.graphql('{ campaigns { totalCount } }')).body.data.campaigns.totalCount).toBe(0);
     expect((await a.graphql(`{ campaign(id: "${campaign.id}") { name } }`)).body.data.campaign.name).toBe('Spring offer');
   });
 
@@ -119,8 +119,8 @@ describe(`campaigns (${process.env.E2E_MODE} mode)`, () => {
     expect(Number(res.headers.get('x-ratelimit-reset'))).toBeGreaterThan(Date.now() / 1000);
     expect(res.headers.get('ratelimit-policy')).toMatch(/^"anonymous";q=\d+;w=\d+$/);
     expect((await postLead(campaign.webhook.webhookKey, { phone: '+1 555 010 0199' })).status).toBe(201);
-    const counted = await tenant.graphql(`{ campaigns { items { id opportunityCount convertedCount } } }`);
-    expect(counted.body.data.campaigns.items).toEqual([{ id: campaign.id, opportunityCount: 2, convertedCount: 0 }]);
+    const counted = await tenant.graphql(`{ campaigns { nodes { id opportunityCount convertedCount } } }`);
+    expect(counted.body.data.campaigns.nodes).toEqual([{ id: campaign.id, opportunityCount: 2, convertedCount: 0 }]);
     // The same key works with credentials of any tenant too: the key alone names the campaign.
     const other = await createTestTenant();
     const withHeaders = await request(`${baseUrl()}/opportunity/leads/${campaign.webhook.webhookKey}`, {
@@ -159,18 +159,32 @@ describe(`campaigns (${process.env.E2E_MODE} mode)`, () => {
     expect(counts.body.data.campaign.opportunityCount).toBe(0);
   });
 
-  it('campaigns pages with the envelope and filters', async () => {
+  it('campaigns pages as a connection, the NULLs of a nullable sort key last both ways, and filters', async () => {
     const tenant = await createTestTenant();
-    await createCampaign(tenant, { name: 'Alpha', locationId: 'north' });
-    await createCampaign(tenant, { name: 'Beta', isActive: false });
+    await createCampaign(tenant, { name: 'Alpha', locationId: 'north', budgetCents: null });
+    await createCampaign(tenant, { name: 'Beta', isActive: false, budgetCents: null });
     await createCampaign(tenant, { name: 'Gamma 100%', budgetCents: 10 });
-    const page = await tenant.graphql('{ campaigns(perPage: 2, sortBy: name, sortDirection: asc) { total page perPage pages items { name } } }');
-    expect(page.body.data.campaigns).toEqual({ total: 3, page: 1, perPage: 2, pages: 2, items: [{ name: 'Alpha' }, { name: 'Beta' }] });
-    const beyond = await tenant.graphql('{ campaigns(page: 5, perPage: 2) { total pages items { name } } }');
-    expect(beyond.body.data.campaigns).toEqual({ total: 3, pages: 2, items: [] });
-    const filtered = await tenant.graphql('{ a: campaigns(isActive: false) { items { name } } b: campaigns(name: "0%") { items { name } } c: campaigns(locationId: "north") { items { name } } d: campaigns(sortBy: budgetCents, sortDirection: asc, perPage: 1) { items { name } } }');
-    expect(filtered.body.data).toEqual({ a: { items: [{ name: 'Beta' }] }, b: { items: [{ name: 'Gamma 100%' }] }, c: { items: [{ name: 'Alpha' }] }, d: { items: [{ name: 'Gamma 100%' }] } });
-    const tooMany = await tenant.graphql('{ campaigns(perPage: 101) { total } }');
-    expect(tooMany.body.errors[0].extensions).toMatchObject({ code: 'BAD_USER_INPUT', validation: [{ type: 'less_than_equal', loc: ['perPage'] }] });
+    const page = await tenant.graphql('{ campaigns(first: 2, sortBy: name, sortDirection: asc) { totalCount pageInfo { hasNextPage } nodes { name } } }');
+    expect(page.body.data.campaigns).toEqual({ totalCount: 3, pageInfo: { hasNextPage: true }, nodes: [{ name: 'Alpha' }, { name: 'Beta' }] });
+    // budgetCents is null but for Gamma: NULLs come last ascending and descending, and cursors on a NULL page on.
+    const byBudget = async (args: string) => {
+      const res = await tenant.graphql(`{ campaigns(sortBy: budgetCents, ${args}) { pageInfo { startCursor endCursor } nodes { name } } }`);
+      expect(res.body.errors).toBeUndefined();
+      return res.body.data.campaigns as { pageInfo: { startCursor: string; endCursor: string }; nodes: { name: string }[] };
+    };
+    for (const direction of ['asc', 'desc']) {
+      const first = await byBudget(`sortDirection: ${direction}, first: 1`);
+      expect(first.nodes).toEqual([{ name: 'Gamma 100%' }]);
+      const rest = await byBudget(`sortDirection: ${direction}, first: 5, after: "${first.pageInfo.endCursor}"`);
+      expect(rest.nodes.map((c) => c.name).sort()).toEqual(['Alpha', 'Beta']);
+      const afterNull = await byBudget(`sortDirection: ${direction}, first: 5, after: "${rest.pageInfo.startCursor}"`);
+      expect(afterNull.nodes).toEqual([rest.nodes[1]]);
+      const back = await byBudget(`sortDirection: ${direction}, last: 5, before: "${rest.pageInfo.startCursor}"`);
+      expect(back.nodes).toEqual([{ name: 'Gamma 100%' }]);
+    }
+    const filtered = await tenant.graphql('{ a: campaigns(isActive: false) { nodes { name } } b: campaigns(name: "0%") { nodes { name } } c: campaigns(locationId: "north") { nodes { name } } }');
+    expect(filtered.body.data).toEqual({ a: { nodes: [{ name: 'Beta' }] }, b: { nodes: [{ name: 'Gamma 100%' }] }, c: { nodes: [{ name: 'Alpha' }] } });
+    const tooMany = await tenant.graphql('{ campaigns(first: 101) { totalCount } }');
+    expect(tooMany.body.errors[0].extensions).toMatchObject({ code: 'BAD_USER_INPUT', validation: [{ type: 'less_than_equal', loc: ['first'] }] });
   });
 });

@@ -73,8 +73,8 @@ describeInBrowser(`the analyst console in Chromium (${process.env.E2E_MODE} mode
       }
     }
     // What the line chart plots is what the query engine answers for the same widget.
-    const { body } = await demo.graphql('{ dashboards(name: "Revenue overview") { items { widgets { name query } } } }');
-    const monthly = body.data.dashboards.items[0].widgets.find((w: { name: string }) => w.name === 'Net revenue by month');
+    const { body } = await demo.graphql('{ dashboards(name: "Revenue overview") { nodes { widgets { name query } } } }');
+    const monthly = body.data.dashboards.nodes[0].widgets.find((w: { name: string }) => w.name === 'Net revenue by month');
     const answer = await demo.graphql('query($q: JSON!) { executeAnalyticsQuery(query: $q) { data } }', { q: monthly.query });
     expect((await widgetContent(page, 'Net revenue by month')).series![0]).toEqual(answer.body.data.executeAnalyticsQuery.data.map((row: Record<string, number>) => row['revenue.netAmount']));
     if (screenshots) await page.screenshot({ path: `${screenshots}/console-dashboard.png` });
@@ -126,8 +126,8 @@ describeInBrowser(`the analyst console in Chromium (${process.env.E2E_MODE} mode
     await page.getByRole('button', { name: 'Save widget' }).click();
     await page.getByRole('heading', { name: 'Discounts', level: 1, exact: true }).waitFor();
 
-    const saved = await tenant.graphql('{ widgets(perPage: 100) { items { name query position { x y w h } } } }');
-    expect(saved.body.data.widgets.items.filter((w: { name: string }) => w.name === 'Net by item category')).toEqual([
+    const saved = await tenant.graphql('{ widgets(first: 100) { nodes { name query position { x y w h } } } }');
+    expect(saved.body.data.widgets.nodes.filter((w: { name: string }) => w.name === 'Net by item category')).toEqual([
       { name: 'Net by item category', query: { measures: ['revenue.netAmount'], dimensions: ['revenue.itemCategory'], order: { 'revenue.netAmount': 'desc' }, timezone: 'America/New_York' }, position: { x: 0, y: 0, w: 6, h: 4 } },
     ]);
     // A reload keeps the session (its cookie): no sign-in form, and the route (in the hash) brings the dashboard back.
@@ -141,8 +141,8 @@ describeInBrowser(`the analyst console in Chromium (${process.env.E2E_MODE} mode
 
   it('shows the API’s 422 messages next to the fields they name, and saves nothing', async () => {
     const tenant = await createDemoTenant('Console Validation Clinic');
-    const dashboard = (await tenant.graphql('{ dashboards(name: "Providers") { items { id } } }')).body.data.dashboards.items[0];
-    const before = (await tenant.graphql('{ widgets { total } }')).body.data.widgets.total;
+    const dashboard = (await tenant.graphql('{ dashboards(name: "Providers") { nodes { id } } }')).body.data.dashboards.nodes[0];
+    const before = (await tenant.graphql('{ widgets { totalCount } }')).body.data.widgets.totalCount;
     await openConsoleSignedIn(page, await createTestPerson(tenant, 'analyst'), `#/dashboards/${dashboard.id}/widgets/new`);
     await page.getByRole('checkbox', { name: 'Count', exact: true }).check();
     await page.getByLabel('Row limit').fill('20000');
@@ -154,7 +154,7 @@ describeInBrowser(`the analyst console in Chromium (${process.env.E2E_MODE} mode
     await expectFieldError(page.getByLabel('Row limit'), 'less than or equal to 10000');
     await expectFieldError(page.getByLabel('Width (w)'), 'greater than or equal to 1');
     expect(await name.evaluate((el) => el === document.activeElement)).toBe(true);
-    expect((await tenant.graphql('{ widgets { total } }')).body.data.widgets.total).toBe(before);
+    expect((await tenant.graphql('{ widgets { totalCount } }')).body.data.widgets.totalCount).toBe(before);
     expect(problems).toEqual([]);
   });
 
@@ -216,7 +216,7 @@ describeInBrowser(`the analyst console in Chromium (${process.env.E2E_MODE} mode
       return { chartTypes: values(charts.CHART_TYPES), groupBy: values(revenue.GROUP_BY), sortFields: values(revenue.SORT_FIELDS) };
     })()`);
     expect(lists).toEqual({ chartTypes: enumValues('ChartType'), groupBy: enumValues('RevenueGroupBy'), sortFields: enumValues('RevenueBreakdownSortField') });
-    const dashboard = (await demo.graphql('{ dashboards(name: "Providers") { items { id } } }')).body.data.dashboards.items[0];
+    const dashboard = (await demo.graphql('{ dashboards(name: "Providers") { nodes { id } } }')).body.data.dashboards.nodes[0];
     // Still signed in: a new hash is a navigation inside the page.
     await page.evaluate((hash) => void (location.hash = hash), `#/dashboards/${dashboard.id}/widgets/new`);
     await page.getByRole('group', { name: 'Measures' }).waitFor();

@@ -74,10 +74,10 @@ describeInBrowser(`console charts read correctly at a glance (issue 34, ${proces
     [browser, demo] = await Promise.all([chromium.launch({ executablePath: executablePath!, headless: true, args: ['--no-sandbox'] }), createDemoTenant('Console Charts Clinic')]);
     analyst = await createTestPerson(demo, 'analyst');
     // A provider with a long name, and a sale of theirs today.
-    const { locations } = await gql(demo, '{ locations(perPage: 1) { items { id } } }');
+    const { locations } = await gql(demo, '{ locations(first: 1) { nodes { id } } }');
     const { createProvider } = await gql(demo, 'mutation($i: CreateProviderInput!) { createProvider(input: $i) { id } }', { i: longProvider });
     await gql(demo, 'mutation($i: RecordChargeItemInput!) { recordChargeItem(input: $i) { id } }', {
-      i: { locationId: locations.items[0].id, providerId: createProvider.id, itemCategory: 'Physical therapy', itemType: 'SERVICE', itemName: 'Visit', paymentMedium: 'WALLET_PAY', grossCents: 12_345 },
+      i: { locationId: locations.nodes[0].id, providerId: createProvider.id, itemCategory: 'Physical therapy', itemType: 'SERVICE', itemName: 'Visit', paymentMedium: 'WALLET_PAY', grossCents: 12_345 },
     });
     const { createDashboard } = await gql(demo, 'mutation($i: CreateDashboardInput!) { createDashboard(input: $i) { id } }', { i: { name: 'Chart checks', layout: { columns: 12, rowHeight: 80 } } });
     dashboardId = createDashboard.id;

@@ -54,7 +54,7 @@ describeInBrowser(`dashboards managed in the console (issue 34; ${process.env.E2
     if (body.errors) throw new Error(JSON.stringify(body.errors));
     return body.data;
   };
-  const dashboardNamed = async (name: string) => (await gql('query($n: String) { dashboards(name: $n, perPage: 100) { items { id name description widgets { id name } } } }', { n: name })).dashboards.items.filter((d: { name: string }) => d.name === name);
+  const dashboardNamed = async (name: string) => (await gql('query($n: String) { dashboards(name: $n, first: 100) { nodes { id name description widgets { id name } } } }', { n: name })).dashboards.nodes.filter((d: { name: string }) => d.name === name);
   const sentNamed = (word: string) => operations.filter((o) => o.query.includes(word));
   const undoMessage = () => page.locator('.undo-message');
 

@@ -18,8 +18,8 @@ const describeInBrowser = executablePath ? describe : describe.skip;
 const day = (daysAgo: number) => new Date(Date.now() - daysAgo * 86_400_000).toISOString().slice(0, 10);
 const count = (text: string) => Number(/· ([\d,]+) lines/.exec(text)?.[1].replaceAll(',', ''));
 const LINE_FIELDS = 'id patientName grossAmount discountAmount netAmount';
-const BREAKDOWN_ARGS = '$timezone: String!, $startDate: String, $endDate: String, $locationIds: [ID!], $providerNames: [String!], $groupBy: RevenueGroupBy, $groupKey: String, $sortBy: RevenueBreakdownSortField! = created_date, $sortDirection: SortDirection! = desc, $page: Int! = 1';
-const BREAKDOWN = `query(${BREAKDOWN_ARGS}) { revenueBreakdown(timezone: $timezone, startDate: $startDate, endDate: $endDate, locationIds: $locationIds, providerNames: $providerNames, groupBy: $groupBy, groupKey: $groupKey, sortBy: $sortBy, sortDirection: $sortDirection, page: $page, perPage: 100) { total pages items { ${LINE_FIELDS} } } }`;
+const BREAKDOWN_ARGS = '$timezone: String!, $startDate: String, $endDate: String, $locationIds: [ID!], $providerNames: [String!], $groupBy: RevenueGroupBy, $groupKey: String, $sortBy: RevenueBreakdownSortField! = created_date, $sortDirection: SortDirection! = desc, $after: String';
+const BREAKDOWN = `query(${BREAKDOWN_ARGS}) { revenueBreakdown(timezone: $timezone, startDate: $startDate, endDate: $endDate, locationIds: $locationIds, providerNames: $providerNames, groupBy: $groupBy, groupKey: $groupKey, sortBy: $sortBy, sortDirection: $sortDirection, first: 100, after: $after) { totalCount pageInfo { hasNextPage endCursor } nodes { ${LINE_FIELDS} } } }`;
 
 /**
  * The revenue explorer (docs/console.md, Revenue explorer): its view lives in the link, so a link
@@ -106,8 +106,8 @@ describeInBrowser(`the revenue explorer in Chromium (${process.env.E2E_MODE} mod
     expect(new Set(await column(page, 'Paid by'))).toEqual(new Set(['Card']));
     // The link's filters are the API's: the same total for the same arguments.
     const api = await gql(demo, BREAKDOWN, { timezone: params.get('timezone'), startDate: day(150), endDate: day(5), locationIds: params.getAll('locationIds'), groupBy: 'payment_medium', groupKey: 'card', sortBy: 'net_amount', sortDirection: 'asc' });
-    expect(count(before.pager)).toBe(api.revenueBreakdown.total);
-    expect(api.revenueBreakdown.total).toBeGreaterThan(20);
+    expect(count(before.pager)).toBe(api.revenueBreakdown.totalCount);
+    expect(api.revenueBreakdown.totalCount).toBeGreaterThan(20);
 
     const other = await openAs(otherAdmin, hash);
     expect(await screen(other)).toEqual(before);
@@ -120,7 +120,7 @@ describeInBrowser(`the revenue explorer in Chromium (${process.env.E2E_MODE} mod
     await shown(other, () => other.evaluate((to) => void (location.hash = to), `#/revenue?${past}`));
     await other.getByText('Page 999 is past the last one.').waitFor();
     await shown(other, () => other.getByRole('button', { name: /^Go to page \d+$/ }).click());
-    const last = Math.ceil(api.revenueBreakdown.total / 20);
+    const last = Math.ceil(api.revenueBreakdown.totalCount / 20);
     expect((await screen(other)).pager).toMatch(new RegExp(`^Page ${last} of ${last} · `));
     expect(problems).toEqual([]);
   });
@@ -132,14 +132,14 @@ describeInBrowser(`the revenue explorer in Chromium (${process.env.E2E_MODE} mod
     await page.getByRole('listitem').filter({ hasText: `Provider: ${name}` }).waitFor();
     const api = await gql(demo, BREAKDOWN, { timezone: 'UTC', providerNames: [name] });
     const shownView = await screen(page);
-    expect(count(shownView.pager)).toBe(api.revenueBreakdown.total);
+    expect(count(shownView.pager)).toBe(api.revenueBreakdown.totalCount);
     expect(new Set(await column(page, 'Provider'))).toEqual(new Set([name]));
 
     await shown(page, () => page.getByRole('button', { name: `Remove filter Provider: ${name}` }).click());
     expect(await page.evaluate(() => location.hash)).not.toContain('providerNames');
     const all = await gql(demo, BREAKDOWN, { timezone: 'UTC' });
-    expect(count((await screen(page)).pager)).toBe(all.revenueBreakdown.total);
-    expect(all.revenueBreakdown.total).toBeGreaterThan(api.revenueBreakdown.total);
+    expect(count((await screen(page)).pager)).toBe(all.revenueBreakdown.totalCount);
+    expect(all.revenueBreakdown.totalCount).toBeGreaterThan(api.revenueBreakdown.totalCount);
     expect((await screen(page)).chips).toEqual([]);
     expect(problems).toEqual([]);
   });
@@ -231,7 +231,7 @@ describeInBrowser(`the revenue explorer in Chromium (${process.env.E2E_MODE} mod
     let total = 0;
     for (const days of [20, 40, 80, 160, 320]) {
       from = day(days);
-      total = (await gql(demo, BREAKDOWN, { timezone: 'UTC', startDate: from, endDate: day(1) })).revenueBreakdown.total;
+      total = (await gql(demo, BREAKDOWN, { timezone: 'UTC', startDate: from, endDate: day(1) })).revenueBreakdown.totalCount;
       if (total > 100) break;
     }
     expect(total).toBeGreaterThan(100);
@@ -246,14 +246,14 @@ describeInBrowser(`the revenue explorer in Chromium (${process.env.E2E_MODE} mod
     const held = new Promise<void>((resolve) => (release = resolve));
     await page.route('**/graphql', async (route) => {
       const body = route.request().postData() ?? '';
-      if (body.includes('query RevenueExport(') && JSON.parse(body).variables.page === 2) await held;
+      if (body.includes('query RevenueExport(') && JSON.parse(body).variables.after != null) await held;
       await route.continue();
     });
     const downloads: unknown[] = [];
     page.on('download', (d) => void downloads.push(d));
     await page.getByRole('button', { name: /^Export CSV \(all/ }).click();
     await page.getByRole('status').filter({ hasText: `100 of ${total.toLocaleString('en-US')} lines` }).waitFor();
-    const secondPage = page.waitForResponse((res) => (res.request().postData() ?? '').includes('query RevenueExport(') && JSON.parse(res.request().postData()!).variables.page === 2);
+    const secondPage = page.waitForResponse((res) => (res.request().postData() ?? '').includes('query RevenueExport(') && JSON.parse(res.request().postData()!).variables.after != null);
     await page.getByRole('button', { name: 'Cancel' }).click();
     release();
     await secondPage;
@@ -267,10 +267,10 @@ describeInBrowser(`the revenue explorer in Chromium (${process.env.E2E_MODE} mod
     const { from, total } = await moreThanOnePage();
     const variables = { timezone: 'UTC', startDate: from, endDate: day(1), sortBy: 'net_amount' as const, sortDirection: 'desc' as const };
     const lines: { id: string; patientName: string | null; grossAmount: number; discountAmount: number; netAmount: number }[] = [];
-    for (let page = 1, pages = 1; page <= pages; page++) {
-      const answer = (await gql(demo, BREAKDOWN, { ...variables, page })).revenueBreakdown;
-      pages = answer.pages;
-      lines.push(...answer.items);
+    for (let after: string | null = null, more = true; more; ) {
+      const answer: { pageInfo: { hasNextPage: boolean; endCursor: string | null }; nodes: typeof lines } = (await gql(demo, BREAKDOWN, { ...variables, after })).revenueBreakdown;
+      ({ hasNextPage: more, endCursor: after } = answer.pageInfo);
+      lines.push(...answer.nodes);
     }
     const { currency } = (await gql(demo, '{ publicTenant { currency } }')).publicTenant;
     const hash = `#/revenue?${new URLSearchParams({ timezone: 'UTC', startDate: from, endDate: day(1), sortBy: 'net_amount', sortDirection: 'desc' })}`;

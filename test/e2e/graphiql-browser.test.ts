@@ -111,7 +111,7 @@ describeInBrowser(`GraphiQL in Chromium (${process.env.E2E_MODE} mode)`, () => {
     await page.goto(`${baseUrl()}/graphql`);
     await page.locator('.graphiql-execute-button').waitFor();
     await expect(page.locator('#who').innerText()).resolves.toMatch(/ as analyst$/);
-    await fill(page, page.getByLabel('Query Editor'), '{ patients { total } }');
+    await fill(page, page.getByLabel('Query Editor'), '{ patients { totalCount } }');
     await page.locator('.graphiql-execute-button').click();
     expect(await resultShowing(page, 'Missing scope')).toContain('"scope": "patients:read"');
     expectSessionRequestsOnly();

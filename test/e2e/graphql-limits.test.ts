@@ -96,9 +96,9 @@ describe(`GraphQL operation limits (${process.env.E2E_MODE} mode)`, () => {
     const mutations = await tenant.graphql(`mutation { ${Array.from({ length: 500 }, (_, i) => `d${i}: createDashboard(input: {name: "D${i}"}) { id }`).join(' ')} }`);
     expect(mutations.status).toBe(400);
     expect(mutations.body.errors[0].extensions.code).toMatch(/^GRAPHQL_(PARSE|VALIDATION)_FAILED$/);
-    expect((await gql(tenant, '{ dashboards { total } }')).dashboards.total).toBe(0);
+    expect((await gql(tenant, '{ dashboards { totalCount } }')).dashboards.totalCount).toBe(0);
 
-    const pages = await tenant.graphql(`{ ${Array.from({ length: 1000 }, (_, i) => `p${i}: patients(perPage: 100) { items { id firstName lastName email } }`).join(' ')} }`);
+    const pages = await tenant.graphql(`{ ${Array.from({ length: 1000 }, (_, i) => `p${i}: patients(first: 100) { nodes { id firstName lastName email } }`).join(' ')} }`);
     expect(pages.status).toBe(400);
     expect(pages.body.errors[0].extensions.code).toMatch(/^GRAPHQL_(PARSE|VALIDATION)_FAILED$/);
     expect(pages.text.length).toBeLessThan(2_000);
@@ -138,7 +138,7 @@ describe(`GraphQL operation limits (${process.env.E2E_MODE} mode)`, () => {
     expect(literalNul.body.errors[0].extensions).toMatchObject({ code: 'BAD_USER_INPUT', validation: [{ loc: ['input', 'name'], msg: expect.stringContaining('NUL') }] });
     // Paired surrogates (an emoji) are text like any other.
     expect((await gql(tenant, CREATE, { i: { name: 'Clinic \u{1F600}' } })).createDashboard.id).toBeTruthy();
-    expect((await gql(tenant, '{ dashboards { total } }')).dashboards.total).toBe(1);
+    expect((await gql(tenant, '{ dashboards { totalCount } }')).dashboards.totalCount).toBe(1);
   });
 
   describe('/graphql/stream', () => {

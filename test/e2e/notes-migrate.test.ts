@@ -176,9 +176,9 @@ describe(`question migration stream (${process.env.E2E_MODE} mode)`, () => {
     const list = await request(`${baseUrl()}/graphql`, {
       method: 'POST',
       headers: { ...demo.headers, 'content-type': 'application/json' },
-      body: JSON.stringify({ query: '{ noteTemplates(sortDirection: asc) { total items { id name questions { id isLegacy kind } } } }' }),
+      body: JSON.stringify({ query: '{ noteTemplates(sortDirection: asc) { totalCount nodes { id name questions { id isLegacy kind } } } }' }),
     });
-    const templates = list.body.data.noteTemplates.items;
+    const templates = list.body.data.noteTemplates.nodes;
     expect(templates.map((t: any) => t.name)).toEqual(['New patient intake', 'Pain assessment', 'Medication history']);
     for (const t of templates) {
       const legacy = t.questions.find((q: any) => q.isLegacy);

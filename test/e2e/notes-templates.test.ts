@@ -24,8 +24,8 @@ describe(`note templates over the federated graph (${process.env.E2E_MODE} mode)
 
     const read = await tenant.graphql('query($id: ID!) { noteTemplate(id: $id) { version questions { label } } }', { id: template.id });
     expect(read.body.data.noteTemplate).toEqual({ version: 2, questions: [{ label: 'Subjective' }, { label: 'Findings' }] });
-    const list = await tenant.graphql('{ noteTemplates { total page perPage pages items { id } } }');
-    expect(list.body.data.noteTemplates).toEqual({ total: 1, page: 1, perPage: 20, pages: 1, items: [{ id: template.id }] });
+    const list = await tenant.graphql('{ noteTemplates { totalCount pageInfo { hasNextPage hasPreviousPage } nodes { id } } }');
+    expect(list.body.data.noteTemplates).toEqual({ totalCount: 1, pageInfo: { hasNextPage: false, hasPreviousPage: false }, nodes: [{ id: template.id }] });
   });
 
   it("answers NOT_FOUND for another tenant's template and for unknown ids of any shape", async () => {
@@ -35,7 +35,7 @@ describe(`note templates over the federated graph (${process.env.E2E_MODE} mode)
       const res = await stranger.graphql('query($id: ID!) { noteTemplate(id: $id) { id } }', { id });
       expect(res.body.errors).toEqual([expect.objectContaining({ message: 'Note template not found', extensions: { code: 'NOT_FOUND' } })]);
     }
-    expect((await stranger.graphql('{ noteTemplates { total } }')).body.data.noteTemplates.total).toBe(0);
+    expect((await stranger.graphql('{ noteTemplates { totalCount } }')).body.data.noteTemplates.totalCount).toBe(0);
   });
 
   it('answers BAD_USER_INPUT with Pydantic-style issues located at the argument', async () => {

@@ -21,10 +21,10 @@ describe(`the practice directory through the gateway (${process.env.E2E_MODE} mo
     const { createPatient: patient } = await ok(tenant, CREATE_PATIENT, { i: { firstName: 'Ada', lastName: 'Lovelace', email: 'ada@example.com', dateOfBirth: '1985-12-10' } });
     expect(patient).toMatchObject({ firstName: 'Ada', dateOfBirth: '1985-12-10', phone: null });
 
-    const lists = await ok(tenant, '{ locations { total items { id } } providers { total items { id } } patients { total page perPage pages items { id } } }');
-    expect(lists.locations.total).toBe(2);
-    expect(lists.providers).toEqual({ total: 1, items: [{ id: provider.id }] });
-    expect(lists.patients).toEqual({ total: 1, page: 1, perPage: 20, pages: 1, items: [{ id: patient.id }] });
+    const lists = await ok(tenant, '{ locations { totalCount nodes { id } } providers { totalCount nodes { id } } patients { totalCount pageInfo { hasNextPage hasPreviousPage } nodes { id } } }');
+    expect(lists.locations.totalCount).toBe(2);
+    expect(lists.providers).toEqual({ totalCount: 1, nodes: [{ id: provider.id }] });
+    expect(lists.patients).toEqual({ totalCount: 1, pageInfo: { hasNextPage: false, hasPreviousPage: false }, nodes: [{ id: patient.id }] });
     const one = await ok(tenant, 'query($p: ID!, $l: ID!, $v: ID!) { patient(id: $p) { id lastName } location(id: $l) { name } provider(id: $v) { lastName } }', { p: patient.id, l: clinic.id, v: provider.id });
     expect(one).toEqual({ patient: { id: patient.id, lastName: 'Lovelace' }, location: { name: 'Main' }, provider: { lastName: 'Okafor' } });
   });
@@ -48,7 +48,7 @@ describe(`the practice directory through the gateway (${process.env.E2E_MODE} mo
     }
     const res = await a.graphql('query($id: ID!) { location(id: $id) { id } }', { id: theirPlace.id });
     expect(res.body.errors[0].extensions.code).toBe('NOT_FOUND');
-    expect((await ok(a, '{ patients { total } locations { total } }'))).toEqual({ patients: { total: 0 }, locations: { total: 0 } });
+    expect((await ok(a, '{ patients { totalCount } locations { totalCount } }'))).toEqual({ patients: { totalCount: 0 }, locations: { totalCount: 0 } });
     const linked = await a.graphql(CREATE_PROVIDER, { i: { firstName: 'A', lastName: 'B', locationIds: [theirPlace.id] } });
     expect(linked.body.errors[0].extensions.validation[0]).toMatchObject({ loc: ['input', 'locationIds', 0], msg: 'Value error, unknown location' });
   });
@@ -61,8 +61,8 @@ describe(`the practice directory through the gateway (${process.env.E2E_MODE} mo
     });
     expect(created.status).toBe(201);
     const headers = { TENANT: created.body.tenant.id, 'API-KEY': created.body.apiKey, 'content-type': 'application/json' };
-    const res = await request(`${process.env.E2E_BASE_URL}/graphql`, { method: 'POST', headers, body: JSON.stringify({ query: '{ locations { total } providers { total } patients { total } }' }) });
-    expect(res.body.data).toEqual({ locations: { total: 3 }, providers: { total: 6 }, patients: { total: 40 } });
+    const res = await request(`${process.env.E2E_BASE_URL}/graphql`, { method: 'POST', headers, body: JSON.stringify({ query: '{ locations { totalCount } providers { totalCount } patients { totalCount } }' }) });
+    expect(res.body.data).toEqual({ locations: { totalCount: 3 }, providers: { totalCount: 6 }, patients: { totalCount: 40 } });
   });
 
   // Only distributed mode has a tenant subgraph service to call; all-in-one covers _entities in test/subgraphs/tenant.

@@ -1,5 +1,6 @@
 import { admin, createTestTenant, request, type TestTenant } from '../utils/e2e';
 import { appendAuditRecords, AUDIT_EVENTS_QUERY, type AuditItem } from '../utils/audit-fixture';
+import { asPage, pageVariables } from '../utils/connection-page';
 import { startInProcessApp, type InProcessApp } from '../utils/in-process';
 
 const KEY_1 = { kind: 'key' as const, id: '11111111-1111-4111-8111-111111111111' };
@@ -21,9 +22,10 @@ describe('reading the audit trail', () => {
   let ids: string[];
 
   const events = async (variables: Record<string, unknown>, who: TestTenant = tenant) => {
-    const res = await who.graphql(AUDIT_EVENTS_QUERY, variables);
+    // The graph pages by cursor; page numbers are offset cursors, as the REST bridge asks (test/utils/connection-page.ts).
+    const res = await who.graphql(AUDIT_EVENTS_QUERY, pageVariables(variables));
     expect(res.body.errors).toBeUndefined();
-    return res.body.data.auditEvents as { items: AuditItem[]; total: number; page: number; perPage: number; pages: number };
+    return asPage<AuditItem>(res.body.data.auditEvents, variables);
   };
   const idsOf = async (variables: Record<string, unknown>) => (await events({ perPage: 100, ...variables })).items.map((item) => item.id);
   const rest = (query: string, headers = tenant.headers) => request(`${server.url}/audit/events${query}`, { headers });

@@ -22,7 +22,7 @@ describe('exporting the audit trail', () => {
 
   const exportOf = (query: string, headers = tenant.headers) => request(`${server.url}/audit/events/export${query}`, { headers });
   const listed = async (query: string) => (await request(`${server.url}/audit/events${query}`, { headers: tenant.headers })).body.items as AuditItem[];
-  const exports = async (who: TestTenant = tenant) => (await who.graphql(AUDIT_EVENTS_QUERY, { action: 'audit.export', perPage: 100 })).body.data.auditEvents.items as AuditItem[];
+  const exports = async (who: TestTenant = tenant) => (await who.graphql(AUDIT_EVENTS_QUERY, { action: 'audit.export', first: 100 })).body.data.auditEvents.nodes as AuditItem[];
 
   beforeAll(async () => {
     server = await startInProcessApp();

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { offsetCursor } from '../../schema/list-cursor';
 
 /** Ids and names read from the two demo tenants once, for the samples below. */
 export interface Fixtures {
@@ -58,10 +59,10 @@ export const SAMPLES: Record<string, (f: Fixtures) => Sample[]> = {
   getWebhookConfig: tenantCallers('data'),
   listDashboards: (f) => [
     { name: 'the first page, defaults', variables: {}, expect: 'rows' },
-    { name: 'page 2 of 1, by name ascending', variables: { page: 2, perPage: 1, sortBy: 'name', sortDirection: 'asc' }, expect: 'rows' },
+    { name: 'page 2 of 1, by name ascending', variables: { after: offsetCursor(1), perPage: 1, sortBy: 'name', sortDirection: 'asc' }, expect: 'rows' },
     { name: 'a name filter', variables: { name: 'revenue' }, expect: 'rows' },
     { name: 'a name filter matching nothing', variables: { name: `none-${randomUUID()}` }, expect: 'data' },
-    { name: 'a page past the end', variables: { page: 50 }, expect: 'data' },
+    { name: 'a page past the end', variables: { after: offsetCursor(980) }, expect: 'data' },
     { name: 'an unknown location', variables: { locationId: randomUUID() }, expect: 'data' },
     { name: 'per_page over the limit', variables: { perPage: 100_000 }, expect: 'BAD_USER_INPUT' },
     { name: 'another tenant', variables: { sortBy: 'updatedDate' }, as: 'other', expect: 'rows' },
@@ -71,11 +72,11 @@ export const SAMPLES: Record<string, (f: Fixtures) => Sample[]> = {
     { name: 'the first page, defaults', variables: {}, expect: 'rows' },
     { name: 'one dashboard', variables: { dashboardId: f.dashboardId, perPage: 100 }, expect: 'rows' },
     { name: 'one chart type, by name', variables: { chartType: 'kpi', sortBy: 'name', sortDirection: 'asc' }, expect: 'rows' },
-    { name: 'page 2 of 3', variables: { page: 2, perPage: 3, sortBy: 'chartType' }, expect: 'rows' },
+    { name: 'page 2 of 3', variables: { after: offsetCursor(3), perPage: 3, sortBy: 'chartType' }, expect: 'rows' },
     { name: 'archived only (none)', variables: { isArchived: true }, expect: 'data' },
     { name: 'an unknown dashboard', variables: { dashboardId: randomUUID() }, expect: 'data' },
     { name: "another tenant's dashboard", variables: { dashboardId: f.otherDashboardId }, expect: 'data' },
-    { name: 'page 0', variables: { page: 0 }, expect: 'BAD_USER_INPUT' },
+    { name: 'a cursor that is none', variables: { after: 'page-0' }, expect: 'BAD_USER_INPUT' },
   ],
   getWidget: (f) => [
     { name: 'a widget', variables: { id: f.widgetId }, expect: 'data' },
@@ -109,7 +110,7 @@ export const SAMPLES: Record<string, (f: Fixtures) => Sample[]> = {
   revenueBreakdown: (f) => [
     { name: 'the first page, defaults', variables: { timezone: TZ }, expect: 'rows' },
     { name: "one group's lines", variables: { groupBy: 'location', groupKey: f.locationId, timezone: TZ, perPage: 5 }, expect: 'rows' },
-    { name: 'page 3 by net amount ascending, a window', variables: { ...window(f), sortBy: 'net_amount', sortDirection: 'asc', page: 3, perPage: 7 }, expect: 'rows' },
+    { name: 'page 3 by net amount ascending, a window', variables: { ...window(f), sortBy: 'net_amount', sortDirection: 'asc', after: offsetCursor(14), perPage: 7 }, expect: 'rows' },
     { name: 'provider names and item types', variables: { timezone: TZ, providerNames: [f.providerName], itemTypes: ['service', 'product'], perPage: 4 }, expect: 'rows' },
     { name: 'row-level filters (location name, day)', variables: { timezone: TZ, location: f.locationId, createdDate: f.lastDay }, expect: 'data' },
     { name: "another tenant's location", variables: { timezone: TZ, locationIds: [f.otherLocationId] }, expect: 'data' },
@@ -135,7 +136,7 @@ export const SAMPLES: Record<string, (f: Fixtures) => Sample[]> = {
   // Every tenant's trail starts with its creation and first key, both the operator's.
   listAuditEvents: () => [
     { name: 'the first page, defaults', variables: {}, expect: 'rows' },
-    { name: 'page 2 of 1, oldest first', variables: { page: 2, perPage: 1, sortDirection: 'asc' }, expect: 'rows' },
+    { name: 'page 2 of 1, oldest first', variables: { after: offsetCursor(1), perPage: 1, sortDirection: 'asc' }, expect: 'rows' },
     { name: 'an action and an actor kind', variables: { action: 'tenant.create', actorKind: 'operator' }, expect: 'rows' },
     { name: 'a resource id no record names', variables: { resourceId: randomUUID() }, expect: 'data' },
     { name: 'a time window with no records', variables: { from: '1990-01-01T00:00:00Z', to: '1990-01-02T00:00:00Z' }, expect: 'data' },

@@ -122,7 +122,7 @@ describe(`direct execution of single-fetch REST routes (${MODE} mode)`, () => {
   async function readFixtures(): Promise<Fixtures> {
     const logo = await gateway.runOperation(parseSingleOperation(route('uploadTenantLogo').document, gateway.apiSchema), { file: { filename: 'logo.png', contentType: 'image/png', base64: (await makeImage('png')).toString('base64') } }, contextOf());
     if (logo.errors) throw new Error(`setting the logo failed: ${JSON.stringify(logo.errors)}`);
-    const widgets = async (caller: Caller) => (await read('listWidgets', { perPage: 1 }, caller)).items[0];
+    const widgets = async (caller: Caller) => (await read('listWidgets', { perPage: 1 }, caller)).nodes[0];
     const locations = async (caller: Caller) => (await read('revenueBreakdownGroups', { groupBy: 'location', timezone: 'UTC' }, caller))[0];
     const [widget, otherWidget, location, otherLocation] = await Promise.all([widgets('demo'), widgets('other'), locations('demo'), locations('other')]);
     // Lines without a provider make a group with a null key, which no filter takes.
@@ -270,6 +270,6 @@ function meaningful(sample: Sample, result: OperationResult): boolean {
   const value = Object.values(result.data)[0] as any;
   if (sample.expect === 'data' || value === null) return sample.expect === 'data';
   // The rows of a list, a page (`items`) or a query engine answer (`data`); an object without them counts as one.
-  const rows = Array.isArray(value) ? value : (value.items ?? value.data ?? [value]);
+  const rows = Array.isArray(value) ? value : (value.items ?? value.nodes ?? value.data ?? [value]);
   return rows.length > 0;
 }

@@ -82,7 +82,7 @@ describe('refusals on /graphql are GraphQL errors', () => {
 
     const { body } = await admin(`/tenants/${tenant.tenantId}/api-keys`, { method: 'POST', body: JSON.stringify({ scopes: ['tenant:read'] }) }, server.url);
     const restricted = { TENANT: tenant.tenantId, 'API-KEY': body.apiKey };
-    const graph = expectRefusal(await post('/graphql', restricted, JSON.stringify({ query: '{ patients { total } }' })), 403, 'FORBIDDEN');
+    const graph = expectRefusal(await post('/graphql', restricted, JSON.stringify({ query: '{ patients { totalCount } }' })), 403, 'FORBIDDEN');
     expect(graph.extensions).toEqual({ code: 'FORBIDDEN', scope: 'patients:read' });
     const stream = await post('/graphql/stream', restricted, SUBSCRIPTION, 'text/event-stream');
     expect(stream.status).toBe(403);

@@ -91,9 +91,9 @@ describe('GraphQL limits on a production server with its own budget', () => {
     const created = await request(`${baseUrl()}/graphql`, {
       method: 'POST',
       headers: { ...t.headers, 'content-type': 'application/json' },
-      body: JSON.stringify({ query: '{ dashboards { total } }' }),
+      body: JSON.stringify({ query: '{ dashboards { totalCount } }' }),
     });
-    expect(created.body.data.dashboards.total).toBe(0);
+    expect(created.body.data.dashboards.totalCount).toBe(0);
   });
 
   it('refuses lists nested past GRAPHQL_MAX_LIST_DEPTH whatever the depth and cost limits allow, fragments followed', async () => {

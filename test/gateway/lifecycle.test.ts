@@ -55,9 +55,9 @@ describe('process lifecycle on the embedded database', () => {
       const templates = await fetch(`${url}/graphql`, {
         method: 'POST',
         headers: { TENANT: tenantId, 'API-KEY': apiKey, 'content-type': 'application/json' },
-        body: JSON.stringify({ query: '{ noteTemplates { items { id questions { id isLegacy } } } }' }),
+        body: JSON.stringify({ query: '{ noteTemplates { nodes { id questions { id isLegacy } } } }' }),
       }).then((r) => r.json() as Promise<any>);
-      const template = templates.data.noteTemplates.items[0];
+      const template = templates.data.noteTemplates.nodes[0];
       const legacy = template.questions.find((q: { isLegacy: boolean }) => q.isLegacy);
       stream = await fetch(`${url}/notes/templates/${template.id}/questions/${legacy.id}/migrate`, { method: 'POST', headers: { TENANT: tenantId, 'API-KEY': apiKey } });
       expect(stream.status).toBe(200);

@@ -49,7 +49,7 @@ describe('operation runner: the seam to Apollo Gateway executor', () => {
   const cases: Array<[string, string, () => Record<string, unknown>]> = [
     ['one subgraph', 'query { tenant { id name } }', () => ({})],
     ['two subgraphs (an entity extended by billing)', 'query($id: ID!) { location(id: $id) { id name merchantAccounts { id } } }', () => ({ id: locationId })],
-    ['a page with arguments and defaults', 'query($name: String) { dashboards(perPage: 5, name: $name) { items { id name } total page perPage } }', () => ({ name: 'none' })],
+    ['a page with arguments and defaults', 'query($name: String) { dashboards(first: 5, name: $name) { nodes { id name } totalCount pageInfo { hasNextPage } } }', () => ({ name: 'none' })],
     ['a domain error at the root (NOT_FOUND)', 'query($id: ID!) { dashboard(id: $id) { id name } }', () => ({ id: randomUUID() })],
     ['a domain error below the root, after another subgraph answered', 'query($id: ID!) { location(id: $id) { id merchantAccounts { id } } }', () => ({ id: randomUUID() })],
     ['a refused mutation (BAD_USER_INPUT)', 'mutation($input: CreateDashboardInput!) { createDashboard(input: $input) { id } }', () => ({ input: { name: '' } })],

@@ -28,24 +28,24 @@ describe('patient fields masked without patients:read', () => {
   afterAll(() => server.close());
 
   it('masks gift cards and members on /graphql, aliases and fragments included, for billing:read alone', async () => {
-    const query = `{ issuedGiftCards(perPage: 50) { items { id buyer: purchasingPatientName ...R } } members(perPage: 50) { items { id patient { firstName lastName email } } } }
+    const query = `{ issuedGiftCards(first: 50) { nodes { id buyer: purchasingPatientName ...R } } members(first: 50) { edges { node { id patient { firstName lastName email } } } } }
       fragment R on IssuedGiftCard { recipientPatientName recipientPatientEmail recipientPatientPhone }`;
     const whole = await graphql(keys.billingPatients, query);
     const masked = await graphql(keys.billing, query);
     expect(whole.body.errors).toBeUndefined();
     expect(masked.body.errors).toBeUndefined();
-    const cards = whole.body.data.issuedGiftCards.items.filter((card: { buyer: string | null }) => card.buyer);
+    const cards = whole.body.data.issuedGiftCards.nodes.filter((card: { buyer: string | null }) => card.buyer);
     expect(cards.length).toBeGreaterThan(0);
     for (const card of cards) {
-      const seen = masked.body.data.issuedGiftCards.items.find((other: { id: string }) => other.id === card.id);
+      const seen = masked.body.data.issuedGiftCards.nodes.find((other: { id: string }) => other.id === card.id);
       expect(seen.buyer).toBe(`${[...card.buyer][0]}***`);
       if (card.recipientPatientEmail) expect(seen.recipientPatientEmail).toBe(`${card.recipientPatientEmail[0]}***@***`);
       if (card.recipientPatientPhone) expect(seen.recipientPatientPhone).toMatch(/^\*\*\*\d{0,2}$/);
     }
     expect(JSON.stringify(masked.body)).not.toContain(cards[0].buyer);
-    const members = whole.body.data.members.items.filter((member: { patient: unknown }) => member.patient);
+    const members = whole.body.data.members.edges.map((edge: { node: unknown }) => edge.node).filter((member: { patient: unknown }) => member.patient);
     for (const member of members) {
-      const seen = masked.body.data.members.items.find((other: { id: string }) => other.id === member.id);
+      const seen = masked.body.data.members.edges.map((edge: { node: { id: string } }) => edge.node).find((other: { id: string }) => other.id === member.id);
       expect(seen.patient).toEqual({ firstName: `${member.patient.firstName[0]}***`, lastName: `${member.patient.lastName[0]}***`, email: member.patient.email ? `${member.patient.email[0]}***@***` : member.patient.email });
     }
     expect(await graphql(keys.full, query).then((res) => res.body.data)).toEqual(whole.body.data);

@@ -35,8 +35,8 @@ describe('restricted API keys', () => {
     expect(entry).toMatchObject({ kind: 'restricted', scopes: ['analytics:read', 'tenant:read'], prefix: issued.body.apiKey.slice(0, 20), expiresAt: null });
     const initial = listed.body.find((key: { name: string }) => key.name === 'initial');
     expect(initial).toMatchObject({ kind: 'full', scopes: null, prefix: expect.stringMatching(/^hpp_/) });
-    const graph = await tenant.graphql('{ apiKeys { items { id kind scopes prefix } } }');
-    expect(graph.body.data.apiKeys.items).toEqual(expect.arrayContaining([{ id: issued.body.id, kind: 'restricted', scopes: ['analytics:read', 'tenant:read'], prefix: entry.prefix }]));
+    const graph = await tenant.graphql('{ apiKeys { nodes { id kind scopes prefix } } }');
+    expect(graph.body.data.apiKeys.nodes).toEqual(expect.arrayContaining([{ id: issued.body.id, kind: 'restricted', scopes: ['analytics:read', 'tenant:read'], prefix: entry.prefix }]));
 
     expect((await call(issued.body.apiKey)).status).toBe(200);
     const disguised = await call(issued.body.apiKey.replace(/^hpr_/, 'hpp_'));
@@ -53,7 +53,7 @@ describe('restricted API keys', () => {
     const graph = await request(`${server.url}/graphql`, {
       method: 'POST',
       headers: { TENANT: tenant.tenantId, 'API-KEY': body.apiKey, 'content-type': 'application/json' },
-      body: JSON.stringify({ query: '{ tenant { id } patients { total } }' }),
+      body: JSON.stringify({ query: '{ tenant { id } patients { totalCount } }' }),
     });
     expect(graph.status).toBe(403);
     expect(graph.body).toEqual({ errors: [{ message: 'Missing scope "patients:read"', extensions: { code: 'FORBIDDEN', scope: 'patients:read' } }] });

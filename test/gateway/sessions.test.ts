@@ -93,12 +93,12 @@ describe('people and sessions', () => {
     const session = await withSession(a, token, '/auth/session');
     expect(session.body).toMatchObject({ tenantId, user: { role: 'analyst' }, csrfToken: csrf, scopes: ['tenant:read', 'analytics:read', 'analytics:write'] });
     // A POST without the CSRF token, or with another, is refused before anything runs.
-    const noCsrf = await graphqlAs(token, null, '{ dashboards { total } }');
+    const noCsrf = await graphqlAs(token, null, '{ dashboards { totalCount } }');
     expect(noCsrf.status).toBe(403);
     expect(noCsrf.body).toEqual({ errors: [{ message: 'CSRF token missing or invalid', extensions: { code: 'FORBIDDEN' } }] });
-    expect((await graphqlAs(token, 'x'.repeat(43), '{ dashboards { total } }')).status).toBe(403);
-    expect((await graphqlAs(token, csrf, '{ dashboards { total } }')).body.data.dashboards.total).toBe(0);
-    const patients = await graphqlAs(token, csrf, '{ patients { total } }');
+    expect((await graphqlAs(token, 'x'.repeat(43), '{ dashboards { totalCount } }')).status).toBe(403);
+    expect((await graphqlAs(token, csrf, '{ dashboards { totalCount } }')).body.data.dashboards.totalCount).toBe(0);
+    const patients = await graphqlAs(token, csrf, '{ patients { totalCount } }');
     expect(patients.status).toBe(403);
     expect(patients.body.errors[0].extensions).toEqual({ code: 'FORBIDDEN', scope: 'patients:read' });
     // The TENANT header, if sent, must be the session's.
@@ -272,10 +272,10 @@ describe("bearer sessions from a tenant's own web origins (CORS)", () => {
     expect(signedIn.headers.get('access-control-allow-origin')).toBe(listed);
     const bearer = { authorization: `Bearer ${signedIn.body.token}` };
     // No CSRF token with a bearer: no browser attaches it by itself.
-    const ok = await request(`${app.url}/graphql`, { method: 'POST', headers: { ...json, ...bearer, origin: listed }, body: JSON.stringify({ query: '{ dashboards { total } }' }) });
+    const ok = await request(`${app.url}/graphql`, { method: 'POST', headers: { ...json, ...bearer, origin: listed }, body: JSON.stringify({ query: '{ dashboards { totalCount } }' }) });
     expect(ok.status).toBe(200);
     expect(ok.headers.get('access-control-allow-origin')).toBe(listed);
-    const elsewhere = await request(`${app.url}/graphql`, { method: 'POST', headers: { ...json, ...bearer, origin: 'https://evil.example' }, body: JSON.stringify({ query: '{ dashboards { total } }' }) });
+    const elsewhere = await request(`${app.url}/graphql`, { method: 'POST', headers: { ...json, ...bearer, origin: 'https://evil.example' }, body: JSON.stringify({ query: '{ dashboards { totalCount } }' }) });
     expect(elsewhere.status).toBe(403);
     expect(elsewhere.body).toEqual({ errors: [{ message: 'This origin is not one the tenant lets call the API', extensions: { code: 'FORBIDDEN' } }] });
     // Server-to-server (no Origin) the bearer works too; signing out ends it.

@@ -123,8 +123,8 @@ describe('single sign-on through OpenID Connect', () => {
     expect(session.status).toBe(200);
     expect(session.body).toMatchObject({ tenantId, user: { id: userId, role: 'clinician' } });
     // Their first single sign-on made them active.
-    const people = await graphql('{ users { items { email status } } }');
-    expect(people.body.data.users.items).toContainEqual({ email: 'nurse@example.com', status: 'active' });
+    const people = await graphql('{ users { nodes { email status } } }');
+    expect(people.body.data.users.nodes).toContainEqual({ email: 'nurse@example.com', status: 'active' });
 
     const replay = await visit(callback, { cookie: binding });
     expect(replay.status).toBe(401);

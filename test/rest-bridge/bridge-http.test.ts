@@ -13,10 +13,12 @@ const KEYS_ROUTE: RouteDefinition = {
   operationId: 'testListApiKeys',
   summary: 'Test route',
   tag: 'Test',
-  document: `query Keys($page: Int, $perPage: Int, $includeRevoked: Boolean, $sortDirection: SortDirection!) {
-    apiKeys(page: $page, perPage: $perPage, includeRevoked: $includeRevoked, sortDirection: $sortDirection) { items { id prefix } total page perPage pages }
+  document: `query Keys($perPage: Int, $after: String, $includeRevoked: Boolean, $sortDirection: SortDirection!) {
+    apiKeys(first: $perPage, after: $after, includeRevoked: $includeRevoked, sortDirection: $sortDirection) { nodes { id prefix } totalCount }
   }`,
   queryParams: { page: 'page', per_page: 'perPage', include_revoked: 'includeRevoked', sort_direction: 'sortDirection' },
+  // Page numbers over the connection, as every REST list (rest-bridge/page-list.ts).
+  paged: 'envelope',
   result: (data) => data.apiKeys,
 };
 

@@ -10,7 +10,7 @@ const DEPRECATED_ROUTE: RouteDefinition = {
   operationId: 'testOldApiKeys',
   summary: 'Test route, going away',
   tag: 'Test',
-  document: 'query Keys($sortDirection: SortDirection!) { apiKeys(sortDirection: $sortDirection) { total } }',
+  document: 'query Keys($sortDirection: SortDirection!) { apiKeys(sortDirection: $sortDirection) { totalCount } }',
   queryParams: { sort_direction: 'sortDirection' },
   result: (data) => data.apiKeys,
   deprecated: { since: '2026-11-01', sunset: '2027-05-01', link: 'https://example.test/changelog#old-api-keys' },
@@ -30,7 +30,7 @@ describe('a deprecated REST route', () => {
     const tenant = await createTestTenant('Deprecated', server.url);
     const res = await tenant.get('/test/old-api-keys?sort_direction=asc');
     expect(res.status).toBe(200);
-    expect(res.body).toEqual({ total: 1 });
+    expect(res.body).toEqual({ totalCount: 1 });
     expect(res.headers.get('deprecation')).toBe(SINCE);
     expect(res.headers.get('sunset')).toBe(SUNSET);
     expect(res.headers.get('link')).toBe('<https://example.test/changelog#old-api-keys>; rel="deprecation"');

@@ -48,8 +48,8 @@ export async function appendAuditRecords(server: InProcessApp, tenantId: string,
 }
 
 /** The query every graph test of the trail sends, all filters as variables. */
-export const AUDIT_EVENTS_QUERY = `query($page: Int, $perPage: Int, $actorId: ID, $actorKind: AuditActorKind, $resourceId: ID, $action: String, $from: DateTime, $to: DateTime, $sortDirection: SortDirection) {
-  auditEvents(page: $page, perPage: $perPage, actorId: $actorId, actorKind: $actorKind, resourceId: $resourceId, action: $action, from: $from, to: $to, sortDirection: $sortDirection) {
-    items { id seq occurredAt actor { kind id } action resourceType resourceIds outcome requestId clientAddress } total page perPage pages
+export const AUDIT_EVENTS_QUERY = `query($first: Int, $after: String, $actorId: ID, $actorKind: AuditActorKind, $resourceId: ID, $action: String, $from: DateTime, $to: DateTime, $sortDirection: SortDirection) {
+  auditEvents(first: $first, after: $after, actorId: $actorId, actorKind: $actorKind, resourceId: $resourceId, action: $action, from: $from, to: $to, sortDirection: $sortDirection) {
+    nodes { id seq occurredAt actor { kind id } action resourceType resourceIds outcome requestId clientAddress } totalCount
   }
 }`;

@@ -6,6 +6,9 @@ import { Opportunity } from '../entities/opportunity.entity';
 import { SortDirection } from '../../common/pagination';
 import { CampaignSortField } from '../types/enums';
 import { escapeLike } from '../../common/field-rules';
+import type { ListSlice } from '../../common/connection';
+import { readSlice, sqlCondition, sqlOrder } from '../../common/keyset';
+import type { ListWindow, SortKey, SortKeyKind } from '../../common/list-window';
 
 /** A campaign row with its opportunity counts, as reads return it (property names of the Campaign entity). */
 export interface CampaignRecord {
@@ -41,8 +44,6 @@ export interface CampaignRecord {
 
 /** What a campaign list asks for. */
 export interface CampaignListQuery {
-  page: number;
-  perPage: number;
   sortBy: CampaignSortField;
   sortDirection: SortDirection;
   locationId?: string | null;
@@ -60,15 +61,28 @@ const COLUMNS = `c.id, c.name, c.location_id as "locationId", c.description, c.p
   c.start_date as "startDate", c.end_date as "endDate", c.budget_cents as "budgetCents", c.pipeline_id as "pipelineId",
   c.webhook_key as "webhookKey", c.redirect_url as "redirectUrl", c.created_at as "createdAt", c.updated_at as "updatedAt"`;
 
-/** Output column behind each `sortBy` value: whitelisted, never text from the request. */
-const SORT_COLUMNS: Record<CampaignSortField, string> = {
-  [CampaignSortField.name]: '"name"',
-  [CampaignSortField.startDate]: '"startDate"',
-  [CampaignSortField.endDate]: '"endDate"',
-  [CampaignSortField.budgetCents]: '"budgetCents"',
-  [CampaignSortField.createdDate]: '"createdAt"',
-  [CampaignSortField.updatedDate]: '"updatedAt"',
+/** Column and record field behind each `sortBy` value: whitelisted, never text from the request. */
+const SORT_COLUMNS: Record<CampaignSortField, { column: string; field: keyof CampaignRecord; kind: SortKeyKind; nullable: boolean }> = {
+  [CampaignSortField.name]: { column: 'name', field: 'name', kind: 'text', nullable: false },
+  [CampaignSortField.startDate]: { column: 'start_date', field: 'startDate', kind: 'date', nullable: true },
+  [CampaignSortField.endDate]: { column: 'end_date', field: 'endDate', kind: 'date', nullable: true },
+  [CampaignSortField.budgetCents]: { column: 'budget_cents', field: 'budgetCents', kind: 'number', nullable: true },
+  [CampaignSortField.createdDate]: { column: 'created_at', field: 'createdAt', kind: 'date', nullable: false },
+  [CampaignSortField.updatedDate]: { column: 'updated_at', field: 'updatedAt', kind: 'date', nullable: false },
 };
+
+/**
+ * The order of a campaign list: the sort column, NULLs last either way (as the list has always
+ * sorted), then the id. Fields are the table's columns under the alias `c`, as the page's statement reads them.
+ */
+export function campaignKeys(query: Pick<CampaignListQuery, 'sortBy' | 'sortDirection'>): SortKey<CampaignRecord>[] {
+  const sort = SORT_COLUMNS[query.sortBy];
+  const direction = query.sortDirection === SortDirection.asc ? 'asc' : 'desc';
+  return [
+    { field: `c.${sort.column}`, direction, kind: sort.kind, nullable: sort.nullable, nullsLast: true, value: (row) => row[sort.field] },
+    { field: 'c.id', direction, kind: 'uuid', value: (row) => row.id },
+  ];
+}
 
 const DATE_FIELDS = ['externalLastSeenAt', 'externalLastSyncedAt', 'externalStaleAt', 'startDate', 'endDate', 'createdAt', 'updatedAt'] as const;
 
@@ -122,35 +136,39 @@ export class CampaignRepository {
   async findById(id: string): Promise<CampaignRecord | null> {
     const key = storedId(id);
     if (!key) return null;
-    const [row] = await this.select('c.id = ?', [key], '"createdAt"', SortDirection.asc, 1, 0);
-    if (!row) return null;
-    const { total: _total, ...record } = row;
-    return record;
+    const [row] = await this.select('c.id = ?', [key], 'c.id', 1, 0);
+    return row ?? null;
   }
 
-  /** One page of campaigns with counts, and the total across pages. */
-  async list(query: CampaignListQuery): Promise<[CampaignRecord[], number]> {
+  /** One window of campaigns with counts, and the total of the list. */
+  list(query: CampaignListQuery, window: ListWindow): Promise<ListSlice<CampaignRecord>> {
     const filters: [string, unknown][] = [];
     if (query.locationId != null) filters.push(['c.location_id = ?', query.locationId]);
     if (query.isActive != null) filters.push(['c.is_active = ?', query.isActive]);
     if (query.name) filters.push(['c.name ilike ?', `%${escapeLike(query.name)}%`]);
     const conditions = filters.map(([sql]) => sql);
     const params = filters.map(([, value]) => value);
-    const offset = (query.page - 1) * query.perPage;
-    const rows = await this.select(conditions.join(' and ') || 'true', params, SORT_COLUMNS[query.sortBy], query.sortDirection, query.perPage, offset);
-    if (rows.length) return [rows.map(({ total: _total, ...record }) => record), rows[0].total];
-    // Past the last page the window count has no row to ride on: count on its own.
-    const [counted] = await this.em.getConnection().execute<{ total: string }[]>(
-      `select count(*) as total from analytics.campaigns c where c.tenant_id = ? and ${conditions.join(' and ') || 'true'}`,
-      [this.scope.tenantId, ...params],
+    const keys = campaignKeys(query);
+    const where = conditions.join(' and ') || 'true';
+    return readSlice(
+      window,
+      keys,
+      (slice) => {
+        const sliceParams = [...params];
+        const keyset = slice.conditions.map((term) => sqlCondition(term, sliceParams));
+        return this.select([where, ...keyset].join(' and '), sliceParams, sqlOrder(keys as SortKey<never>[], slice.reverse), slice.limit, slice.offset);
+      },
+      async () => {
+        const [counted] = await this.em.getConnection().execute<{ total: string }[]>(`select count(*) as total from analytics.campaigns c where c.tenant_id = ? and ${where}`, [this.scope.tenantId, ...params]);
+        return Number(counted.total);
+      },
     );
-    return [[], Number(counted.total)];
   }
 
-  private async select(condition: string, params: unknown[], sortColumn: string, direction: SortDirection, limit: number, offset: number): Promise<(CampaignRecord & { total: number })[]> {
-    const order = `${sortColumn} ${direction === 'asc' ? 'asc' : 'desc'} nulls last, id ${direction === 'asc' ? 'asc' : 'desc'}`;
+  /** Campaigns matching `condition` (over `c`) in `order` (over `c`), with their opportunity counts, in one statement. */
+  private async select(condition: string, params: unknown[], order: string, limit: number, offset: number): Promise<CampaignRecord[]> {
     const sql = `with page as (
-        select ${COLUMNS}, count(*) over () as total
+        select ${COLUMNS}, row_number() over (order by ${order}) as position
         from analytics.campaigns c
         where c.tenant_id = ? and ${condition}
         order by ${order}
@@ -163,12 +181,13 @@ export class CampaignRepository {
       )
       select page.*, coalesce(counts.opportunities, 0) as "opportunityCount", coalesce(counts.converted, 0) as "convertedCount"
       from page left join counts on counts.campaign_id = page.id
-      order by ${order}`;
+      order by page.position`;
     const rows = await this.em.getConnection().execute<Record<string, any>[]>(sql, [this.scope.tenantId, ...params, limit, offset, this.scope.tenantId]);
     return rows.map((row) => {
       // The driver hands timestamptz and bigint back as text; records carry Dates and numbers like the entity.
       for (const field of DATE_FIELDS) if (row[field] != null) row[field] = new Date(row[field]);
-      return { ...row, opportunityCount: Number(row.opportunityCount), convertedCount: Number(row.convertedCount), total: Number(row.total) } as CampaignRecord & { total: number };
+      const { position: _position, ...record } = row;
+      return { ...record, opportunityCount: Number(row.opportunityCount), convertedCount: Number(row.convertedCount) } as CampaignRecord;
     });
   }
 }

@@ -3,6 +3,9 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import type { SortDirection } from '../../common/pagination';
 import { storedId } from '../../../platform/ids';
 import type { TenantScope } from '../../../platform/tenant-scope';
+import type { ListSlice } from '../../common/connection';
+import { findSlice } from '../../common/keyset';
+import { byFieldThenId, type ListWindow, type SortKey } from '../../common/list-window';
 import { Dashboard } from '../entities/dashboard.entity';
 import { DashboardSortField } from '../types/enums';
 import { escapeLike } from '../../common/field-rules';
@@ -16,8 +19,6 @@ const SORT_COLUMNS: Record<DashboardSortField, 'name' | 'createdAt' | 'updatedAt
 
 /** What a dashboard list asks for. */
 export interface DashboardQuery {
-  page: number;
-  perPage: number;
   sortBy: DashboardSortField;
   sortDirection: SortDirection;
   locationId?: string | null;
@@ -45,17 +46,12 @@ export class DashboardRepository {
     return !!key && (await this.em.count(Dashboard, { id: key, tenantId: this.scope.tenantId })) > 0;
   }
 
-  /** One page and the total: two statements (rows, count). */
-  list(query: DashboardQuery): Promise<[Dashboard[], number]> {
+  /** One window and the total: two statements (rows, count). */
+  list(query: DashboardQuery, window: ListWindow): Promise<ListSlice<Dashboard>> {
     const where: FilterQuery<Dashboard> = { tenantId: this.scope.tenantId };
     if (query.locationId != null) where.locationId = query.locationId;
     if (query.name) where.name = { $ilike: `%${escapeLike(query.name)}%` };
-    return this.em.findAndCount(Dashboard, where, {
-      // The id breaks ties so that pages never repeat or skip a row.
-      orderBy: [{ [SORT_COLUMNS[query.sortBy]]: query.sortDirection }, { id: query.sortDirection }],
-      limit: query.perPage,
-      offset: (query.page - 1) * query.perPage,
-    });
+    return findSlice(this.em, Dashboard, where, dashboardKeys(query), window);
   }
 
   /** Ids of the tenant's dashboards of one location. */
@@ -74,4 +70,10 @@ export class DashboardRepository {
     const key = storedId(id);
     return !!key && (await this.em.nativeDelete(Dashboard, { id: key, tenantId: this.scope.tenantId })) > 0;
   }
+}
+
+/** The order of a dashboard list: the sort field, then the id (which breaks ties so that pages never repeat or skip a row). */
+export function dashboardKeys(query: Pick<DashboardQuery, 'sortBy' | 'sortDirection'>): SortKey<Dashboard>[] {
+  const field = SORT_COLUMNS[query.sortBy];
+  return byFieldThenId<Dashboard>(field, field === 'name' ? 'text' : 'date', query.sortDirection);
 }

@@ -4,6 +4,9 @@ import type { SortDirection } from '../../common/pagination';
 import { storedId } from '../../../platform/ids';
 import type { TenantScope } from '../../../platform/tenant-scope';
 import { TenantTimeZone } from '../entities/tenant-time-zone.entity';
+import { EMPTY_SLICE, type ListSlice } from '../../common/connection';
+import { findSlice } from '../../common/keyset';
+import { byFieldThenId, type ListWindow, type SortKey } from '../../common/list-window';
 import { Widget } from '../entities/widget.entity';
 import { type ChartType, WidgetSortField } from '../types/enums';
 
@@ -17,8 +20,6 @@ const SORT_COLUMNS: Record<WidgetSortField, 'name' | 'chartType' | 'createdAt' |
 
 /** What a widget list asks for; `dashboardIds` narrows to a set already resolved (a location's dashboards). */
 export interface WidgetQueryArgs {
-  page: number;
-  perPage: number;
   sortBy: WidgetSortField;
   sortDirection: SortDirection;
   dashboardId?: string | null;
@@ -26,6 +27,9 @@ export interface WidgetQueryArgs {
   chartType?: ChartType | null;
   isArchived?: boolean | null;
 }
+
+/** The most widgets a dashboard holds and `Dashboard.widgets` lists: a bounded list, not a connection (docs/api.md, "Pagination"). */
+export const MAX_WIDGETS_PER_DASHBOARD = 100;
 
 /** Queries of the widgets table; each bound to the scope's tenant. */
 export class WidgetRepository {
@@ -42,20 +46,21 @@ export class WidgetRepository {
     return key ? this.em.findOne(Widget, { id: key, tenantId: this.scope.tenantId }) : Promise.resolve(null);
   }
 
-  /** One page and the total: two statements (rows, count). A dashboard id that cannot exist matches nothing (a filter, not a lookup: no 404). */
-  async list(args: WidgetQueryArgs): Promise<[Widget[], number]> {
+  /** One window and the total: two statements (rows, count). A dashboard id that cannot exist matches nothing (a filter, not a lookup: no 404). */
+  async list(args: WidgetQueryArgs, window: ListWindow): Promise<ListSlice<Widget>> {
     const dashboardId = args.dashboardId == null ? null : storedId(args.dashboardId);
-    if (args.dashboardId != null && !dashboardId) return [[], 0];
+    if (args.dashboardId != null && !dashboardId) return EMPTY_SLICE;
     const where: FilterQuery<Widget> = { tenantId: this.scope.tenantId };
     if (args.dashboardIds) where.dashboardId = { $in: args.dashboardIds };
     if (dashboardId) where.dashboardId = args.dashboardIds ? { $in: args.dashboardIds.filter((id) => id === dashboardId) } : dashboardId;
     if (args.chartType != null) where.chartType = args.chartType;
     if (args.isArchived != null) where.isArchived = args.isArchived;
-    return this.em.findAndCount(Widget, where, {
-      orderBy: [{ [SORT_COLUMNS[args.sortBy]]: args.sortDirection }, { id: args.sortDirection }],
-      limit: args.perPage,
-      offset: (args.page - 1) * args.perPage,
-    });
+    return findSlice(this.em, Widget, where, widgetKeys(args), window);
+  }
+
+  /** How many widgets the dashboard holds. */
+  countOnDashboard(dashboardId: string): Promise<number> {
+    return this.em.count(Widget, { dashboardId, tenantId: this.scope.tenantId });
   }
 
   /** Every widget of these dashboards in one statement, oldest first (the batch behind `Dashboard.widgets`). */
@@ -79,4 +84,10 @@ export class WidgetRepository {
     const key = storedId(id);
     return !!key && (await this.em.nativeDelete(Widget, { id: key, tenantId: this.scope.tenantId })) > 0;
   }
+}
+
+/** The order of a widget list: the sort field, then the id. */
+export function widgetKeys(args: Pick<WidgetQueryArgs, 'sortBy' | 'sortDirection'>): SortKey<Widget>[] {
+  const field = SORT_COLUMNS[args.sortBy];
+  return byFieldThenId<Widget>(field, field === 'createdAt' || field === 'updatedAt' ? 'date' : 'text', args.sortDirection);
 }

@@ -1,20 +1,20 @@
 import { Arg, Args, Ctx, ID, Mutation, Query, Resolver } from 'type-graphql';
 import type { SubgraphContext } from '../../../platform/context';
-import type { Page } from '../../common/pagination';
+import type { Connection } from '../../common/connection';
 import { requireScope } from '../../common/require-tenant';
 import { CreateCampaignInput, UpdateCampaignInput } from '../inputs/campaign.input';
 import type { CampaignView } from '../services/campaign-view';
 import { CampaignService } from '../services/campaign.service';
 import { CampaignListArgs } from '../types/campaign-list.args';
-import { CampaignPage, CampaignType } from '../types/campaign.type';
+import { CampaignConnection, CampaignType } from '../types/campaign.type';
 
 const service = (ctx: SubgraphContext) => new CampaignService(ctx.em, requireScope(ctx), ctx.publicUrl, ctx.audit);
 
 /** Campaigns of the calling tenant (names: docs/api.md); thin: arguments -> service -> result. */
 @Resolver(() => CampaignType)
 export class CampaignResolver {
-  @Query(() => CampaignPage, { description: "The tenant's campaigns with their opportunity counts, newest first by default" })
-  campaigns(@Args() args: CampaignListArgs, @Ctx() ctx: SubgraphContext): Promise<Page<CampaignView>> {
+  @Query(() => CampaignConnection, { description: "The tenant's campaigns with their opportunity counts, newest first by default" })
+  campaigns(@Args() args: CampaignListArgs, @Ctx() ctx: SubgraphContext): Promise<Connection<CampaignView>> {
     return service(ctx).list(args);
   }
 

@@ -1,14 +1,14 @@
 import { Arg, Args, Ctx, FieldResolver, ID, Mutation, Query, Resolver, Root } from 'type-graphql';
 import type { SubgraphContext } from '../../../platform/context';
-import type { Page } from '../../common/pagination';
+import type { Connection } from '../../common/connection';
 import { requireScope } from '../../common/require-tenant';
 import type { Dashboard } from '../entities/dashboard.entity';
 import type { Widget } from '../entities/widget.entity';
 import { CreateDashboardInput, UpdateDashboardInput } from '../inputs/dashboard.input';
-import { loadWidgetsOfDashboard } from '../loaders/widgets-by-dashboard.loader';
+import { loadWidgetsOfDashboard, MAX_WIDGETS_PER_DASHBOARD } from '../loaders/widgets-by-dashboard.loader';
 import { DashboardService } from '../services/dashboard.service';
 import { DashboardListArgs } from '../types/dashboard-list.args';
-import { DashboardPage, DashboardType } from '../types/dashboard.type';
+import { DashboardConnection, DashboardType } from '../types/dashboard.type';
 import { WidgetType } from '../types/widget.type';
 
 const service = (ctx: SubgraphContext) => new DashboardService(ctx.em, requireScope(ctx), ctx.audit);
@@ -16,8 +16,8 @@ const service = (ctx: SubgraphContext) => new DashboardService(ctx.em, requireSc
 /** Dashboards of the calling tenant (names: docs/api.md); thin: arguments -> service -> result. */
 @Resolver(() => DashboardType)
 export class DashboardResolver {
-  @Query(() => DashboardPage, { description: "The tenant's dashboards, newest first by default" })
-  dashboards(@Args() args: DashboardListArgs, @Ctx() ctx: SubgraphContext): Promise<Page<Dashboard>> {
+  @Query(() => DashboardConnection, { description: "The tenant's dashboards, newest first by default" })
+  dashboards(@Args() args: DashboardListArgs, @Ctx() ctx: SubgraphContext): Promise<Connection<Dashboard>> {
     return service(ctx).list(args);
   }
 
@@ -49,7 +49,7 @@ export class DashboardResolver {
     return true;
   }
 
-  @FieldResolver(() => [WidgetType], { description: 'Its widgets, archived ones included, oldest first' })
+  @FieldResolver(() => [WidgetType], { description: `Its widgets, archived ones included, oldest first: a bounded list (a dashboard holds at most ${MAX_WIDGETS_PER_DASHBOARD}), not a connection` })
   widgets(@Root() dashboard: Dashboard, @Ctx() ctx: SubgraphContext): Promise<Widget[]> {
     return loadWidgetsOfDashboard(ctx, dashboard.id);
   }

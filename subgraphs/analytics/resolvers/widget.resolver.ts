@@ -1,20 +1,20 @@
 import { Arg, Args, Ctx, ID, Mutation, Query, Resolver } from 'type-graphql';
 import type { SubgraphContext } from '../../../platform/context';
-import type { Page } from '../../common/pagination';
+import type { Connection } from '../../common/connection';
 import { requireScope } from '../../common/require-tenant';
 import type { Widget } from '../entities/widget.entity';
 import { CreateWidgetInput, UpdateWidgetInput } from '../inputs/widget.input';
 import { WidgetService } from '../services/widget.service';
 import { WidgetListArgs } from '../types/widget-list.args';
-import { WidgetPage, WidgetType } from '../types/widget.type';
+import { WidgetConnection, WidgetType } from '../types/widget.type';
 
 const service = (ctx: SubgraphContext) => new WidgetService(ctx.em, requireScope(ctx), ctx.audit);
 
 /** Widgets of the calling tenant (names: docs/api.md); thin: arguments -> service -> result. */
 @Resolver(() => WidgetType)
 export class WidgetResolver {
-  @Query(() => WidgetPage, { description: "The tenant's widgets, newest first by default" })
-  widgets(@Args() args: WidgetListArgs, @Ctx() ctx: SubgraphContext): Promise<Page<Widget>> {
+  @Query(() => WidgetConnection, { description: "The tenant's widgets, newest first by default" })
+  widgets(@Args() args: WidgetListArgs, @Ctx() ctx: SubgraphContext): Promise<Connection<Widget>> {
     return service(ctx).list(args);
   }
 

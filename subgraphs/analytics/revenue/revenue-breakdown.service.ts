@@ -1,14 +1,15 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { RequestAudit } from '../../../platform/audit/request-audit';
 import { ValidationError } from '../../../schema/errors';
-import { toPage, type Page } from '../../common/pagination';
-import { validatePage } from '../../common/validate-page';
+import { toConnection, type Connection } from '../../common/connection';
+import { keyValues, readSlice } from '../../common/keyset';
+import { listWindow, type ListWindow } from '../../common/list-window';
 import { QueryIssues } from '../query/query-issues';
 import { runReadOnly, type RefusalTargets, type RunStatement } from '../query/read-only';
 import type { RevenueBreakdownArgs, RevenueGroupsArgs, RevenueGroupSummariesArgs, RevenueSummaryArgs } from '../types/revenue-breakdown.args';
 import type { RevenueBreakdownItemType, RevenueGroupItemType, RevenueGroupSummaryType, RevenueSummaryType } from '../types/revenue-breakdown.type';
 import { parseBreakdownFilter, parseRevenueFilter, type RevenueFilter } from './revenue-filter';
-import { countStatement, groupsStatement, groupSummariesStatement, linesStatement, summaryStatement } from './revenue-statements';
+import { countStatement, groupsStatement, groupSummariesStatement, lineKeys, linesStatement, summaryStatement } from './revenue-statements';
 import { DEFAULT_STATEMENT_TIMEOUT_MS } from '../analytics-deps';
 import type { FairShare } from '../../../platform/fair-share';
 
@@ -100,27 +101,31 @@ export class RevenueBreakdownService {
     return { ...amounts(row), chargeItemCount: num(row.charge_items), soldPackageCount: num(row.sold_packages), firstDate: toDate(row.first_at), lastDate: toDate(row.last_at) };
   }
 
-  /** One page of lines and the total, in one read-only transaction so both see the same data; an audited read of the lines naming patients. */
-  async lines(args: RevenueBreakdownArgs): Promise<Page<RevenueBreakdownItemType>> {
+  /** One window of lines and the total, in one read-only transaction so both see the same data; an audited read of the lines naming patients. */
+  async lines(args: RevenueBreakdownArgs): Promise<Connection<RevenueBreakdownItemType>> {
+    const keys = lineKeys(args.sortBy, args.sortDirection);
+    let window: ListWindow | undefined;
     const filter = this.validated((issues) => {
       const parsed = parseBreakdownFilter(args, issues);
       try {
-        validatePage(args);
+        window = listWindow(args, keys);
       } catch (error) {
         (error as ValidationError).issues.forEach((issue) => issues.add(issue));
       }
       return parsed;
     });
-    const [rows, total] = await this.run(args, async (run) => {
-      const page = await run(linesStatement(this.tenantId, filter, args.sortBy, args.sortDirection, args));
-      // A first page shorter than a page is everything: no need to count.
-      const count = args.page === 1 && page.length < args.perPage ? page.length : num((await run(countStatement(this.tenantId, filter, this.options.rollups)))[0].count);
-      return [page, count] as const;
-    });
-    const items = rows.map(line);
+    const slice = await this.run(args, (run) =>
+      readSlice(
+        window!,
+        keys,
+        (query) => run(linesStatement(this.tenantId, filter, keys, query)),
+        async () => num((await run(countStatement(this.tenantId, filter, this.options.rollups)))[0].count),
+      ),
+    );
+    const lines = toConnection(slice, keyValues(keys), line);
     // Lines naming a patient are PHI: recorded by line id, each line keeping its patient's id (docs/audit.md).
-    this.audit.read('revenue_line', items.filter((item) => item.patientId !== null || item.patientName !== null).map((item) => item.id));
-    return toPage(items, total, args);
+    this.audit.read('revenue_line', lines.nodes.filter((item) => item.patientId !== null || item.patientName !== null).map((item) => item.id));
+    return lines;
   }
 
   /** Every problem of the request at once, as FastAPI lists them, or the filter. */

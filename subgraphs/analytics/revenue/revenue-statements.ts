@@ -3,6 +3,8 @@ import { RevenueBreakdownSortField, RevenueGroupBy, RevenueGroupSortField } from
 import type { RevenueFilter } from './revenue-filter';
 import { linesSource, revenueSource, type RevenueSource } from './revenue-source';
 import { localDateSql } from './revenue-where';
+import { sqlCondition, sqlOrder, type SliceQuery } from '../../common/keyset';
+import type { SortKey } from '../../common/list-window';
 
 /**
  * The SQL of the four 4.3 endpoints, built from validated filters only. Pure functions, so the
@@ -45,12 +47,18 @@ export interface RevenueStatement extends Statement {
 
 const made = (sql: string, source: RevenueSource): RevenueStatement => ({ sql, params: source.p.params.values, via: source.via, small: source.via !== 'lines' });
 
+/**
+ * The most groups the two group lists answer: bounded lists, not connections (docs/api.md,
+ * "Pagination"). Enough for five years of days; a longer span grouped by day is cut at the bound.
+ */
+export const MAX_REVENUE_GROUPS = 2000;
+
 /** `revenue-breakdown-groups`: each group's key, label and line count; the most recently active group first. */
 export function groupsStatement(tenantId: string, filter: RevenueFilter, by: RevenueGroupBy, rollups = false): RevenueStatement {
   const source = revenueSource(tenantId, filter, by, rollups);
   const group = groupExpressions(source, by);
   const sql = `select ${group.key} as group_key, ${group.label} as group_label, ${source.count} as count, ${source.last} as last_at
-    from ${source.from} group by ${group.group} order by last_at desc, group_key asc nulls last`;
+    from ${source.from} group by ${group.group} order by last_at desc, group_key asc nulls last limit ${MAX_REVENUE_GROUPS}`;
   return made(sql, source);
 }
 
@@ -71,7 +79,7 @@ export function groupSummariesStatement(
   const source = revenueSource(tenantId, filter, by, rollups);
   const group = groupExpressions(source, by);
   const sql = `select ${group.key} as group_key, ${group.label} as group_label, ${amounts(source)}, ${source.last} as last_at
-    from ${source.from} group by ${group.group} order by ${GROUP_SORT[sortBy]} ${direction} nulls last, group_key asc nulls last`;
+    from ${source.from} group by ${group.group} order by ${GROUP_SORT[sortBy]} ${direction} nulls last, group_key asc nulls last limit ${MAX_REVENUE_GROUPS}`;
   return made(sql, source);
 }
 
@@ -97,16 +105,34 @@ const LINE_SORT: Record<RevenueBreakdownSortField, string> = {
   [RevenueBreakdownSortField.net_amount]: 'net_cents',
 };
 
-/** `revenue-breakdown`: one page of lines; ties fall back to the time and then the id, so pages never overlap or skip. */
-export function linesStatement(tenantId: string, filter: RevenueFilter, sortBy: RevenueBreakdownSortField, direction: Direction, page: { page: number; perPage: number }): Statement {
+const AMOUNT_COLUMNS: ReadonlySet<string> = new Set(['gross_cents', 'discount_cents', 'net_cents']);
+
+/**
+ * The order of the lines (their cursors' keys): the sort column (NULLs last either way), then the
+ * time, then the id, so windows never overlap or skip. The time is read to the microsecond
+ * (`created_at_key`): the lines' tables fill it with now().
+ */
+export function lineKeys(sortBy: RevenueBreakdownSortField, direction: Direction): SortKey<Record<string, unknown>>[] {
+  const column = LINE_SORT[sortBy];
+  const time: SortKey<Record<string, unknown>>[] = [
+    { field: 'created_at', direction, kind: 'instant', value: (row) => row.created_at_key },
+    { field: 'id', direction, kind: 'uuid', value: (row) => row.id },
+  ];
+  if (column === 'created_at') return time;
+  const amount = AMOUNT_COLUMNS.has(column);
+  return [{ field: column, direction, kind: amount ? 'number' : 'text', nullable: true, nullsLast: true, value: (row) => (row[column] == null ? null : amount ? Number(row[column]) : row[column]) }, ...time];
+}
+
+/** `revenue-breakdown`: one window of lines (`lineKeys` order, keyset conditions and offset of `window`). */
+export function linesStatement(tenantId: string, filter: RevenueFilter, keys: SortKey<Record<string, unknown>>[], window: SliceQuery): Statement {
   const source = linesSource(tenantId, filter);
   const p = source.p;
-  const column = LINE_SORT[sortBy];
-  const order = column === 'created_at' ? `created_at ${direction}, id ${direction}` : `${column} ${direction} nulls last, created_at ${direction}, id ${direction}`;
+  const keyset = window.conditions.map((term) => ` and ${sqlCondition(term, (value) => p.params.add(value))}`).join('');
   const sql = `select id, source, location_id, location_name, provider_id, provider_name, patient_id, patient_name, item_category, item_type,
-      item_name, payment_medium, gross_cents, discount_cents, net_cents, comment, created_at, ${localDateSql(p)} as local_date
-    from ${source.from} order by ${order}
-    limit ${p.params.add(page.perPage)} offset ${p.params.add((page.page - 1) * page.perPage)}`;
+      item_name, payment_medium, gross_cents, discount_cents, net_cents, comment, created_at, ${localDateSql(p)} as local_date,
+      to_char(created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') as created_at_key
+    from ${source.from}${keyset} order by ${sqlOrder(keys as SortKey<never>[], window.reverse)}
+    limit ${p.params.add(window.limit)} offset ${p.params.add(window.offset)}`;
   return { sql, params: p.params.values };
 }
 

@@ -4,11 +4,12 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import type { TenantScope } from '../../../platform/tenant-scope';
 import type { RequestAudit } from '../../../platform/audit/request-audit';
 import { ConflictError, NotFoundError } from '../../../schema/errors';
-import { toPage, type Page } from '../../common/pagination';
-import { validatePage } from '../../common/validate-page';
+import { toConnection, type Connection, type ConnectionArgs } from '../../common/connection';
+import { keyValues } from '../../common/keyset';
+import { listWindow } from '../../common/list-window';
 import { Campaign } from '../entities/campaign.entity';
 import type { CreateCampaignInput, UpdateCampaignInput } from '../inputs/campaign.input';
-import { CampaignRepository, type CampaignListQuery } from '../repositories/campaign.repository';
+import { campaignKeys, CampaignRepository, type CampaignListQuery } from '../repositories/campaign.repository';
 import { toCampaignView, type CampaignView } from './campaign-view';
 import { parseHttpUrl } from '../../common/field-rules';
 import { checkName, checkOptionalText, Issues, MAX_REFERENCE_LENGTH, MAX_TEXT_LENGTH, typeIssue } from './input-rules';
@@ -85,11 +86,11 @@ export class CampaignService {
     return toCampaignView(record, this.publicUrl);
   }
 
-  /** One page of the tenant's campaigns with their counts, in one statement. */
-  async list(query: CampaignListQuery): Promise<Page<CampaignView>> {
-    validatePage(query);
-    const [records, total] = await this.campaigns.list(query);
-    return toPage(records.map((r) => toCampaignView(r, this.publicUrl)), total, query);
+  /** One window of the tenant's campaigns with their counts (one statement for the rows, one for the count). */
+  async list(query: CampaignListQuery & ConnectionArgs): Promise<Connection<CampaignView>> {
+    const keys = campaignKeys(query);
+    const slice = await this.campaigns.list(query, listWindow(query, keys));
+    return toConnection(slice, keyValues(keys), (r) => toCampaignView(r, this.publicUrl));
   }
 
   /** Creates a campaign with a fresh webhook key, with its audit record in the same transaction. */

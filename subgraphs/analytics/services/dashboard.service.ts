@@ -2,11 +2,12 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import type { TenantScope } from '../../../platform/tenant-scope';
 import type { RequestAudit } from '../../../platform/audit/request-audit';
 import { NotFoundError } from '../../../schema/errors';
-import { toPage, type Page } from '../../common/pagination';
-import { validatePage } from '../../common/validate-page';
+import { toConnection, type Connection, type ConnectionArgs } from '../../common/connection';
+import { keyValues } from '../../common/keyset';
+import { listWindow } from '../../common/list-window';
 import type { Dashboard } from '../entities/dashboard.entity';
 import type { CreateDashboardInput, UpdateDashboardInput } from '../inputs/dashboard.input';
-import { DashboardRepository, type DashboardQuery } from '../repositories/dashboard.repository';
+import { dashboardKeys, DashboardRepository, type DashboardQuery } from '../repositories/dashboard.repository';
 import { checkName, checkOptionalText, checkStoredJson, isJsonObject, Issues, MAX_REFERENCE_LENGTH, MAX_TEXT_LENGTH, type Loc } from './input-rules';
 import { recordEvent } from '../../common/jobs/record-event';
 
@@ -33,11 +34,11 @@ export class DashboardService {
     return dashboard;
   }
 
-  /** One page of the tenant's dashboards. */
-  async list(query: DashboardQuery): Promise<Page<Dashboard>> {
-    validatePage(query);
-    const [items, total] = await this.dashboards.list(query);
-    return toPage(items, total, query);
+  /** One window of the tenant's dashboards. */
+  async list(query: DashboardQuery & ConnectionArgs): Promise<Connection<Dashboard>> {
+    const keys = dashboardKeys(query);
+    const slice = await this.dashboards.list(query, listWindow(query, keys));
+    return toConnection(slice, keyValues(keys), (row) => row);
   }
 
   /** Creates a dashboard; every input problem is reported at once. */

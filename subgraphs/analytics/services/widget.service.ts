@@ -2,14 +2,15 @@ import { ForeignKeyConstraintViolationException } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { TenantScope } from '../../../platform/tenant-scope';
 import type { RequestAudit } from '../../../platform/audit/request-audit';
-import { NotFoundError } from '../../../schema/errors';
-import { toPage, type Page } from '../../common/pagination';
-import { validatePage } from '../../common/validate-page';
+import { ConflictError, NotFoundError } from '../../../schema/errors';
+import { EMPTY_SLICE, toConnection, type Connection, type ConnectionArgs } from '../../common/connection';
+import { keyValues } from '../../common/keyset';
+import { listWindow } from '../../common/list-window';
 import type { Widget } from '../entities/widget.entity';
 import type { CreateWidgetInput, UpdateWidgetInput, WidgetPositionInput } from '../inputs/widget.input';
 import { validateWidgetQuery, type WidgetQuery } from '../query/validate-widget-query';
 import { DashboardRepository } from '../repositories/dashboard.repository';
-import { WidgetRepository, type WidgetQueryArgs } from '../repositories/widget.repository';
+import { MAX_WIDGETS_PER_DASHBOARD, widgetKeys, WidgetRepository, type WidgetQueryArgs } from '../repositories/widget.repository';
 import { ChartType } from '../types/enums';
 import { WIDGET_POSITION_RULES } from '../../../schema/input-field-rules';
 import { checkIntRange } from '../../common/field-rules';
@@ -63,13 +64,13 @@ export class WidgetService {
     return widget;
   }
 
-  /** One page of the tenant's widgets; a location narrows to its dashboards first. */
-  async list(args: Omit<WidgetQueryArgs, 'dashboardIds'> & { locationId?: string | null }): Promise<Page<Widget>> {
-    validatePage(args);
+  /** One window of the tenant's widgets; a location narrows to its dashboards first. */
+  async list(args: Omit<WidgetQueryArgs, 'dashboardIds'> & ConnectionArgs & { locationId?: string | null }): Promise<Connection<Widget>> {
+    const keys = widgetKeys(args);
+    const window = listWindow(args, keys);
     const dashboardIds = args.locationId != null ? await this.dashboards.idsOfLocation(args.locationId) : undefined;
-    if (dashboardIds?.length === 0) return toPage([], 0, args);
-    const [items, total] = await this.widgets.list({ ...args, dashboardIds });
-    return toPage(items, total, args);
+    const slice = dashboardIds?.length === 0 ? EMPTY_SLICE : await this.widgets.list({ ...args, dashboardIds }, window);
+    return toConnection(slice, keyValues(keys), (row: Widget) => row);
   }
 
   /** Creates a widget on one of the tenant's dashboards; unknown dashboard -> 404. */
@@ -80,6 +81,8 @@ export class WidgetService {
     const position = input.position == null ? DEFAULT_POSITION : checkPosition(issues, ['input', 'position'], input.position);
     issues.throwIfAny();
     await this.requireDashboard(input.dashboardId);
+    // `Dashboard.widgets` is a bounded list: a widget past the bound would never be listed there.
+    if ((await this.widgets.countOnDashboard(input.dashboardId)) >= MAX_WIDGETS_PER_DASHBOARD) throw new ConflictError(`A dashboard holds at most ${MAX_WIDGETS_PER_DASHBOARD} widgets`);
     const stored = withTimeZone(query!, await this.widgets.tenantTimeZone());
     const fields = { dashboardId: input.dashboardId, name: name!, chartType: input.chartType, query: stored, position, isArchived: input.isArchived };
     return this.write('widget.create', (widgets) => widgets.add(fields));

@@ -1,10 +1,11 @@
 import { ArgsType, Field, ID } from 'type-graphql';
-import { PageArgs, SortDirection } from '../../common/pagination';
+import { ConnectionArgs } from '../../common/connection';
+import { SortDirection } from '../../common/pagination';
 import { CampaignSortField } from './enums';
 
 /** Arguments of `campaigns`. */
 @ArgsType()
-export class CampaignListArgs extends PageArgs {
+export class CampaignListArgs extends ConnectionArgs {
   @Field(() => CampaignSortField, { defaultValue: CampaignSortField.createdDate, description: 'Field to order by' })
   sortBy: CampaignSortField = CampaignSortField.createdDate;
 

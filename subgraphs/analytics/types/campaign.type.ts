@@ -1,6 +1,6 @@
 import { DateTimeISOResolver } from 'graphql-scalars';
 import { Field, ID, Int, ObjectType } from 'type-graphql';
-import { PageType } from '../../common/pagination';
+import { ConnectionType } from '../../common/connection';
 
 /** The campaign's inbound lead webhook (contract part 2: webhookKey, webhookUrl, redirectUrl). */
 @ObjectType('CampaignWebhook', { description: "The campaign's inbound lead endpoint" })
@@ -100,9 +100,9 @@ export class CampaignType {
   convertedCount!: number;
 }
 
-/** A page of campaigns. */
-@ObjectType('CampaignPage')
-export class CampaignPage extends PageType(CampaignType) {}
+/** Campaigns as a Relay connection (docs/api.md, "Pagination"). */
+@ObjectType('CampaignConnection')
+export class CampaignConnection extends ConnectionType(CampaignType, 'Campaign') {}
 
 /** What `submitCampaignLead` answers (REST 201 body). */
 @ObjectType('CampaignLeadReceipt', { description: 'A lead recorded' })

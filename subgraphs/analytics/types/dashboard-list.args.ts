@@ -1,10 +1,11 @@
 import { ArgsType, Field, ID } from 'type-graphql';
-import { PageArgs, SortDirection } from '../../common/pagination';
+import { ConnectionArgs } from '../../common/connection';
+import { SortDirection } from '../../common/pagination';
 import { DashboardSortField } from './enums';
 
 /** Arguments of `dashboards` (REST `GET /analytics/dashboards`). */
 @ArgsType()
-export class DashboardListArgs extends PageArgs {
+export class DashboardListArgs extends ConnectionArgs {
   @Field(() => DashboardSortField, { defaultValue: DashboardSortField.createdDate, description: 'Field to order by' })
   sortBy: DashboardSortField = DashboardSortField.createdDate;
 

@@ -1,6 +1,6 @@
 import { DateTimeISOResolver, JSONResolver } from 'graphql-scalars';
 import { Field, ID, ObjectType } from 'type-graphql';
-import { PageType } from '../../common/pagination';
+import { ConnectionType } from '../../common/connection';
 
 /** A dashboard as the API shows it; its `widgets` come from DashboardResolver, batched per request. */
 @ObjectType('Dashboard', { description: 'An analytics dashboard: a named, laid-out set of widgets' })
@@ -28,6 +28,6 @@ export class DashboardType {
   updatedAt!: Date;
 }
 
-/** A page of dashboards. */
-@ObjectType('DashboardPage')
-export class DashboardPage extends PageType(DashboardType) {}
+/** Dashboards as a Relay connection (docs/api.md, "Pagination"). */
+@ObjectType('DashboardConnection')
+export class DashboardConnection extends ConnectionType(DashboardType, 'Dashboard') {}

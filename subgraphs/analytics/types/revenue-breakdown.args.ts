@@ -1,5 +1,6 @@
 import { ArgsType, Field, Float, ID, Int } from 'type-graphql';
-import { PAGE_DEFAULTS, SortDirection } from '../../common/pagination';
+import { ConnectionArgsOf } from '../../common/connection';
+import { SortDirection } from '../../common/pagination';
 import { RevenueBreakdownSortField, RevenueGroupBy, RevenueGroupSortField } from './revenue-enums';
 
 const LIST = { nullable: true } as const;
@@ -92,9 +93,9 @@ export class RevenueGroupSummariesArgs extends RevenueFilterArgs {
   maxNetAmount?: number | null;
 }
 
-/** `revenue-breakdown`: the lines, one page, with the row-level group filters a grouped table drills down with. */
+/** `revenue-breakdown`: the lines, one window of a connection, with the row-level group filters a grouped table drills down with. */
 @ArgsType()
-export class RevenueBreakdownArgs extends RevenueFilterArgs {
+export class RevenueBreakdownArgs extends ConnectionArgsOf(RevenueFilterArgs) {
   @Field(() => RevenueGroupBy, { nullable: true, description: 'What groupKey refers to' })
   groupBy?: RevenueGroupBy | null;
 
@@ -127,10 +128,4 @@ export class RevenueBreakdownArgs extends RevenueFilterArgs {
 
   @Field(() => String, { nullable: true, description: 'Row-level group filter: this calendar day (YYYY-MM-DD) in timezone' })
   createdDate?: string | null;
-
-  @Field(() => Int, { defaultValue: PAGE_DEFAULTS.page, description: 'Page number, from 1' })
-  page: number = PAGE_DEFAULTS.page;
-
-  @Field(() => Int, { defaultValue: PAGE_DEFAULTS.perPage, description: `Lines per page, 1 to ${PAGE_DEFAULTS.maxPerPage}` })
-  perPage: number = PAGE_DEFAULTS.perPage;
 }

@@ -1,6 +1,6 @@
 import { DateTimeISOResolver, SafeIntResolver } from 'graphql-scalars';
 import { Field, ID, Int, ObjectType } from 'type-graphql';
-import { PageType } from '../../common/pagination';
+import { ConnectionType } from '../../common/connection';
 
 // Sums of cents outgrow GraphQL's 32-bit Int long before a practice's revenue does: SafeInt holds up to 2^53 - 1.
 
@@ -121,6 +121,6 @@ export class RevenueBreakdownItemType {
   localDate!: string;
 }
 
-/** A page of revenue lines. */
-@ObjectType('RevenueBreakdownPage')
-export class RevenueBreakdownPage extends PageType(RevenueBreakdownItemType) {}
+/** Revenue lines as a Relay connection (docs/api.md, "Pagination"). */
+@ObjectType('RevenueBreakdownConnection')
+export class RevenueBreakdownConnection extends ConnectionType(RevenueBreakdownItemType, 'RevenueBreakdownItem') {}

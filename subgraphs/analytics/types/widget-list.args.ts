@@ -1,10 +1,11 @@
 import { ArgsType, Field, ID } from 'type-graphql';
-import { PageArgs, SortDirection } from '../../common/pagination';
+import { ConnectionArgs } from '../../common/connection';
+import { SortDirection } from '../../common/pagination';
 import { ChartType, WidgetSortField } from './enums';
 
 /** Arguments of `widgets` (REST `GET /analytics/widgets`). */
 @ArgsType()
-export class WidgetListArgs extends PageArgs {
+export class WidgetListArgs extends ConnectionArgs {
   @Field(() => WidgetSortField, { defaultValue: WidgetSortField.createdDate, description: 'Field to order by' })
   sortBy: WidgetSortField = WidgetSortField.createdDate;
 

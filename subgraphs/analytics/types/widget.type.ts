@@ -1,6 +1,6 @@
 import { DateTimeISOResolver, JSONObjectResolver } from 'graphql-scalars';
 import { Field, ID, Int, ObjectType } from 'type-graphql';
-import { PageType } from '../../common/pagination';
+import { ConnectionType } from '../../common/connection';
 import { ChartType } from './enums';
 
 /** A widget's cell on the dashboard grid. */
@@ -53,6 +53,6 @@ export class WidgetType {
   updatedAt!: Date;
 }
 
-/** A page of widgets (REST answers only its `items`, as the contract wants a plain array). */
-@ObjectType('WidgetPage')
-export class WidgetPage extends PageType(WidgetType) {}
+/** Widgets as a Relay connection (docs/api.md, "Pagination"). */
+@ObjectType('WidgetConnection')
+export class WidgetConnection extends ConnectionType(WidgetType, 'Widget') {}

@@ -3,6 +3,9 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { storedId } from '../../../platform/ids';
 import type { TenantScope } from '../../../platform/tenant-scope';
 import { GiftCardTransaction, type GiftCardTransactionType } from '../entities/gift-card-transaction.entity';
+import { toConnection, type Connection } from '../../common/connection';
+import { findSlice, keyValues } from '../../common/keyset';
+import type { ListWindow, SortKey } from '../../common/list-window';
 import { GiftCard } from '../entities/gift-card.entity';
 import { Notification } from '../entities/notification.entity';
 import { ChargeItem } from '../entities/revenue-line.entity';
@@ -140,15 +143,11 @@ export class GiftCardRepository {
     return cardView(card, (await this.transactionsOf([card.id])).get(card.id) ?? []);
   }
 
-  /** One page, newest first, with transactions, and the total. */
-  async list(status: GiftCardStatus | null, page: number, perPage: number): Promise<[IssuedGiftCardView[], number]> {
-    const [cards, total] = await this.em.findAndCount(
-      GiftCard,
-      { tenantId: this.scope.tenantId, ...(status ? { status } : {}) },
-      { orderBy: { createdAt: 'desc', id: 'desc' }, limit: perPage, offset: (page - 1) * perPage },
-    );
-    const transactions = await this.transactionsOf(cards.map((card) => card.id));
-    return [cards.map((card) => cardView(card, transactions.get(card.id) ?? [])), total];
+  /** One window, newest first, with transactions, and the total. */
+  async list(status: GiftCardStatus | null, window: ListWindow): Promise<Connection<IssuedGiftCardView>> {
+    const slice = await findSlice(this.em, GiftCard, { tenantId: this.scope.tenantId, ...(status ? { status } : {}) }, GIFT_CARD_KEYS, window);
+    const transactions = await this.transactionsOf(slice.rows.map((card) => card.id));
+    return toConnection(slice, keyValues(GIFT_CARD_KEYS), (card) => cardView(card, transactions.get(card.id) ?? []));
   }
 
   /** The transactions of these cards in one query, each card's oldest first. */
@@ -160,3 +159,9 @@ export class GiftCardRepository {
     return byCard;
   }
 }
+
+/** The order of the issued card list: newest first, then id. */
+export const GIFT_CARD_KEYS: SortKey<GiftCard>[] = [
+  { field: 'createdAt', direction: 'desc', kind: 'date', value: (row) => row.createdAt },
+  { field: 'id', direction: 'desc', kind: 'uuid', value: (row) => row.id },
+];

@@ -3,6 +3,9 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { storedId } from '../../../platform/ids';
 import type { TenantScope } from '../../../platform/tenant-scope';
 import { MemberPayment } from '../entities/member-payment.entity';
+import { toConnection, type Connection } from '../../common/connection';
+import { findSlice, keyValues } from '../../common/keyset';
+import type { ListWindow, SortKey } from '../../common/list-window';
 import { Member } from '../entities/member.entity';
 import type { MemberStatus, MembershipInterval, PaymentStatus } from '../types/enums';
 import type { MemberPaymentView, MemberView } from '../types/member.type';
@@ -66,15 +69,11 @@ export class MemberRepository {
     await this.em.flush();
   }
 
-  /** One page, newest first, with payments, and the total. */
-  async list(status: MemberStatus | null, page: number, perPage: number): Promise<[MemberView[], number]> {
-    const [members, total] = await this.em.findAndCount(
-      Member,
-      { tenantId: this.scope.tenantId, ...(status ? { status } : {}) },
-      { orderBy: { createdAt: 'desc', id: 'desc' }, limit: perPage, offset: (page - 1) * perPage },
-    );
-    const payments = await this.paymentsOf(members.map((m) => m.id));
-    return [members.map((m) => memberView(m, payments.get(m.id) ?? [])), total];
+  /** One window, newest first, with payments, and the total. */
+  async list(status: MemberStatus | null, window: ListWindow): Promise<Connection<MemberView>> {
+    const slice = await findSlice(this.em, Member, { tenantId: this.scope.tenantId, ...(status ? { status } : {}) }, MEMBER_KEYS, window);
+    const payments = await this.paymentsOf(slice.rows.map((m) => m.id));
+    return toConnection(slice, keyValues(MEMBER_KEYS), (m) => memberView(m, payments.get(m.id) ?? []));
   }
 
   /** The payments of these members in one query, each member's newest first. */
@@ -86,3 +85,9 @@ export class MemberRepository {
     return byMember;
   }
 }
+
+/** The order of the member list: newest first, then id. */
+export const MEMBER_KEYS: SortKey<Member>[] = [
+  { field: 'createdAt', direction: 'desc', kind: 'date', value: (row) => row.createdAt },
+  { field: 'id', direction: 'desc', kind: 'uuid', value: (row) => row.id },
+];

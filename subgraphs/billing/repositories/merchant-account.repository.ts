@@ -6,6 +6,9 @@ import { MerchantAccountLocation } from '../entities/merchant-account-location.e
 import { MerchantAccount } from '../entities/merchant-account.entity';
 import type { MerchantAccountView } from '../types/merchant-account.type';
 
+/** The most merchant accounts a tenant may hold: `merchantAccounts` is a bounded list, not a connection (docs/api.md, "Pagination"). */
+export const MAX_MERCHANT_ACCOUNTS = 100;
+
 /** The GraphQL view of an account with the locations it serves (sorted). */
 const toView = (account: MerchantAccount, locationIds: string[]): MerchantAccountView => ({
   id: account.processorAccountId,
@@ -47,8 +50,17 @@ export class MerchantAccountRepository {
 
   /** Every account of the tenant, the default first, then by name. */
   async list(): Promise<MerchantAccountView[]> {
-    const accounts = await this.em.find(MerchantAccount, { tenantId: this.scope.tenantId }, { orderBy: { isDefault: 'desc', name: 'asc', createdAt: 'asc', id: 'asc' } });
+    const accounts = await this.em.find(
+      MerchantAccount,
+      { tenantId: this.scope.tenantId },
+      { orderBy: { isDefault: 'desc', name: 'asc', createdAt: 'asc', id: 'asc' }, limit: MAX_MERCHANT_ACCOUNTS },
+    );
     return this.withLocations(accounts);
+  }
+
+  /** How many accounts the tenant holds. */
+  count(): Promise<number> {
+    return this.em.count(MerchantAccount, { tenantId: this.scope.tenantId });
   }
 
   /** The account with this processor id, or null. */

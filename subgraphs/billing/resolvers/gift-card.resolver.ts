@@ -1,11 +1,11 @@
 import { Arg, Args, Ctx, ID, Mutation, Query, Resolver } from 'type-graphql';
 import type { SubgraphContext } from '../../../platform/context';
 import type { BillingContext } from '../billing-deps';
-import type { Page } from '../../common/pagination';
+import type { Connection } from '../../common/connection';
 import { requireScope } from '../../common/require-tenant';
 import { IssueGiftCardInput } from '../inputs/gift-card.input';
 import { GiftCardService } from '../services/gift-card.service';
-import { IssuedGiftCardListArgs, IssuedGiftCardPage, IssuedGiftCardView } from '../types/gift-card.type';
+import { IssuedGiftCardConnection, IssuedGiftCardListArgs, IssuedGiftCardView } from '../types/gift-card.type';
 
 const service = (ctx: SubgraphContext) => new GiftCardService(ctx.em, requireScope(ctx), ctx.audit, (ctx as BillingContext).deps.notificationDailyLimit);
 
@@ -20,8 +20,8 @@ export class GiftCardResolver {
     return service(ctx).get(id);
   }
 
-  @Query(() => IssuedGiftCardPage, { description: "The tenant's issued gift cards, newest first" })
-  issuedGiftCards(@Args() args: IssuedGiftCardListArgs, @Ctx() ctx: SubgraphContext): Promise<Page<IssuedGiftCardView>> {
+  @Query(() => IssuedGiftCardConnection, { description: "The tenant's issued gift cards, newest first" })
+  issuedGiftCards(@Args() args: IssuedGiftCardListArgs, @Ctx() ctx: SubgraphContext): Promise<Connection<IssuedGiftCardView>> {
     return service(ctx).list(args);
   }
 

@@ -1,13 +1,13 @@
 import { processorOf } from '../processor/mode-processor';
 import { Arg, Args, Ctx, FieldResolver, ID, Mutation, Query, Resolver, Root } from 'type-graphql';
 import type { SubgraphContext } from '../../../platform/context';
-import type { Page } from '../../common/pagination';
+import type { Connection } from '../../common/connection';
 import { requireScope } from '../../common/require-tenant';
 import { CreateMemberInput, MemberManualPaymentInput } from '../inputs/member.input';
 import { MemberPaymentService } from '../services/member-payment.service';
 import { MemberService } from '../services/member.service';
 import { PatientRef, reference } from '../types/directory-refs.type';
-import { MemberListArgs, MemberPage, MemberPaymentView, MemberView } from '../types/member.type';
+import { MemberConnection, MemberListArgs, MemberPaymentView, MemberView } from '../types/member.type';
 import type { BillingContext } from '../billing-deps';
 
 const members = (ctx: SubgraphContext) => new MemberService(ctx.em, requireScope(ctx), ctx.audit);
@@ -23,8 +23,8 @@ export class MemberResolver {
     return members(ctx).get(id);
   }
 
-  @Query(() => MemberPage, { description: "The tenant's members, newest first" })
-  members(@Args() args: MemberListArgs, @Ctx() ctx: SubgraphContext): Promise<Page<MemberView>> {
+  @Query(() => MemberConnection, { description: "The tenant's members, newest first" })
+  members(@Args() args: MemberListArgs, @Ctx() ctx: SubgraphContext): Promise<Connection<MemberView>> {
     return members(ctx).list(args);
   }
 

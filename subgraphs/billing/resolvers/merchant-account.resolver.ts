@@ -2,6 +2,7 @@ import { processorOf } from '../processor/mode-processor';
 import { Arg, Ctx, FieldResolver, ID, Mutation, Query, Resolver, Root } from 'type-graphql';
 import { requireScope } from '../../common/require-tenant';
 import { CreateMerchantAccountInput } from '../inputs/merchant-account.input';
+import { MAX_MERCHANT_ACCOUNTS } from '../repositories/merchant-account.repository';
 import { MerchantAccountService } from '../services/merchant-account.service';
 import { LocationRef, reference } from '../types/directory-refs.type';
 import { MerchantAccountView } from '../types/merchant-account.type';
@@ -12,7 +13,7 @@ const service = (ctx: BillingContext) => new MerchantAccountService(ctx.em, requ
 /** Merchant accounts (contract part 4.8) and their locations, a federation reference each. */
 @Resolver(() => MerchantAccountView)
 export class MerchantAccountResolver {
-  @Query(() => [MerchantAccountView], { description: "Every merchant account of the tenant, the default first" })
+  @Query(() => [MerchantAccountView], { description: `Every merchant account of the tenant, the default first: a bounded list (a tenant holds at most ${MAX_MERCHANT_ACCOUNTS}), not a connection` })
   merchantAccounts(@Ctx() ctx: BillingContext): Promise<MerchantAccountView[]> {
     return service(ctx).list();
   }

@@ -4,8 +4,8 @@ import type { TenantScope } from '../../../platform/tenant-scope';
 import type { RequestAudit } from '../../../platform/audit/request-audit';
 import { ConflictError, NotFoundError } from '../../../schema/errors';
 import { recordEvent } from '../../common/jobs/record-event';
-import { toPage, type Page } from '../../common/pagination';
-import { validatePage } from '../../common/validate-page';
+import type { Connection } from '../../common/connection';
+import { listWindow } from '../../common/list-window';
 import type { IssueGiftCardInput } from '../inputs/gift-card.input';
 import { enqueue } from '../../../platform/jobs/job-queue';
 import { GIFT_CARD_EMAIL_QUEUE, type GiftCardEmailJob } from '../notifications/email-queue';
@@ -13,7 +13,7 @@ import { takeEmailSlot } from '../notifications/email-quota';
 import { DEFAULT_DAILY_LIMIT } from '../../common/mail/mail-settings';
 import { NotificationRepository } from '../repositories/notification.repository';
 import { DirectoryRepository } from '../repositories/directory.repository';
-import { GiftCardRepository } from '../repositories/gift-card.repository';
+import { GIFT_CARD_KEYS, GiftCardRepository } from '../repositories/gift-card.repository';
 import { GiftCardTransactionType } from '../types/enums';
 import type { IssuedGiftCardListArgs, IssuedGiftCardView } from '../types/gift-card.type';
 import { newGiftCardCode } from './gift-card-code';
@@ -67,12 +67,11 @@ export class GiftCardService {
     return card;
   }
 
-  /** One page of cards, newest first. */
-  async list(args: IssuedGiftCardListArgs): Promise<Page<IssuedGiftCardView>> {
-    validatePage(args);
-    const [items, total] = await new GiftCardRepository(this.em, this.scope).list(args.status ?? null, args.page, args.perPage);
-    this.audit.read('gift_card', items.filter(namesPerson).map((card) => card.id));
-    return toPage(items, total, args);
+  /** One window of cards, newest first. */
+  async list(args: IssuedGiftCardListArgs): Promise<Connection<IssuedGiftCardView>> {
+    const cards = await new GiftCardRepository(this.em, this.scope).list(args.status ?? null, listWindow(args, GIFT_CARD_KEYS));
+    this.audit.read('gift_card', cards.nodes.filter(namesPerson).map((card) => card.id));
+    return cards;
   }
 
   /**

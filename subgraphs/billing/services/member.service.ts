@@ -3,11 +3,11 @@ import type { TenantScope } from '../../../platform/tenant-scope';
 import type { RequestAudit } from '../../../platform/audit/request-audit';
 import { NotFoundError } from '../../../schema/errors';
 import { Issues } from '../../common/field-rules';
-import { toPage, type Page } from '../../common/pagination';
-import { validatePage } from '../../common/validate-page';
+import type { Connection } from '../../common/connection';
+import { listWindow } from '../../common/list-window';
 import type { CreateMemberInput } from '../inputs/member.input';
 import { DirectoryRepository } from '../repositories/directory.repository';
-import { MemberRepository } from '../repositories/member.repository';
+import { MEMBER_KEYS, MemberRepository } from '../repositories/member.repository';
 import type { MemberStatus } from '../types/enums';
 import type { MemberListArgs, MemberView } from '../types/member.type';
 import { cents, requiredText, unknownReference } from './rules';
@@ -45,11 +45,10 @@ export class MemberService {
     return member;
   }
 
-  /** One page of members, newest first. */
-  async list(args: MemberListArgs): Promise<Page<MemberView>> {
-    validatePage(args);
-    const [items, total] = await new MemberRepository(this.em, this.scope).list((args.status as MemberStatus | null) ?? null, args.page, args.perPage);
-    this.audit.read('member', items.map((member) => member.id));
-    return toPage(items, total, args);
+  /** One window of members, newest first. */
+  async list(args: MemberListArgs): Promise<Connection<MemberView>> {
+    const members = await new MemberRepository(this.em, this.scope).list((args.status as MemberStatus | null) ?? null, listWindow(args, MEMBER_KEYS));
+    this.audit.read('member', members.nodes.map((member) => member.id));
+    return members;
   }
 }

@@ -7,7 +7,7 @@ import { Issues, type IssueLoc } from '../../common/field-rules';
 import type { CreateMerchantAccountInput } from '../inputs/merchant-account.input';
 import { withProcessor, type OpenAccountRequest, type PaymentProcessor } from '../processor/payment-processor';
 import { DirectoryRepository } from '../repositories/directory.repository';
-import { MerchantAccountRepository } from '../repositories/merchant-account.repository';
+import { MAX_MERCHANT_ACCOUNTS, MerchantAccountRepository } from '../repositories/merchant-account.repository';
 import type { MerchantAccountView } from '../types/merchant-account.type';
 import { cents, MAX_REFERENCE, requiredText, unknownReference } from './rules';
 
@@ -48,6 +48,8 @@ export class MerchantAccountService {
   async create(input: CreateMerchantAccountInput): Promise<MerchantAccountView> {
     const issues = new Issues();
     const loc = (...path: (string | number)[]) => ['input', ...path];
+    // The list is bounded, so the accounts are: a 101st would never be listed.
+    if ((await new MerchantAccountRepository(this.em, this.scope).count()) >= MAX_MERCHANT_ACCOUNTS) throw new ConflictError(`A tenant holds at most ${MAX_MERCHANT_ACCOUNTS} merchant accounts`);
     const known = await new DirectoryRepository(this.em, this.scope).locations(input.locationIds);
     const processorAccountId = input.processorAccountId == null ? null : requiredText(issues, loc('processorAccountId'), input.processorAccountId, MAX_REFERENCE);
     const name = requiredText(issues, loc('name'), input.name);

@@ -1,6 +1,6 @@
 import { DateTimeISOResolver } from 'graphql-scalars';
 import { ArgsType, Field, ID, Int, ObjectType } from 'type-graphql';
-import { PageArgs, PageType } from '../../common/pagination';
+import { ConnectionArgs, ConnectionType } from '../../common/connection';
 import { GiftCardStatus, GiftCardTransactionType } from './enums';
 
 /** One balance movement of a gift card (the card's `transactions` items; docs/api.md documents the shape). */
@@ -50,13 +50,13 @@ export class IssuedGiftCardView {
   @Field(() => [GiftCardTransactionView], { description: 'Oldest first' }) transactions!: GiftCardTransactionView[];
 }
 
-/** A page of issued gift cards. */
-@ObjectType('IssuedGiftCardPage')
-export class IssuedGiftCardPage extends PageType(IssuedGiftCardView) {}
+/** IssuedGiftCards as a Relay connection (docs/api.md, "Pagination"). */
+@ObjectType('IssuedGiftCardConnection')
+export class IssuedGiftCardConnection extends ConnectionType(IssuedGiftCardView, 'IssuedGiftCard') {}
 
 /** Filters of `issuedGiftCards`, newest first. */
 @ArgsType()
-export class IssuedGiftCardListArgs extends PageArgs {
+export class IssuedGiftCardListArgs extends ConnectionArgs {
   @Field(() => GiftCardStatus, { nullable: true, description: 'Only cards in this state' })
   status?: GiftCardStatus | null;
 }

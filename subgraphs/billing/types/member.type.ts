@@ -1,6 +1,6 @@
 import { DateTimeISOResolver } from 'graphql-scalars';
 import { ArgsType, Field, ID, Int, ObjectType } from 'type-graphql';
-import { PageArgs, PageType } from '../../common/pagination';
+import { ConnectionArgs, ConnectionType } from '../../common/connection';
 import { MemberStatus, MembershipInterval, PaymentStatus } from './enums';
 
 /** One manual payment attempt; REST answers `{paymentId, memberId, amountCents, status, failureReason, comment, createdAt}`. */
@@ -31,13 +31,13 @@ export class MemberView {
   @Field(() => [MemberPaymentView], { description: 'Manual payments, newest first' }) payments!: MemberPaymentView[];
 }
 
-/** A page of members. */
-@ObjectType('MemberPage')
-export class MemberPage extends PageType(MemberView) {}
+/** Members as a Relay connection (docs/api.md, "Pagination"). */
+@ObjectType('MemberConnection')
+export class MemberConnection extends ConnectionType(MemberView, 'Member') {}
 
 /** Filters of `members`, newest first. */
 @ArgsType()
-export class MemberListArgs extends PageArgs {
+export class MemberListArgs extends ConnectionArgs {
   @Field(() => MemberStatus, { nullable: true })
   status?: MemberStatus | null;
 }

@@ -3,6 +3,9 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { storedId } from '../../../platform/ids';
 import { queryPrepared, type PreparedStatement } from '../../../platform/speed/prepared-statement';
 import type { SortDirection } from '../../common/pagination';
+import type { ListSlice } from '../../common/connection';
+import { findSlice } from '../../common/keyset';
+import type { ListWindow, SortKey } from '../../common/list-window';
 import { NoteTemplate } from '../entities/note-template.entity';
 import { TemplateQuestion } from '../entities/template-question.entity';
 import type { TenantScope } from '../../../platform/tenant-scope';
@@ -60,13 +63,9 @@ export class NoteTemplateRepository {
     return this.em.findOne(NoteTemplate, { id: key, tenantId: this.scope.tenantId }, options.lock ? { lockMode: LockMode.PESSIMISTIC_WRITE } : {});
   }
 
-  /** One page of templates by creation time, and how many there are. */
-  pageOfTemplates(args: { page: number; perPage: number; sortDirection: SortDirection }): Promise<[NoteTemplate[], number]> {
-    return this.em.findAndCount(
-      NoteTemplate,
-      { tenantId: this.scope.tenantId },
-      { orderBy: { createdAt: args.sortDirection, id: args.sortDirection }, limit: args.perPage, offset: (args.page - 1) * args.perPage },
-    );
+  /** One window of templates by creation time (then id), and how many there are. */
+  pageOfTemplates(keys: SortKey<NoteTemplate>[], window: ListWindow): Promise<ListSlice<NoteTemplate>> {
+    return findSlice(this.em, NoteTemplate, { tenantId: this.scope.tenantId }, keys, window);
   }
 
   /** The questions of these templates in one query, each template's in order. */
@@ -107,4 +106,12 @@ export class NoteTemplateRepository {
         this.em.getTransactionContext(),
       );
   }
+}
+
+/** The order of the template list: creation time, id, both one way. */
+export function templateKeys(direction: SortDirection): SortKey<NoteTemplate>[] {
+  return [
+    { field: 'createdAt', direction, kind: 'date', value: (row) => row.createdAt },
+    { field: 'id', direction, kind: 'uuid', value: (row) => row.id },
+  ];
 }

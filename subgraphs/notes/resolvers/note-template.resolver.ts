@@ -1,11 +1,11 @@
 import { Arg, Args, Ctx, ID, Mutation, Query, Resolver } from 'type-graphql';
 import type { SubgraphContext } from '../../../platform/context';
-import type { Page } from '../../common/pagination';
+import type { Connection } from '../../common/connection';
 import { requireScope } from '../../common/require-tenant';
 import { CreateNoteTemplateInput } from '../inputs/create-note-template.input';
 import { TemplateQuestionInput } from '../inputs/template-question.input';
 import { NoteTemplateService } from '../services/note-template.service';
-import { NoteTemplateListArgs, NoteTemplatePage, NoteTemplateType, TemplateQuestionType } from '../types/note-template.type';
+import { NoteTemplateConnection, NoteTemplateListArgs, NoteTemplateType, TemplateQuestionType } from '../types/note-template.type';
 
 /** Root fields of note templates (names: docs/api.md); thin: arguments -> service -> result. */
 @Resolver(() => NoteTemplateType)
@@ -18,8 +18,8 @@ export class NoteTemplateResolver {
     return new NoteTemplateService(ctx.em, requireScope(ctx), ctx.audit).get(id);
   }
 
-  @Query(() => NoteTemplatePage, { description: "The tenant's note templates, newest first by default" })
-  noteTemplates(@Args() args: NoteTemplateListArgs, @Ctx() ctx: SubgraphContext): Promise<Page<NoteTemplateType>> {
+  @Query(() => NoteTemplateConnection, { description: "The tenant's note templates, newest first by default" })
+  noteTemplates(@Args() args: NoteTemplateListArgs, @Ctx() ctx: SubgraphContext): Promise<Connection<NoteTemplateType>> {
     return new NoteTemplateService(ctx.em, requireScope(ctx), ctx.audit).list(args);
   }
 

@@ -2,13 +2,15 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import type { TenantScope } from '../../../platform/tenant-scope';
 import type { RequestAudit } from '../../../platform/audit/request-audit';
 import { NotFoundError, ValidationError, type ValidationIssue } from '../../../schema/errors';
-import { toPage, type Page, type SortDirection } from '../../common/pagination';
-import { validatePage } from '../../common/validate-page';
+import type { SortDirection } from '../../common/pagination';
+import { toConnection, type Connection, type ConnectionArgs } from '../../common/connection';
+import { keyValues } from '../../common/keyset';
+import { listWindow } from '../../common/list-window';
 import type { NoteTemplate } from '../entities/note-template.entity';
 import type { TemplateQuestion } from '../entities/template-question.entity';
 import type { CreateNoteTemplateInput } from '../inputs/create-note-template.input';
 import type { TemplateQuestionInput } from '../inputs/template-question.input';
-import { NoteTemplateRepository } from '../repositories/note-template.repository';
+import { NoteTemplateRepository, templateKeys } from '../repositories/note-template.repository';
 import type { NoteTemplateType, TemplateQuestionType } from '../types/note-template.type';
 import { checkPosition, cleanNewTemplate, cleanQuestion, type CleanQuestion } from './template-rules';
 
@@ -56,13 +58,12 @@ export class NoteTemplateService {
     return templateRecord(template, await this.templates.questionsOf([template.id]));
   }
 
-  /** A page of templates, each with its questions (two queries per page, not one per template). */
-  async list(args: { page: number; perPage: number; sortDirection: SortDirection }): Promise<Page<NoteTemplateType>> {
-    validatePage(args);
-    const [templates, total] = await this.templates.pageOfTemplates(args);
-    const questions = await this.templates.questionsOf(templates.map((t) => t.id));
-    const items = templates.map((t) => templateRecord(t, questions.filter((q) => q.templateId === t.id)));
-    return toPage(items, total, args);
+  /** A window of templates, each with its questions (two queries per window, not one per template). */
+  async list(args: ConnectionArgs & { sortDirection: SortDirection }): Promise<Connection<NoteTemplateType>> {
+    const keys = templateKeys(args.sortDirection);
+    const slice = await this.templates.pageOfTemplates(keys, listWindow(args, keys));
+    const questions = await this.templates.questionsOf(slice.rows.map((t) => t.id));
+    return toConnection(slice, keyValues(keys), (t) => templateRecord(t, questions.filter((q) => q.templateId === t.id)));
   }
 
   /** Creates a template at version 1 with its first questions and its audit record, in one transaction. */

@@ -1,6 +1,7 @@
 import { DateTimeISOResolver } from 'graphql-scalars';
 import { ArgsType, Field, ID, Int, ObjectType } from 'type-graphql';
-import { PageArgs, PageType, SortDirection } from '../../common/pagination';
+import { ConnectionArgs, ConnectionType } from '../../common/connection';
+import { SortDirection } from '../../common/pagination';
 import { QuestionKind } from './question-kind';
 
 /** One question of a template, as clients read it. */
@@ -62,13 +63,13 @@ export class NoteTemplateType {
   updatedAt!: Date;
 }
 
-/** A page of note templates. */
-@ObjectType('NoteTemplatePage')
-export class NoteTemplatePage extends PageType(NoteTemplateType) {}
+/** NoteTemplates as a Relay connection (docs/api.md, "Pagination"). */
+@ObjectType('NoteTemplateConnection')
+export class NoteTemplateConnection extends ConnectionType(NoteTemplateType, 'NoteTemplate') {}
 
 /** Arguments of `noteTemplates`. */
 @ArgsType()
-export class NoteTemplateListArgs extends PageArgs {
+export class NoteTemplateListArgs extends ConnectionArgs {
   @Field(() => SortDirection, { defaultValue: SortDirection.desc, description: 'Order by creation time' })
   sortDirection: SortDirection = SortDirection.desc;
 }

@@ -2,14 +2,15 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import type { SortDirection } from '../../common/pagination';
 import { storedId } from '../../../platform/ids';
 import type { TenantScope } from '../../../platform/tenant-scope';
+import type { ListSlice } from '../../common/connection';
+import { findSlice } from '../../common/keyset';
+import type { ListWindow, SortKey } from '../../common/list-window';
 import { ApiKey } from '../entities/api-key.entity';
 
 /** What a page of the tenant's own keys asks for. */
 export interface ApiKeyPageQuery {
   includeRevoked: boolean;
   sortDirection: SortDirection;
-  page: number;
-  perPage: number;
 }
 
 /**
@@ -20,14 +21,10 @@ export interface ApiKeyPageQuery {
 export class ApiKeyRepository {
   constructor(private readonly em: EntityManager, private readonly scope: TenantScope) {}
 
-  /** One page of the scope's keys, by creation date, and the total. */
-  page(query: ApiKeyPageQuery): Promise<[ApiKey[], number]> {
+  /** One window of the scope's keys, by creation date (then id), and the total. */
+  page(query: ApiKeyPageQuery, window: ListWindow): Promise<ListSlice<ApiKey>> {
     const where = query.includeRevoked ? { tenantId: this.scope.tenantId } : { tenantId: this.scope.tenantId, revokedAt: null };
-    return this.em.findAndCount(ApiKey, where, {
-      orderBy: { createdAt: query.sortDirection, id: query.sortDirection },
-      limit: query.perPage,
-      offset: (query.page - 1) * query.perPage,
-    });
+    return findSlice(this.em, ApiKey, where, apiKeyKeys(query.sortDirection), window);
   }
 
   /** The key with this lookup id, of any tenant: the edge verifies a key before it knows the tenant. */
@@ -61,4 +58,12 @@ export class ApiKeyRepository {
     await em.flush();
     await em.getConnection().execute('select pg_notify(?, ?)', [channel, key.id], 'run', em.getTransactionContext());
   }
+}
+
+/** The order of the tenant's key list: creation time, id, both one way. */
+export function apiKeyKeys(direction: SortDirection): SortKey<ApiKey>[] {
+  return [
+    { field: 'createdAt', direction, kind: 'date', value: (row) => row.createdAt },
+    { field: 'id', direction, kind: 'uuid', value: (row) => row.id },
+  ];
 }

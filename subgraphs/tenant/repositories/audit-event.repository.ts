@@ -4,6 +4,9 @@ import { verifyChain, type ChainVerdict } from '../../../platform/audit/audit-ch
 import type { Actor, ActorKind } from '../../../schema/actor';
 import type { TenantScope } from '../../../platform/tenant-scope';
 import type { SortDirection } from '../../common/pagination';
+import type { ListSlice } from '../../common/connection';
+import { readSlice, sqlCondition, sqlOrder } from '../../common/keyset';
+import type { ListWindow, SortKey } from '../../common/list-window';
 
 /** What a list or an export of the audit trail is narrowed to; each filter given narrows it further. */
 export interface AuditEventFilter {
@@ -84,14 +87,22 @@ const record = (row: Row): AuditEventRecord => ({
 export class AuditEventRepository {
   constructor(private readonly em: EntityManager, private readonly scope: TenantScope) {}
 
-  /** A page of the tenant's records matching `filter`, by sequence number, and the total. */
-  async page(filter: AuditEventFilter, direction: SortDirection, limit: number, offset: number): Promise<[AuditEventRecord[], number]> {
+  /** A window of the tenant's records matching `filter`, by sequence number (`auditEventKeys`), and the total. */
+  page(filter: AuditEventFilter, keys: SortKey<AuditEventRecord>[], window: ListWindow): Promise<ListSlice<AuditEventRecord>> {
     const { where, params } = matching(this.scope.tenantId, filter);
     const connection = this.em.getConnection();
-    // Two statements, not `count(*) over ()`: the page then reads its few rows down the (tenant_id, seq) index.
-    const rows = await connection.execute<Row[]>(`select ${COLUMNS} from "audit"."events" where ${where} order by ${ORDER[direction]} limit ? offset ?`, [...params, limit, offset]);
-    const [{ n }] = await connection.execute<{ n: string }[]>(`select count(*) as n from "audit"."events" where ${where}`, params);
-    return [rows.map(record), Number(n)];
+    // Two statements, not `count(*) over ()`: the window then reads its few rows down the (tenant_id, seq) index.
+    return readSlice(
+      window,
+      keys,
+      async (slice) => {
+        const sliceParams = [...params];
+        const keyset = slice.conditions.map((term) => ` and ${sqlCondition(term, sliceParams)}`).join('');
+        const rows = await connection.execute<Row[]>(`select ${COLUMNS} from "audit"."events" where ${where}${keyset} order by ${sqlOrder(keys as SortKey<never>[], slice.reverse)} limit ? offset ?`, [...sliceParams, slice.limit, slice.offset]);
+        return rows.map(record);
+      },
+      async () => Number((await connection.execute<{ n: string }[]>(`select count(*) as n from "audit"."events" where ${where}`, params))[0].n),
+    );
   }
 
   /** Up to `limit` of the tenant's records matching `filter` strictly between `bounds`, by sequence number: one step of a keyset walk. */
@@ -115,4 +126,10 @@ export class AuditEventRepository {
       .execute<{ seq: string | null }>('select max(seq)::text as seq from "audit"."events" where tenant_id = ?', [this.scope.tenantId], 'get', this.em.getTransactionContext());
     return Number(row?.seq ?? 0);
   }
+}
+
+/** The order of the audit trail: its sequence number alone (unique within a tenant, so no id is needed to break ties). */
+export function auditEventKeys(direction: SortDirection): SortKey<AuditEventRecord>[] {
+  // The table's column, not COLUMNS' text `seq`, which a bare name would mean (text order: 10 before 9).
+  return [{ field: '"events"."seq"', direction: direction === 'asc' ? 'asc' : 'desc', kind: 'integer', value: (row) => row.seq }];
 }

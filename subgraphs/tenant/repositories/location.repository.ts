@@ -1,6 +1,9 @@
 import type { EntityManager, FilterQuery } from '@mikro-orm/postgresql';
 import { storedId, storedIds } from '../../../platform/ids';
 import type { TenantScope } from '../../../platform/tenant-scope';
+import type { ListSlice } from '../../common/connection';
+import { findSlice } from '../../common/keyset';
+import type { ListWindow, SortKey } from '../../common/list-window';
 import { Location } from '../entities/location.entity';
 import type { LocationListArgs } from '../types/location.type';
 import { searchCondition } from './search';
@@ -33,14 +36,16 @@ export class LocationRepository {
     return valid.length ? this.em.find(Location, { id: { $in: valid }, tenantId: this.scope.tenantId }, { orderBy: { name: 'asc', id: 'asc' } }) : Promise.resolve([]);
   }
 
-  /** One page, by name. */
-  list(args: LocationListArgs): Promise<[Location[], number]> {
+  /** One window, by name (then id). */
+  list(args: LocationListArgs, window: ListWindow): Promise<ListSlice<Location>> {
     const where: Record<string, unknown> = { ...(searchCondition(args.search, ['name', 'city']) ?? {}) };
     if (args.isVirtual !== undefined && args.isVirtual !== null) where.isVirtual = args.isVirtual;
-    return this.em.findAndCount(Location, { ...where, tenantId: this.scope.tenantId } as FilterQuery<Location>, {
-      orderBy: { name: 'asc', id: 'asc' },
-      limit: args.perPage,
-      offset: (args.page - 1) * args.perPage,
-    });
+    return findSlice(this.em, Location, { ...where, tenantId: this.scope.tenantId } as FilterQuery<Location>, LOCATION_KEYS, window);
   }
 }
+
+/** The order of the location list: name, id. */
+export const LOCATION_KEYS: SortKey<Location>[] = [
+  { field: 'name', direction: 'asc', kind: 'text', value: (row) => row.name },
+  { field: 'id', direction: 'asc', kind: 'uuid', value: (row) => row.id },
+];

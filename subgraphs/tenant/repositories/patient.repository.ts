@@ -1,6 +1,10 @@
 import type { EntityManager, FilterQuery } from '@mikro-orm/postgresql';
 import { storedId, storedIds } from '../../../platform/ids';
 import type { TenantScope } from '../../../platform/tenant-scope';
+import type { SortDirection } from '../../common/pagination';
+import type { ListSlice } from '../../common/connection';
+import { findSlice } from '../../common/keyset';
+import type { ListWindow, SortKey } from '../../common/list-window';
 import { Patient } from '../entities/patient.entity';
 import type { PatientListArgs } from '../types/patient.type';
 import { searchCondition } from './search';
@@ -33,14 +37,18 @@ export class PatientRepository {
     return valid.length ? this.em.find(Patient, { id: { $in: valid }, tenantId: this.scope.tenantId }) : Promise.resolve([]);
   }
 
-  /** One page, by last then first name in the requested direction. */
-  list(args: PatientListArgs): Promise<[Patient[], number]> {
+  /** One window, by last then first name (then id) in the requested direction. */
+  list(args: PatientListArgs, window: ListWindow): Promise<ListSlice<Patient>> {
     const where = searchCondition(args.search, ['firstName', 'lastName', 'email']) ?? {};
-    const direction = args.sortDirection;
-    return this.em.findAndCount(Patient, { ...where, tenantId: this.scope.tenantId } as FilterQuery<Patient>, {
-      orderBy: { lastName: direction, firstName: direction, id: direction },
-      limit: args.perPage,
-      offset: (args.page - 1) * args.perPage,
-    });
+    return findSlice(this.em, Patient, { ...where, tenantId: this.scope.tenantId } as FilterQuery<Patient>, patientKeys(args.sortDirection), window);
   }
+}
+
+/** The order of the patient list: last name, first name, id, all one way. */
+export function patientKeys(direction: SortDirection): SortKey<Patient>[] {
+  return [
+    { field: 'lastName', direction, kind: 'text', value: (row) => row.lastName },
+    { field: 'firstName', direction, kind: 'text', value: (row) => row.firstName },
+    { field: 'id', direction, kind: 'uuid', value: (row) => row.id },
+  ];
 }

@@ -2,6 +2,9 @@ import type { EntityManager, FilterQuery } from '@mikro-orm/postgresql';
 import { storedId, storedIds } from '../../../platform/ids';
 import type { TenantScope } from '../../../platform/tenant-scope';
 import type { Location } from '../entities/location.entity';
+import type { ListSlice } from '../../common/connection';
+import { findSlice } from '../../common/keyset';
+import type { ListWindow, SortKey } from '../../common/list-window';
 import { Provider } from '../entities/provider.entity';
 import type { ProviderListArgs } from '../types/provider.type';
 import { searchCondition } from './search';
@@ -36,17 +39,19 @@ export class ProviderRepository {
     return valid.length ? this.em.find(Provider, { id: { $in: valid }, tenantId: this.scope.tenantId }, { populate: ['locations'] }) : Promise.resolve([]);
   }
 
-  /** One page, by last then first name. A malformed location id matches nobody. */
-  async list(args: ProviderListArgs): Promise<[Provider[], number]> {
+  /** One window, by last then first name (then id). A malformed location id matches nobody. */
+  async list(args: ProviderListArgs, window: ListWindow): Promise<ListSlice<Provider>> {
     const locationId = args.locationId ? storedId(args.locationId) : null;
-    if (args.locationId && !locationId) return [[], 0];
+    if (args.locationId && !locationId) return { rows: [], totalCount: 0, hasNextPage: false, hasPreviousPage: false };
     const where: Record<string, unknown> = { ...(searchCondition(args.search, ['firstName', 'lastName', 'title', 'email']) ?? {}) };
     if (locationId) where.locations = { id: locationId };
-    return this.em.findAndCount(Provider, { ...where, tenantId: this.scope.tenantId } as FilterQuery<Provider>, {
-      populate: ['locations'],
-      orderBy: { lastName: 'asc', firstName: 'asc', id: 'asc' },
-      limit: args.perPage,
-      offset: (args.page - 1) * args.perPage,
-    });
+    return findSlice(this.em, Provider, { ...where, tenantId: this.scope.tenantId } as FilterQuery<Provider>, PROVIDER_KEYS, window, { populate: ['locations'] });
   }
 }
+
+/** The order of the provider list: last name, first name, id. */
+export const PROVIDER_KEYS: SortKey<Provider>[] = [
+  { field: 'lastName', direction: 'asc', kind: 'text', value: (row) => row.lastName },
+  { field: 'firstName', direction: 'asc', kind: 'text', value: (row) => row.firstName },
+  { field: 'id', direction: 'asc', kind: 'uuid', value: (row) => row.id },
+];

@@ -1,6 +1,9 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { storedId } from '../../../platform/ids';
 import type { TenantScope } from '../../../platform/tenant-scope';
+import type { ListSlice } from '../../common/connection';
+import { findSlice } from '../../common/keyset';
+import type { ListWindow, SortKey } from '../../common/list-window';
 import { User } from '../entities/user.entity';
 
 /** The users table: a tenant's people through a scoped instance; signing in (before there is a tenant's request) through `...Unscoped`. */
@@ -38,9 +41,9 @@ export class UserRepository {
     return this.em.flush();
   }
 
-  /** One page of the tenant's people who are not removed, by e-mail. */
-  page(page: number, perPage: number): Promise<[User[], number]> {
-    return this.em.findAndCount(User, { tenantId: this.scope.tenantId, status: { $ne: 'removed' } }, { orderBy: { email: 'asc', id: 'asc' }, limit: perPage, offset: (page - 1) * perPage });
+  /** One window of the tenant's people who are not removed, by e-mail (then id). */
+  page(window: ListWindow): Promise<ListSlice<User>> {
+    return findSlice(this.em, User, { tenantId: this.scope.tenantId, status: { $ne: 'removed' } }, USER_KEYS, window);
   }
 
   /** The active person of a tenant with this e-mail, for signing in. */
@@ -60,3 +63,9 @@ export class UserRepository {
     return em.findOne(User, { id }, { filters: false });
   }
 }
+
+/** The order of the people list: e-mail, id. */
+export const USER_KEYS: SortKey<User>[] = [
+  { field: 'email', direction: 'asc', kind: 'text', value: (row) => row.email },
+  { field: 'id', direction: 'asc', kind: 'uuid', value: (row) => row.id },
+];

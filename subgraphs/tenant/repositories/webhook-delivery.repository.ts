@@ -6,6 +6,9 @@ import { enqueue } from '../../../platform/jobs/job-queue';
 import type { WebhookEventJob } from '../../../platform/jobs/webhook-event';
 import { storedId } from '../../../platform/ids';
 import type { TenantScope } from '../../../platform/tenant-scope';
+import type { ListSlice } from '../../common/connection';
+import { readSlice, sqlCondition, sqlOrder } from '../../common/keyset';
+import type { ListWindow, SortKey } from '../../common/list-window';
 import { deliveryJob, WEBHOOK_DELIVERY_QUEUE } from '../webhooks/queues';
 import type { AdoptedDelivery, AttemptOutcome, AttemptRecord, ClaimedDelivery, Deferral, DeliveryRecord, DeliverySettlement, DueDelivery, WebhookQueueStats } from './webhook-delivery.rows';
 
@@ -14,6 +17,18 @@ export type { AdoptedDelivery, AttemptOutcome, AttemptRecord, ClaimedDelivery, D
 const DELIVERY_COLUMNS = `id, event_type as "eventType", payload, status, attempt_count as "attemptCount",
   case when status = 'pending' then next_attempt_at end as "nextAttemptAt", last_status as "lastStatus",
   last_error as "lastError", delivered_at as "deliveredAt", created_at as "createdAt"`;
+
+/** created_at to the microsecond (now() fills it), as ISO 8601 text: a cursor holding only milliseconds would skip rows. */
+const CREATED_AT_TEXT = `to_char(created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')`;
+
+/** A delivery as the list reads it: with its creation time to the microsecond, for its cursor. */
+export type ListedDelivery = DeliveryRecord & { createdAtKey: string };
+
+/** The order of the delivery log: newest first, then id. */
+export const DELIVERY_KEYS: SortKey<ListedDelivery>[] = [
+  { field: 'created_at', direction: 'desc', kind: 'instant', value: (row) => row.createdAtKey },
+  { field: 'id', direction: 'desc', kind: 'uuid', value: (row) => row.id },
+];
 
 /** MikroORM's driver returns timestamptz as text; records carry Dates. */
 const toDate = (value: unknown): Date | null => (value === null || value === undefined ? null : new Date(value as string));
@@ -32,19 +47,27 @@ const delivery = (row: DeliveryRecord): DeliveryRecord => ({
 export class WebhookDeliveryRepository {
   constructor(private readonly em: EntityManager, private readonly scope: TenantScope) {}
 
-  /** A page of the tenant's deliveries, newest first, and the total. */
-  async page(filter: { eventType?: string | null; status?: string | null }, limit: number, offset: number): Promise<[DeliveryRecord[], number]> {
+  /** A window of the tenant's deliveries, newest first (`DELIVERY_KEYS`), and the total. */
+  page(filter: { eventType?: string | null; status?: string | null }, window: ListWindow): Promise<ListSlice<ListedDelivery>> {
     const where = ['tenant_id = ?'];
     const params: unknown[] = [this.scope.tenantId];
     if (filter.eventType) (where.push('event_type = ?'), params.push(filter.eventType));
     if (filter.status) (where.push('status = ?'), params.push(filter.status));
     const connection = this.em.getConnection();
-    const rows = await connection.execute<DeliveryRecord[]>(
-      `select ${DELIVERY_COLUMNS}, count(*) over () as "total" from tenant.webhook_deliveries where ${where.join(' and ')} order by created_at desc, id desc limit ? offset ?`,
-      [...params, limit, offset],
+    return readSlice(
+      window,
+      DELIVERY_KEYS,
+      async (slice) => {
+        const sliceParams = [...params];
+        const keyset = slice.conditions.map((term) => sqlCondition(term, sliceParams));
+        const rows = await connection.execute<ListedDelivery[]>(
+          `select ${DELIVERY_COLUMNS}, ${CREATED_AT_TEXT} as "createdAtKey" from tenant.webhook_deliveries where ${[...where, ...keyset].join(' and ')} order by ${sqlOrder(DELIVERY_KEYS as SortKey<never>[], slice.reverse)} limit ? offset ?`,
+          [...sliceParams, slice.limit, slice.offset],
+        );
+        return rows.map((row) => ({ ...delivery(row), createdAtKey: row.createdAtKey }));
+      },
+      async () => Number((await connection.execute<{ n: string }[]>(`select count(*) as n from tenant.webhook_deliveries where ${where.join(' and ')}`, params))[0].n),
     );
-    const total = rows.length > 0 ? Number((rows[0] as unknown as { total: string }).total) : Number((await connection.execute<{ n: string }[]>(`select count(*) as n from tenant.webhook_deliveries where ${where.join(' and ')}`, params))[0].n);
-    return [rows.map(delivery), total];
   }
 
   /** One of the tenant's deliveries, or null (another tenant's and ids of any other shape read as absent). */

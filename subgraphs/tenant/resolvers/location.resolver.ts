@@ -1,16 +1,16 @@
 import { Arg, Args, Ctx, ID, Mutation, Query, Resolver } from 'type-graphql';
 import type { SubgraphContext } from '../../../platform/context';
-import type { Page } from '../../common/pagination';
+import type { Connection } from '../../common/connection';
 import { requireScope } from '../../common/require-tenant';
 import { CreateLocationInput } from '../inputs/create-location.input';
 import { LocationService } from '../services/location.service';
-import { LocationListArgs, LocationPage, LocationType } from '../types/location.type';
+import { LocationConnection, LocationListArgs, LocationType } from '../types/location.type';
 
 /** The tenant's locations. */
 @Resolver(() => LocationType)
 export class LocationResolver {
-  @Query(() => LocationPage, { description: "The tenant's locations by name" })
-  locations(@Args() args: LocationListArgs, @Ctx() ctx: SubgraphContext): Promise<Page<LocationType>> {
+  @Query(() => LocationConnection, { description: "The tenant's locations by name" })
+  locations(@Args() args: LocationListArgs, @Ctx() ctx: SubgraphContext): Promise<Connection<LocationType>> {
     return new LocationService(ctx.em, requireScope(ctx), ctx.audit).list(args);
   }
 

@@ -1,16 +1,16 @@
 import { Arg, Args, Ctx, ID, Mutation, Query, Resolver } from 'type-graphql';
 import type { SubgraphContext } from '../../../platform/context';
-import type { Page } from '../../common/pagination';
+import type { Connection } from '../../common/connection';
 import { requireScope } from '../../common/require-tenant';
 import { CreatePatientInput } from '../inputs/create-patient.input';
 import { PatientService } from '../services/patient.service';
-import { PatientListArgs, PatientPage, PatientType } from '../types/patient.type';
+import { PatientConnection, PatientListArgs, PatientType } from '../types/patient.type';
 
 /** The tenant's patients. */
 @Resolver(() => PatientType)
 export class PatientResolver {
-  @Query(() => PatientPage, { description: "The tenant's patients by last, then first name" })
-  patients(@Args() args: PatientListArgs, @Ctx() ctx: SubgraphContext): Promise<Page<PatientType>> {
+  @Query(() => PatientConnection, { description: "The tenant's patients by last, then first name" })
+  patients(@Args() args: PatientListArgs, @Ctx() ctx: SubgraphContext): Promise<Connection<PatientType>> {
     return new PatientService(ctx.em, requireScope(ctx), ctx.audit).list(args);
   }
 

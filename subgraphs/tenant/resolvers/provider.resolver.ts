@@ -1,17 +1,17 @@
 import { Arg, Args, Ctx, FieldResolver, ID, Mutation, Query, Resolver, Root } from 'type-graphql';
 import type { SubgraphContext } from '../../../platform/context';
-import type { Page } from '../../common/pagination';
+import type { Connection } from '../../common/connection';
 import { requireScope } from '../../common/require-tenant';
 import { CreateProviderInput } from '../inputs/create-provider.input';
 import { ProviderService } from '../services/provider.service';
 import { LocationType } from '../types/location.type';
-import { ProviderListArgs, ProviderPage, ProviderType } from '../types/provider.type';
+import { ProviderConnection, ProviderListArgs, ProviderType } from '../types/provider.type';
 
 /** The tenant's providers. */
 @Resolver(() => ProviderType)
 export class ProviderResolver {
-  @Query(() => ProviderPage, { description: "The tenant's providers by last, then first name" })
-  providers(@Args() args: ProviderListArgs, @Ctx() ctx: SubgraphContext): Promise<Page<ProviderType>> {
+  @Query(() => ProviderConnection, { description: "The tenant's providers by last, then first name" })
+  providers(@Args() args: ProviderListArgs, @Ctx() ctx: SubgraphContext): Promise<Connection<ProviderType>> {
     return new ProviderService(ctx.em, requireScope(ctx), ctx.audit).list(args);
   }
 

@@ -1,22 +1,23 @@
 import { Arg, Args, Ctx, ID, Mutation, Query, Resolver } from 'type-graphql';
 import type { TenantContext } from '../tenant-deps';
-import { toPage, type Page } from '../../common/pagination';
+import { toConnection, type Connection } from '../../common/connection';
+import { keyValues } from '../../common/keyset';
+import { listWindow } from '../../common/list-window';
 import { requireScope } from '../../common/require-tenant';
-import { validatePage } from '../../common/validate-page';
+import { USER_KEYS } from '../repositories/user.repository';
 import { PeopleService } from '../services/people.service';
 import { SignInRulesService } from '../services/sign-in-rules.service';
 import { ConfigureSingleSignOnInput } from '../inputs/configure-single-sign-on.input';
-import { InvitedUserType, InviteUserInput, toUserView, UserListArgs, UserPage, UserRole, UserType } from '../types/user.type';
+import { InvitedUserType, InviteUserInput, toUserView, UserConnection, UserListArgs, UserRole, UserType } from '../types/user.type';
 import type { Role } from '../../../schema/roles';
 
 /** The tenant's people: invitations, roles, removal (scope `users:manage`, checked at the gateway). */
 @Resolver()
 export class UserResolver {
-  @Query(() => UserPage, { description: "The tenant's people (invited and active), by e-mail" })
-  async users(@Args() args: UserListArgs, @Ctx() ctx: TenantContext): Promise<Page<UserType>> {
-    validatePage(args);
-    const [users, total] = await this.people(ctx).list(args.page, args.perPage);
-    return toPage(users.map(toUserView), total, args);
+  @Query(() => UserConnection, { description: "The tenant's people (invited and active), by e-mail" })
+  async users(@Args() args: UserListArgs, @Ctx() ctx: TenantContext): Promise<Connection<UserType>> {
+    const slice = await this.people(ctx).list(listWindow(args, USER_KEYS));
+    return toConnection(slice, keyValues(USER_KEYS), toUserView);
   }
 
   @Mutation(() => InvitedUserType, { description: 'Invites a person by e-mail with a role; the answer holds the one-time invitation token' })

@@ -1,21 +1,21 @@
 import { Arg, Args, Ctx, FieldResolver, ID, Mutation, Query, Resolver, Root } from 'type-graphql';
 import type { SubgraphContext } from '../../../platform/context';
-import { toPage, type Page } from '../../common/pagination';
+import { toConnection, type Connection } from '../../common/connection';
+import { keyValues } from '../../common/keyset';
+import { listWindow } from '../../common/list-window';
 import { requireScope } from '../../common/require-tenant';
-import { validatePage } from '../../common/validate-page';
-import { WebhookDeliveryRepository, type AttemptRecord, type DeliveryRecord } from '../repositories/webhook-delivery.repository';
+import { DELIVERY_KEYS, WebhookDeliveryRepository, type AttemptRecord, type DeliveryRecord } from '../repositories/webhook-delivery.repository';
 import { WebhookDeliveryService } from '../services/webhook-delivery.service';
-import { WebhookAttemptType, WebhookDeliveryListArgs, WebhookDeliveryPage, WebhookDeliveryType } from '../types/webhook-delivery.type';
+import { WebhookAttemptType, WebhookDeliveryConnection, WebhookDeliveryListArgs, WebhookDeliveryType } from '../types/webhook-delivery.type';
 
 /** The webhook delivery log: what was sent, every attempt, redelivery and a test event (issue 7). */
 @Resolver(() => WebhookDeliveryType)
 export class WebhookDeliveryResolver {
-  @Query(() => WebhookDeliveryPage, { description: "The tenant's webhook deliveries, newest first" })
-  async webhookDeliveries(@Args() args: WebhookDeliveryListArgs, @Ctx() ctx: SubgraphContext): Promise<Page<DeliveryRecord>> {
+  @Query(() => WebhookDeliveryConnection, { description: "The tenant's webhook deliveries, newest first" })
+  async webhookDeliveries(@Args() args: WebhookDeliveryListArgs, @Ctx() ctx: SubgraphContext): Promise<Connection<DeliveryRecord>> {
     const scope = requireScope(ctx);
-    validatePage(args);
-    const [items, total] = await new WebhookDeliveryRepository(ctx.em, scope).page(args, args.perPage, (args.page - 1) * args.perPage);
-    return toPage(items, total, args);
+    const slice = await new WebhookDeliveryRepository(ctx.em, scope).page(args, listWindow(args, DELIVERY_KEYS));
+    return toConnection(slice, keyValues(DELIVERY_KEYS), (row): DeliveryRecord => row);
   }
 
   @Mutation(() => WebhookDeliveryType, { description: 'Sends a delivered or failed event again, from a fresh retry schedule (same webhook-id)' })

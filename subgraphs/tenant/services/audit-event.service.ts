@@ -3,9 +3,11 @@ import type { AuditOrigin } from '../../../platform/audit/audit-entry';
 import { recordChange } from '../../../platform/audit/request-audit';
 import type { TenantScope } from '../../../platform/tenant-scope';
 import { Issues } from '../../common/field-rules';
-import { SortDirection, toPage, type Page } from '../../common/pagination';
-import { validatePage } from '../../common/validate-page';
-import { AuditEventRepository, type AuditEventFilter, type AuditEventRecord, type SeqBounds } from '../repositories/audit-event.repository';
+import { SortDirection } from '../../common/pagination';
+import { toConnection, type Connection, type ConnectionArgs } from '../../common/connection';
+import { keyValues } from '../../common/keyset';
+import { listWindow } from '../../common/list-window';
+import { auditEventKeys, AuditEventRepository, type AuditEventFilter, type AuditEventRecord, type SeqBounds } from '../repositories/audit-event.repository';
 
 /** Records read per statement of an export: a few hundred KB of text, what the export holds in memory at most (with one page in the socket). */
 const EXPORT_PAGE = 500;
@@ -40,12 +42,12 @@ export class AuditEventService {
     this.records = new AuditEventRepository(em, scope);
   }
 
-  /** One page of the tenant's records matching the filter, by sequence number; a bad page or filter is a 422. */
-  async page(args: AuditEventFilter & { page: number; perPage: number; sortDirection: SortDirection }): Promise<Page<AuditEventRecord>> {
-    validatePage(args);
+  /** One window of the tenant's records matching the filter, by sequence number; a bad window or filter is a 422. */
+  async page(args: AuditEventFilter & ConnectionArgs & { sortDirection: SortDirection }): Promise<Connection<AuditEventRecord>> {
+    const keys = auditEventKeys(args.sortDirection);
+    const window = listWindow(args, keys);
     validateAuditFilter(args);
-    const [items, total] = await this.records.page(args, args.sortDirection, args.perPage, (args.page - 1) * args.perPage);
-    return toPage(items, total, args);
+    return toConnection(await this.records.page(args, keys, window), keyValues(keys), (row) => row);
   }
 
   /**

@@ -2,11 +2,12 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import type { TenantScope } from '../../../platform/tenant-scope';
 import type { RequestAudit } from '../../../platform/audit/request-audit';
 import { NotFoundError } from '../../../schema/errors';
-import { toPage, type Page } from '../../common/pagination';
-import { validatePage } from '../../common/validate-page';
+import { toConnection, type Connection } from '../../common/connection';
+import { keyValues } from '../../common/keyset';
+import { listWindow } from '../../common/list-window';
 import { toLocationView } from '../directory-view';
 import type { CreateLocationInput } from '../inputs/create-location.input';
-import { LocationRepository } from '../repositories/location.repository';
+import { LOCATION_KEYS, LocationRepository } from '../repositories/location.repository';
 import type { LocationListArgs, LocationType } from '../types/location.type';
 import { validateLocation } from './directory-rules';
 
@@ -33,10 +34,9 @@ export class LocationService {
     return toLocationView(location);
   }
 
-  /** One page of locations. */
-  async list(args: LocationListArgs): Promise<Page<LocationType>> {
-    validatePage(args);
-    const [items, total] = await new LocationRepository(this.em, this.scope).list(args);
-    return toPage(items.map(toLocationView), total, args);
+  /** One window of the locations. */
+  async list(args: LocationListArgs): Promise<Connection<LocationType>> {
+    const slice = await new LocationRepository(this.em, this.scope).list(args, listWindow(args, LOCATION_KEYS));
+    return toConnection(slice, keyValues(LOCATION_KEYS), toLocationView);
   }
 }

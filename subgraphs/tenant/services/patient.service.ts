@@ -2,11 +2,12 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import type { TenantScope } from '../../../platform/tenant-scope';
 import type { RequestAudit } from '../../../platform/audit/request-audit';
 import { NotFoundError } from '../../../schema/errors';
-import { toPage, type Page } from '../../common/pagination';
-import { validatePage } from '../../common/validate-page';
+import { toConnection, type Connection } from '../../common/connection';
+import { keyValues } from '../../common/keyset';
+import { listWindow } from '../../common/list-window';
 import { toPatientView } from '../directory-view';
 import type { CreatePatientInput } from '../inputs/create-patient.input';
-import { PatientRepository } from '../repositories/patient.repository';
+import { PatientRepository, patientKeys } from '../repositories/patient.repository';
 import type { PatientListArgs, PatientType } from '../types/patient.type';
 import { validatePatient } from './directory-rules';
 
@@ -33,11 +34,11 @@ export class PatientService {
     return toPatientView(patient);
   }
 
-  /** One page of patients. */
-  async list(args: PatientListArgs): Promise<Page<PatientType>> {
-    validatePage(args);
-    const [items, total] = await new PatientRepository(this.em, this.scope).list(args);
-    this.audit.read('patient', items.map((patient) => patient.id));
-    return toPage(items.map(toPatientView), total, args);
+  /** One window of the patients. */
+  async list(args: PatientListArgs): Promise<Connection<PatientType>> {
+    const keys = patientKeys(args.sortDirection);
+    const slice = await new PatientRepository(this.em, this.scope).list(args, listWindow(args, keys));
+    this.audit.read('patient', slice.rows.map((patient) => patient.id));
+    return toConnection(slice, keyValues(keys), toPatientView);
   }
 }

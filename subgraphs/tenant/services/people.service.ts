@@ -10,6 +10,8 @@ import type { User } from '../entities/user.entity';
 import { ApiKeyRepository } from '../repositories/api-key.repository';
 import { SessionRepository } from '../repositories/session.repository';
 import { UserRepository } from '../repositories/user.repository';
+import type { ListSlice } from '../../common/connection';
+import type { ListWindow } from '../../common/list-window';
 import type { Logger } from 'pino';
 import type { MailTransport } from '../../common/mail/mail-transport';
 import { invitationMail } from './invitation-mail';
@@ -120,8 +122,8 @@ export class PeopleService {
   }
 
   /** One page of the tenant's people (not removed). */
-  list(page: number, perPage: number): Promise<[User[], number]> {
-    return new UserRepository(this.em, this.scope).page(page, perPage);
+  list(window: ListWindow): Promise<ListSlice<User>> {
+    return new UserRepository(this.em, this.scope).page(window);
   }
 
   private roleOf(role: string, loc: string[]): Role {

@@ -2,12 +2,13 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import type { TenantScope } from '../../../platform/tenant-scope';
 import type { RequestAudit } from '../../../platform/audit/request-audit';
 import { NotFoundError } from '../../../schema/errors';
-import { toPage, type Page } from '../../common/pagination';
-import { validatePage } from '../../common/validate-page';
+import { toConnection, type Connection } from '../../common/connection';
+import { keyValues } from '../../common/keyset';
+import { listWindow } from '../../common/list-window';
 import { toLocationView, toProviderView } from '../directory-view';
 import type { CreateProviderInput } from '../inputs/create-provider.input';
 import { LocationRepository } from '../repositories/location.repository';
-import { ProviderRepository } from '../repositories/provider.repository';
+import { PROVIDER_KEYS, ProviderRepository } from '../repositories/provider.repository';
 import type { LocationType } from '../types/location.type';
 import type { ProviderListArgs, ProviderType } from '../types/provider.type';
 import { validateProvider } from './directory-rules';
@@ -36,11 +37,10 @@ export class ProviderService {
     return toProviderView(provider);
   }
 
-  /** One page of providers. */
-  async list(args: ProviderListArgs): Promise<Page<ProviderType>> {
-    validatePage(args);
-    const [items, total] = await new ProviderRepository(this.em, this.scope).list(args);
-    return toPage(items.map(toProviderView), total, args);
+  /** One window of the providers. */
+  async list(args: ProviderListArgs): Promise<Connection<ProviderType>> {
+    const slice = await new ProviderRepository(this.em, this.scope).list(args, listWindow(args, PROVIDER_KEYS));
+    return toConnection(slice, keyValues(PROVIDER_KEYS), toProviderView);
   }
 
   /** The locations behind a provider's `locationIds`, by name. */

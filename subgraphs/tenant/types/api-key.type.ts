@@ -1,6 +1,7 @@
 import { DateTimeISOResolver } from 'graphql-scalars';
 import { ArgsType, Field, ID, ObjectType, registerEnumType } from 'type-graphql';
-import { PageArgs, PageType, SortDirection } from '../../common/pagination';
+import { ConnectionArgs, ConnectionType } from '../../common/connection';
+import { SortDirection } from '../../common/pagination';
 import type { KeyKind } from '../services/api-key.service';
 
 /** A key's kind, as its prefix shows it (docs/access.md). */
@@ -38,13 +39,13 @@ export class ApiKeyType {
   revokedAt!: Date | null;
 }
 
-/** A page of API keys. */
-@ObjectType('ApiKeyPage')
-export class ApiKeyPage extends PageType(ApiKeyType) {}
+/** ApiKeys as a Relay connection (docs/api.md, "Pagination"). */
+@ObjectType('ApiKeyConnection')
+export class ApiKeyConnection extends ConnectionType(ApiKeyType, 'ApiKey') {}
 
 /** Filters of `apiKeys`. */
 @ArgsType()
-export class ApiKeyListArgs extends PageArgs {
+export class ApiKeyListArgs extends ConnectionArgs {
   @Field({ defaultValue: false, description: 'Include revoked keys' })
   includeRevoked: boolean = false;
 

@@ -2,7 +2,8 @@ import { DateTimeISOResolver, SafeIntResolver } from 'graphql-scalars';
 import { ArgsType, Field, ID, ObjectType, registerEnumType } from 'type-graphql';
 import type { ActorKind } from '../../../schema/actor';
 import { DateTimeInput } from '../../common/input-scalars';
-import { PageArgs, PageType, SortDirection } from '../../common/pagination';
+import { ConnectionArgs, ConnectionType } from '../../common/connection';
+import { SortDirection } from '../../common/pagination';
 
 /** Who acted, as audit records name it (schema/actor.ts). */
 export const AuditActorKind = { key: 'key', user: 'user', operator: 'operator', system: 'system' } as const satisfies Record<ActorKind, ActorKind>;
@@ -53,13 +54,13 @@ export class AuditEventType {
   clientAddress!: string | null;
 }
 
-/** A page of audit records. */
-@ObjectType('AuditEventPage')
-export class AuditEventPage extends PageType(AuditEventType) {}
+/** AuditEvents as a Relay connection (docs/api.md, "Pagination"). */
+@ObjectType('AuditEventConnection')
+export class AuditEventConnection extends ConnectionType(AuditEventType, 'AuditEvent') {}
 
 /** Filters of `auditEvents` (and of the REST export); each narrows the result, all together. */
 @ArgsType()
-export class AuditEventListArgs extends PageArgs {
+export class AuditEventListArgs extends ConnectionArgs {
   @Field(() => ID, { nullable: true, description: "Only this actor's records (a key's or a person's id)" })
   actorId?: string | null;
 

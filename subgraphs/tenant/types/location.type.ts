@@ -1,6 +1,6 @@
 import { DateTimeISOResolver } from 'graphql-scalars';
 import { ArgsType, Directive, Field, ID, ObjectType } from 'type-graphql';
-import { PageArgs, PageType } from '../../common/pagination';
+import { ConnectionArgs, ConnectionType } from '../../common/connection';
 
 /** A practice location, every field of the contract's Location (part 2). */
 @ObjectType('Location', { description: 'A place where the practice sees patients, or a virtual (telehealth) one' })
@@ -40,13 +40,13 @@ export class LocationType {
   partnerLocationId!: string | null;
 }
 
-/** A page of locations. */
-@ObjectType('LocationPage')
-export class LocationPage extends PageType(LocationType) {}
+/** Locations as a Relay connection (docs/api.md, "Pagination"). */
+@ObjectType('LocationConnection')
+export class LocationConnection extends ConnectionType(LocationType, 'Location') {}
 
 /** Filters of `locations`, ordered by name. */
 @ArgsType()
-export class LocationListArgs extends PageArgs {
+export class LocationListArgs extends ConnectionArgs {
   @Field(() => String, { nullable: true, description: 'Case-insensitive match on name or city' })
   search?: string | null;
 

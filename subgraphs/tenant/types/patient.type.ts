@@ -1,6 +1,7 @@
 import { DateTimeISOResolver } from 'graphql-scalars';
 import { ArgsType, Directive, Field, ID, ObjectType } from 'type-graphql';
-import { PageArgs, PageType, SortDirection } from '../../common/pagination';
+import { ConnectionArgs, ConnectionType } from '../../common/connection';
+import { SortDirection } from '../../common/pagination';
 
 /** A patient of the practice (PHI: never logged). */
 @ObjectType('Patient', { description: 'A patient of the practice' })
@@ -31,13 +32,13 @@ export class PatientType {
   updatedDate!: Date;
 }
 
-/** A page of patients. */
-@ObjectType('PatientPage')
-export class PatientPage extends PageType(PatientType) {}
+/** Patients as a Relay connection. */
+@ObjectType('PatientConnection')
+export class PatientConnection extends ConnectionType(PatientType, 'Patient') {}
 
 /** Filters of `patients`, ordered by last then first name. */
 @ArgsType()
-export class PatientListArgs extends PageArgs {
+export class PatientListArgs extends ConnectionArgs {
   @Field(() => String, { nullable: true, description: 'Case-insensitive match on name or e-mail; every word must match' })
   search?: string | null;
 

@@ -1,6 +1,6 @@
 import { DateTimeISOResolver } from 'graphql-scalars';
 import { ArgsType, Directive, Field, ID, ObjectType } from 'type-graphql';
-import { PageArgs, PageType } from '../../common/pagination';
+import { ConnectionArgs, ConnectionType } from '../../common/connection';
 
 /** A clinician of the practice. */
 @ObjectType('Provider', { description: 'A clinician of the practice' })
@@ -37,13 +37,13 @@ export class ProviderType {
   updatedDate!: Date;
 }
 
-/** A page of providers. */
-@ObjectType('ProviderPage')
-export class ProviderPage extends PageType(ProviderType) {}
+/** Providers as a Relay connection (docs/api.md, "Pagination"). */
+@ObjectType('ProviderConnection')
+export class ProviderConnection extends ConnectionType(ProviderType, 'Provider') {}
 
 /** Filters of `providers`, ordered by last then first name. */
 @ArgsType()
-export class ProviderListArgs extends PageArgs {
+export class ProviderListArgs extends ConnectionArgs {
   @Field(() => String, { nullable: true, description: 'Case-insensitive match on name, title or e-mail; every word must match' })
   search?: string | null;
 

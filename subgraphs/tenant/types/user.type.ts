@@ -1,6 +1,6 @@
 import { DateTimeISOResolver } from 'graphql-scalars';
 import { ArgsType, Field, ID, InputType, ObjectType, registerEnumType } from 'type-graphql';
-import { PageArgs, PageType } from '../../common/pagination';
+import { ConnectionArgs, ConnectionType } from '../../common/connection';
 import { ROLES, type Role } from '../../../schema/roles';
 import type { User, UserStatus } from '../entities/user.entity';
 
@@ -42,13 +42,13 @@ export function toUserView(user: User): UserType {
   return { id: user.id, email: user.email, name: user.name, role: user.role as Role, status: user.status as 'invited' | 'active', twoFactorEnabled: user.totpSecret !== null, createdAt: user.createdAt };
 }
 
-/** A page of people. */
-@ObjectType('UserPage')
-export class UserPage extends PageType(UserType) {}
+/** Users as a Relay connection (docs/api.md, "Pagination"). */
+@ObjectType('UserConnection')
+export class UserConnection extends ConnectionType(UserType, 'User') {}
 
 /** Page of `users`. */
 @ArgsType()
-export class UserListArgs extends PageArgs {}
+export class UserListArgs extends ConnectionArgs {}
 
 /** `inviteUser`. */
 @InputType('InviteUserInput')

@@ -1,6 +1,6 @@
 import { DateTimeISOResolver } from 'graphql-scalars';
 import { ArgsType, Field, ID, Int, ObjectType, registerEnumType } from 'type-graphql';
-import { PageArgs, PageType } from '../../common/pagination';
+import { ConnectionArgs, ConnectionType } from '../../common/connection';
 
 /** Where a delivery stands. */
 export enum WebhookDeliveryStatus {
@@ -63,13 +63,13 @@ export class WebhookDeliveryType {
   createdAt!: Date;
 }
 
-/** A page of deliveries. */
-@ObjectType('WebhookDeliveryPage')
-export class WebhookDeliveryPage extends PageType(WebhookDeliveryType) {}
+/** WebhookDeliverys as a Relay connection (docs/api.md, "Pagination"). */
+@ObjectType('WebhookDeliveryConnection')
+export class WebhookDeliveryConnection extends ConnectionType(WebhookDeliveryType, 'WebhookDelivery') {}
 
 /** Filters of `webhookDeliveries`. */
 @ArgsType()
-export class WebhookDeliveryListArgs extends PageArgs {
+export class WebhookDeliveryListArgs extends ConnectionArgs {
   @Field(() => String, { nullable: true, description: 'Only this event type, e.g. gift_card.activated' })
   eventType?: string | null;
 

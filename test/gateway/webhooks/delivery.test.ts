@@ -39,7 +39,7 @@ describe('webhook delivery (outbox -> dispatcher -> Standard Webhooks receiver o
   const events = async (tenantId: string, type: string, queued?: boolean) => dispatch.jobs.boss.findJobs(WEBHOOK_EVENT_QUEUE, { data: { tenantId, type }, queued });
 
   const deliveries = async (tenant: Awaited<ReturnType<typeof createTestTenant>>) =>
-    (await tenant.graphql('{ webhookDeliveries { total items { id eventType status attemptCount lastStatus payload attempts { attemptNumber statusCode error } } } }')).body.data.webhookDeliveries;
+    (await tenant.graphql('{ webhookDeliveries { totalCount nodes { id eventType status attemptCount lastStatus payload attempts { attemptNumber statusCode error } } } }')).body.data.webhookDeliveries;
 
   it('delivers an event once on 200, signed and verifiable, with the payload {type, timestamp, data}', async () => {
     const { tenant, receiver } = await subscribed();
@@ -52,9 +52,9 @@ describe('webhook delivery (outbox -> dispatcher -> Standard Webhooks receiver o
     expect(hit.payload).toMatchObject({ type: 'tenant.updated', data: { id: tenant.tenantId, changedFields: ['name'] } });
     expect(new Date(hit.payload!.timestamp).toISOString()).toBe(hit.payload!.timestamp);
     const log = await deliveries(tenant);
-    expect(log.total).toBe(1);
-    expect(log.items[0]).toMatchObject({ id: hit.id, eventType: 'tenant.updated', status: 'DELIVERED', attemptCount: 1, lastStatus: 200 });
-    expect(log.items[0].attempts).toEqual([{ attemptNumber: 1, statusCode: 200, error: null }]);
+    expect(log.totalCount).toBe(1);
+    expect(log.nodes[0]).toMatchObject({ id: hit.id, eventType: 'tenant.updated', status: 'DELIVERED', attemptCount: 1, lastStatus: 200 });
+    expect(log.nodes[0].attempts).toEqual([{ attemptNumber: 1, statusCode: 200, error: null }]);
   });
 
   it('retries 500, 500, then succeeds on 200 with the same webhook-id', async () => {
@@ -64,8 +64,8 @@ describe('webhook delivery (outbox -> dispatcher -> Standard Webhooks receiver o
     await dispatchUntil(dispatch.dispatcher, () => receiver.received.length >= 3);
     expect(receiver.received.map((r) => r.id)).toEqual([receiver.received[0].id, receiver.received[0].id, receiver.received[0].id]);
     expect(receiver.received.every((r) => r.verified)).toBe(true);
-    await dispatchUntil(dispatch.dispatcher, async () => (await deliveries(tenant)).items[0].status === 'DELIVERED');
-    expect((await deliveries(tenant)).items[0].attempts.map((a: { statusCode: number }) => a.statusCode)).toEqual([500, 500, 200]);
+    await dispatchUntil(dispatch.dispatcher, async () => (await deliveries(tenant)).nodes[0].status === 'DELIVERED');
+    expect((await deliveries(tenant)).nodes[0].attempts.map((a: { statusCode: number }) => a.statusCode)).toEqual([500, 500, 200]);
   });
 
   it('delivers once the receiver comes back up', async () => {
@@ -73,8 +73,8 @@ describe('webhook delivery (outbox -> dispatcher -> Standard Webhooks receiver o
     const port = Number(new URL(receiver.url).port);
     await receiver.close();
     await touchTenant(server.url, tenant, 'Down Clinic');
-    await dispatchUntil(dispatch.dispatcher, async () => (await deliveries(tenant)).items[0]?.attemptCount >= 1);
-    const first = (await deliveries(tenant)).items[0];
+    await dispatchUntil(dispatch.dispatcher, async () => (await deliveries(tenant)).nodes[0]?.attemptCount >= 1);
+    const first = (await deliveries(tenant)).nodes[0];
     expect(first.status).toBe('PENDING');
     expect(first.attempts[0]).toMatchObject({ statusCode: null, error: expect.stringContaining('network error') });
     const secret = (await request(`${server.url}/tenant/webhook-config`, { headers: tenant.headers })).body;
@@ -82,7 +82,7 @@ describe('webhook delivery (outbox -> dispatcher -> Standard Webhooks receiver o
     const back = await startWebhookReceiver(() => null, port);
     receivers.push(back);
     await dispatchUntil(dispatch.dispatcher, () => back.received.length >= 1);
-    await dispatchUntil(dispatch.dispatcher, async () => (await deliveries(tenant)).items[0].status === 'DELIVERED');
+    await dispatchUntil(dispatch.dispatcher, async () => (await deliveries(tenant)).nodes[0].status === 'DELIVERED');
   });
 
   it('refuses at send time a host that resolves to an internal address', async () => {
@@ -91,22 +91,22 @@ describe('webhook delivery (outbox -> dispatcher -> Standard Webhooks receiver o
     // Saved while allowed; delivered by workers without ALLOW_HTTP_WEBHOOKS: the address connected to is what is checked.
     const strict = await testDispatcher({ allowInternal: false });
     try {
-      await dispatchUntil(strict.dispatcher, async () => (await deliveries(tenant)).items[0]?.attemptCount >= 1);
+      await dispatchUntil(strict.dispatcher, async () => (await deliveries(tenant)).nodes[0]?.attemptCount >= 1);
     } finally {
       await strict.close();
     }
     expect(receiver.received).toHaveLength(0);
-    expect((await deliveries(tenant)).items[0].attempts[0]).toMatchObject({ statusCode: null, error: 'refused: the host resolves to a non-public address' });
+    expect((await deliveries(tenant)).nodes[0].attempts[0]).toMatchObject({ statusCode: null, error: 'refused: the host resolves to a non-public address' });
   });
 
   it('410 Gone disables the endpoint and fails the delivery', async () => {
     const { tenant, receiver } = await subscribed();
     receiver.script.push(410);
     await touchTenant(server.url, tenant, 'Gone Clinic');
-    await dispatchUntil(dispatch.dispatcher, async () => (await deliveries(tenant)).items[0]?.status === 'FAILED');
+    await dispatchUntil(dispatch.dispatcher, async () => (await deliveries(tenant)).nodes[0]?.status === 'FAILED');
     const config = await request(`${server.url}/tenant/webhook-config`, { headers: tenant.headers });
     expect(config.body).toMatchObject({ enabled: false, disabledAt: expect.any(String), disabledReason: 'the receiver answered 410 Gone' });
-    expect((await deliveries(tenant)).items[0].attempts[0].error).toBe('HTTP 410; endpoint disabled: the receiver answered 410 Gone');
+    expect((await deliveries(tenant)).nodes[0].attempts[0].error).toBe('HTTP 410; endpoint disabled: the receiver answered 410 Gone');
     expect(receiver.received).toHaveLength(1);
   });
 
@@ -127,7 +127,7 @@ describe('webhook delivery (outbox -> dispatcher -> Standard Webhooks receiver o
     await dispatchUntil(dispatch.dispatcher, async () => (await events(tenant.tenantId, 'tenant.updated', true)).length === 0);
     await dispatch.dispatcher.runOnce();
     expect(receiver.received).toHaveLength(0);
-    expect((await deliveries(tenant)).total).toBe(0);
+    expect((await deliveries(tenant)).totalCount).toBe(0);
   });
 
   it('never sends an event whose transaction rolled back', async () => {
@@ -148,8 +148,8 @@ describe('webhook delivery (outbox -> dispatcher -> Standard Webhooks receiver o
   it('redelivers on request and sends a test event, through GraphQL', async () => {
     const { tenant, receiver } = await subscribed();
     await touchTenant(server.url, tenant, 'Again Clinic');
-    await dispatchUntil(dispatch.dispatcher, async () => (await deliveries(tenant)).items[0]?.status === 'DELIVERED');
-    const id = (await deliveries(tenant)).items[0].id;
+    await dispatchUntil(dispatch.dispatcher, async () => (await deliveries(tenant)).nodes[0]?.status === 'DELIVERED');
+    const id = (await deliveries(tenant)).nodes[0].id;
     const again = await tenant.graphql('mutation($id: ID!) { redeliverWebhookEvent(id: $id) { id status attemptCount } }', { id });
     expect(again.body.data.redeliverWebhookEvent).toEqual({ id, status: 'PENDING', attemptCount: 0 });
     const test = await tenant.graphql('mutation { sendTestWebhookEvent { id eventType status } }');
@@ -160,6 +160,6 @@ describe('webhook delivery (outbox -> dispatcher -> Standard Webhooks receiver o
     const other = await createTestTenant('Other', server.url);
     const foreign = await other.graphql('mutation($id: ID!) { redeliverWebhookEvent(id: $id) { id } }', { id });
     expect(foreign.body.errors[0].extensions.code).toBe('NOT_FOUND');
-    expect((await deliveries(other)).total).toBe(0);
+    expect((await deliveries(other)).totalCount).toBe(0);
   });
 });

@@ -47,7 +47,7 @@ describe('audit trail', () => {
     const keyId = await keyIdOf(tenant);
     const ann = await createPatient(tenant, 'Ann');
     const bob = await createPatient(tenant, 'Bob');
-    const list = await tenant.graphql('{ patients(perPage: 10) { items { id } } }');
+    const list = await tenant.graphql('{ patients(first: 10) { nodes { id } } }');
     const one = await tenant.graphql('query($id: ID!) { patient(id: $id) { firstName } }', { id: bob.id });
     const none = await tenant.graphql('{ tenant { id } }');
     expect(none.status).toBe(200);
@@ -80,7 +80,7 @@ describe('audit trail', () => {
     const tenant = await createTestTenant('Tamper Clinic', server.url);
     const ann = await createPatient(tenant, 'Ann');
     await createPatient(tenant, 'Cid');
-    await tenant.graphql('{ patients { items { id } } }');
+    await tenant.graphql('{ patients { nodes { id } } }');
     await records(tenant.tenantId);
     expect((await verify(tenant.tenantId)).problems).toEqual([]);
 

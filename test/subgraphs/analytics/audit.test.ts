@@ -83,16 +83,16 @@ describe('analytics subgraph: audit records (real PostgreSQL)', () => {
     const lines = [await line(ann), await line(bob)];
     await runAudited(kit.billing, t, PACKAGE, { i: { locationId: location, packageName: 'Pack', paymentMedium: 'CASH', grossCents: 1000 } });
 
-    const page = await run(t, '{ revenueBreakdown(timezone: "UTC") { total items { id patientId } } }');
-    expect(page.data.revenueBreakdown.total).toBe(3);
+    const page = await run(t, '{ revenueBreakdown(timezone: "UTC") { totalCount nodes { id patientId } } }');
+    expect(page.data.revenueBreakdown.totalCount).toBe(3);
     const aggregates = await run(t, `{ revenueBreakdownSummary(timezone: "UTC") { count } revenueBreakdownGroups(timezone: "UTC", groupBy: location) { groupKey }
       revenueBreakdownGroupSummaries(timezone: "UTC", groupBy: provider) { count } }`);
     const byId = await run(t, QUERY, { q: { measures: ['revenue.netAmount'], dimensions: ['revenue.patientId'] } });
     expect(byId.data.executeAnalyticsQuery.data).toHaveLength(3); // Ann, Bob and the line of no patient
     const byName = await run(t, QUERY, { q: { measures: ['revenue.count'], dimensions: ['revenue.patient'], filters: [{ member: 'revenue.patient', operator: 'equals', values: ['Bob Baker'] }] } });
     const total = await run(t, QUERY, { q: { measures: ['revenue.netAmount'], dimensions: ['revenue.location'] } });
-    const none = await run(t, '{ revenueBreakdown(timezone: "UTC", patientIds: ["00000000-0000-4000-8000-000000000000"]) { total } }');
-    expect(none.data.revenueBreakdown.total).toBe(0);
+    const none = await run(t, '{ revenueBreakdown(timezone: "UTC", patientIds: ["00000000-0000-4000-8000-000000000000"]) { totalCount } }');
+    expect(none.data.revenueBreakdown.totalCount).toBe(0);
 
     const rows = await records(t, [page, aggregates, byId, byName, total, none]);
     const read = (r: AuditedRun, type: string) => ({ action: `${type}.read`, resource_type: type, actor_kind: 'key', actor_id: AUDIT_KEY_ID, request_id: r.requestId });

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { offsetCursor } from '../../../schema/list-cursor';
 import fc from 'fast-check';
 import { Client } from 'pg';
 import { analyticsSubgraph } from '../../../subgraphs/analytics';
@@ -120,7 +121,7 @@ describe('revenue rollups answer exactly what the lines answer (real PostgreSQL,
         expect(await outcome(onRollups.groups({ ...filters, groupBy }))).toEqual(await outcome(onLines.groups({ ...filters, groupBy })));
         const summaries = { ...filters, groupBy, sortBy, sortDirection };
         expect(await outcome(onRollups.groupSummaries(summaries))).toEqual(await outcome(onLines.groupSummaries(summaries)));
-        const page = { ...filters, ...row, sortBy: RevenueBreakdownSortField.created_date, sortDirection, page: 2, perPage: 5 };
+        const page = { ...filters, ...row, sortBy: RevenueBreakdownSortField.created_date, sortDirection, first: 5, after: offsetCursor(5) };
         expect(await outcome(onRollups.lines(page))).toEqual(await outcome(onLines.lines(page)));
         const parsed = parseRevenueFilter(filters, new QueryIssues());
         // One rollup per dimension: filters on one of them (or none) and on nothing a rollup lacks have one that covers them.

@@ -91,17 +91,17 @@ describe('billing subgraph: audit records (real PostgreSQL)', () => {
     for (const patientId of [ann, bob]) members.push((await run(t, MEMBER, { i: { patientId, planName: 'Plan', priceCents: 100, interval: 'MONTH', status: 'ACTIVE', balanceDueCents: 0 } })).data.createMember.id);
     const before = (await billingRecords(t)).length;
 
-    const list = await run(t, '{ issuedGiftCards { items { id } } }');
-    expect(list.data.issuedGiftCards.items).toHaveLength(2);
+    const list = await run(t, '{ issuedGiftCards { nodes { id } } }');
+    expect(list.data.issuedGiftCards.nodes).toHaveLength(2);
     const oneNamed = await run(t, 'query($id: ID!) { issuedGiftCard(id: $id) { id } }', { id: named });
     await run(t, 'query($id: ID!) { issuedGiftCard(id: $id) { id } }', { id: anonymous });
-    const memberList = await run(t, '{ members { items { id } } }');
+    const memberList = await run(t, '{ members { nodes { id } } }');
     const oneMember = await run(t, 'query($id: ID!) { member(id: $id) { id } }', { id: members[1] });
     const entities = await run(t, 'query($r: [_Any!]!) { _entities(representations: $r) { ... on Patient { paymentMethods { id } } } }', {
       r: [ann, bob].map((id) => ({ __typename: 'Patient', id })),
     });
     expect(entities.data._entities.flatMap((p: { paymentMethods: unknown[] }) => p.paymentMethods)).toHaveLength(2);
-    await run(t, '{ issuedGiftCards(status: DISABLED) { items { id } } members(status: CANCELLED) { items { id } } }');
+    await run(t, '{ issuedGiftCards(status: DISABLED) { nodes { id } } members(status: CANCELLED) { nodes { id } } }');
 
     const reads = (await billingRecords(t)).slice(before);
     const read = (r: AuditedRun, type: string) => ({ action: `${type}.read`, resource_type: type, actor_kind: 'key', outcome: 'success', request_id: r.requestId });

@@ -131,9 +131,9 @@ describe('billing subgraph: issued gift cards and their notifications (real Post
       expect(codeOf(await kit.run(a, READ, { id }))).toBe('NOT_FOUND');
       expect(codeOf(await kit.run(a, ACTIVATE, { id, send: true }))).toBe('NOT_FOUND');
     }
-    const pending = await kit.run(b, '{ issuedGiftCards(status: PENDING) { total page perPage pages items { id } } }');
-    expect(pending.data.issuedGiftCards).toEqual({ total: 1, page: 1, perPage: 20, pages: 1, items: [{ id: theirs.id }] });
-    const past = await kit.run(b, '{ issuedGiftCards(page: 5) { total items { id } } }');
-    expect(past.data.issuedGiftCards).toEqual({ total: 1, items: [] });
+    const pending = await kit.run(b, '{ issuedGiftCards(status: PENDING) { totalCount pageInfo { hasNextPage } nodes { id } } }');
+    expect(pending.data.issuedGiftCards).toEqual({ totalCount: 1, pageInfo: { hasNextPage: false }, nodes: [{ id: theirs.id }] });
+    const past = await kit.run(b, 'query($after: String) { issuedGiftCards(after: $after) { totalCount nodes { id } } }', { after: Buffer.from('offset:80').toString('base64url') });
+    expect(past.data.issuedGiftCards).toEqual({ totalCount: 1, nodes: [] });
   });
 });

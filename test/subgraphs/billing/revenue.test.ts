@@ -78,10 +78,10 @@ describe('billing subgraph: revenue lines and billing.revenue_line (real Postgre
     expect(rows[0].providers).toBe(6);
     expect(rows[0].last.getTime() - rows[0].first.getTime()).toBeGreaterThan(700 * 86_400_000);
     expect(took).toBeLessThan(20_000);
-    const counts = await kit.run(t, '{ merchantAccounts { isDefault locations { id } } issuedGiftCards { total } members { total } }');
+    const counts = await kit.run(t, '{ merchantAccounts { isDefault locations { id } } issuedGiftCards { totalCount } members { totalCount } }');
     expect(counts.data.merchantAccounts.filter((m: any) => m.isDefault)).toHaveLength(1);
-    expect(counts.data.issuedGiftCards.total).toBe(4);
-    expect(counts.data.members.total).toBe(4);
+    expect(counts.data.issuedGiftCards.totalCount).toBe(4);
+    expect(counts.data.members.totalCount).toBe(4);
   });
 
   it('filters the view by tenant and time through the base tables’ indexes', async () => {

@@ -2,7 +2,8 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { TenantScope } from '../../../platform/tenant-scope';
 import { NotFoundError } from '../../../schema/errors';
 import { DirectoryRepository } from '../../../subgraphs/billing/repositories/directory.repository';
-import { GiftCardRepository } from '../../../subgraphs/billing/repositories/gift-card.repository';
+import { GIFT_CARD_KEYS, GiftCardRepository } from '../../../subgraphs/billing/repositories/gift-card.repository';
+import { listWindow } from '../../../subgraphs/common/list-window';
 import { MemberRepository } from '../../../subgraphs/billing/repositories/member.repository';
 import { MerchantAccountRepository } from '../../../subgraphs/billing/repositories/merchant-account.repository';
 import { PaymentMethodRepository } from '../../../subgraphs/billing/repositories/payment-method.repository';
@@ -66,7 +67,7 @@ describe('billing under the tenant guard (real PostgreSQL)', () => {
     const em = guardedFor(a);
     const scope = TenantScope.ofStoredRow(b);
     expect(await new GiftCardRepository(em, scope).findById(rowsOfB.card)).toBeNull();
-    expect(await new GiftCardRepository(em, scope).list(null, 1, 20)).toEqual([[], 0]);
+    expect(await new GiftCardRepository(em, scope).list(null, listWindow({ first: 20 }, GIFT_CARD_KEYS))).toMatchObject({ nodes: [], totalCount: 0 });
     expect(await new MemberRepository(em, scope).findById(rowsOfB.member)).toBeNull();
     expect(await new PaymentMethodRepository(em, scope).findById(rowsOfB.method)).toBeNull();
     expect(await new PaymentMethodRepository(em, scope).ofPatients([rowsOfB.patient], true)).toEqual([]);

@@ -65,7 +65,7 @@ describe('notes subgraph: audit records (real PostgreSQL)', () => {
 
   it('reads of templates record nothing (no PHI), and a change whose record is refused is undone with it', async () => {
     const tenant = randomUUID();
-    await run(tenant, '{ noteTemplates { total } }');
+    await run(tenant, '{ noteTemplates { totalCount } }');
     const scope = TenantScope.ofStoredRow(tenant);
     const service = new NoteTemplateService(scope.guard(subgraph.orm.em.fork() as never), scope, refusedAudit(tenant));
     await expect(service.create({ name: 'Never' } as never)).rejects.toThrow(/actor_kind/);

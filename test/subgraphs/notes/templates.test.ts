@@ -65,23 +65,23 @@ describe('note templates in the notes subgraph (real PostgreSQL)', () => {
     });
   });
 
-  it('lists templates newest first with the page envelope, oldest first on request', async () => {
+  it('lists templates newest first as a connection, oldest first on request', async () => {
     const tenant = randomUUID();
     for (const name of ['One', 'Two', 'Three']) await create(tenant, { name, questions: [{ kind: 'text', label: `${name}?` }] });
-    const page = await run(tenant, '{ noteTemplates(perPage: 2) { total page perPage pages items { name questions { label } } } }');
+    const page = await run(tenant, '{ noteTemplates(first: 2) { totalCount pageInfo { hasNextPage endCursor } nodes { name questions { label } } } }');
     expect(page.data!.noteTemplates).toEqual({
-      total: 3,
-      page: 1,
-      perPage: 2,
-      pages: 2,
-      items: [
+      totalCount: 3,
+      pageInfo: { hasNextPage: true, endCursor: expect.any(String) },
+      nodes: [
         { name: 'Three', questions: [{ label: 'Three?' }] },
         { name: 'Two', questions: [{ label: 'Two?' }] },
       ],
     });
-    const oldest = await run(tenant, '{ noteTemplates(page: 2, perPage: 2, sortDirection: asc) { items { name } } }');
-    expect(oldest.data!.noteTemplates.items).toEqual([{ name: 'Three' }]);
-    expect(issuesOf(await run(tenant, '{ noteTemplates(perPage: 101) { total } }'))[0]).toMatchObject({ type: 'less_than_equal', loc: ['perPage'] });
+    const rest = await run(tenant, 'query($after: String) { noteTemplates(first: 2, after: $after) { nodes { name } } }', { after: page.data!.noteTemplates.pageInfo.endCursor });
+    expect(rest.data!.noteTemplates.nodes).toEqual([{ name: 'One' }]);
+    const oldest = await run(tenant, '{ noteTemplates(last: 1, sortDirection: asc) { nodes { name } } }');
+    expect(oldest.data!.noteTemplates.nodes).toEqual([{ name: 'Three' }]);
+    expect(issuesOf(await run(tenant, '{ noteTemplates(first: 101) { totalCount } }'))[0]).toMatchObject({ type: 'less_than_equal', loc: ['first'] });
   });
 
   it("treats another tenant's ids and ids of any shape as unknown", async () => {
@@ -94,12 +94,12 @@ describe('note templates in the notes subgraph (real PostgreSQL)', () => {
       const add = await addQuestion(randomUUID(), id, { kind: 'text', label: 'Sneaky' });
       expect(add.errors?.[0].message).toBe('Note template not found');
     }
-    const list = await run(randomUUID(), '{ noteTemplates { total } }');
-    expect(list.data!.noteTemplates.total).toBe(0);
+    const list = await run(randomUUID(), '{ noteTemplates { totalCount } }');
+    expect(list.data!.noteTemplates.totalCount).toBe(0);
   });
 
   it('refuses to work without a tenant', async () => {
-    const result = await run(null, '{ noteTemplates { total } }');
+    const result = await run(null, '{ noteTemplates { totalCount } }');
     expect(result.errors?.[0].message).toBe('A tenant is required');
   });
 

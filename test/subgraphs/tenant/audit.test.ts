@@ -67,7 +67,7 @@ describe('tenant subgraph: audit records of changes (real PostgreSQL)', () => {
   it('reads of the directory and the configuration record nothing: no PHI', async () => {
     const tenant = await kit.tenant('Audit Reads');
     await run(tenant, LOCATION, { i: { name: 'Uptown', addressLineOne: '2 Main St', city: 'Portland' } });
-    await run(tenant, '{ locations { items { id } } providers { items { id } } tenant { id } webhookConfig { url } webhookDeliveries { total } }');
+    await run(tenant, '{ locations { nodes { id } } providers { nodes { id } } tenant { id } webhookConfig { url } webhookDeliveries { totalCount } }');
     expect((await records(tenant)).map((row) => row.action)).toEqual(['location.create']);
   });
 

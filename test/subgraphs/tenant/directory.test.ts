@@ -50,10 +50,10 @@ describe('tenant subgraph directory (real PostgreSQL)', () => {
     ]);
     const created = await kit.run(a, query, { i: { firstName: 'Ana', lastName: 'Silva', title: 'PT', npi: '1234567893', locationIds: [mine.id] } });
     expect(created.data.createProvider).toMatchObject({ firstName: 'Ana', locationIds: [mine.id], locations: [{ id: mine.id }] });
-    const byLocation = await kit.run(a, `query($l: ID) { providers(locationId: $l) { total items { id } } }`, { l: mine.id });
-    expect(byLocation.data.providers).toEqual({ total: 1, items: [{ id: created.data.createProvider.id }] });
-    const elsewhere = await kit.run(a, `query($l: ID) { providers(locationId: $l) { total } }`, { l: 'not-a-uuid' });
-    expect(elsewhere.data.providers.total).toBe(0);
+    const byLocation = await kit.run(a, `query($l: ID) { providers(locationId: $l) { totalCount nodes { id } } }`, { l: mine.id });
+    expect(byLocation.data.providers).toEqual({ totalCount: 1, nodes: [{ id: created.data.createProvider.id }] });
+    const elsewhere = await kit.run(a, `query($l: ID) { providers(locationId: $l) { totalCount } }`, { l: 'not-a-uuid' });
+    expect(elsewhere.data.providers.totalCount).toBe(0);
   });
 
   it('pages and searches patients by name or e-mail, every word matching', async () => {
@@ -67,18 +67,18 @@ describe('tenant subgraph directory (real PostgreSQL)', () => {
       const result = await kit.run(tenant, `mutation($i: CreatePatientInput!) { createPatient(input: $i) { id } }`, { i: { firstName, lastName, email, dateOfBirth: '1980-05-17' } });
       expect(result.errors).toBeUndefined();
     }
-    const page = await kit.run(tenant, `{ patients(perPage: 3) { total page perPage pages items { lastName } } }`);
-    expect(page.data.patients).toEqual({ total: 4, page: 1, perPage: 3, pages: 2, items: [{ lastName: 'Byron' }, { lastName: 'Hopper' }, { lastName: 'Lovelace' }] });
-    const desc = await kit.run(tenant, `{ patients(sortDirection: desc, perPage: 1) { items { lastName } } }`);
-    expect(desc.data.patients.items).toEqual([{ lastName: 'Turing' }]);
-    const search = async (text: string) => (await kit.run(tenant, `query($s: String) { patients(search: $s) { items { firstName lastName } } }`, { s: text })).data.patients.items;
+    const page = await kit.run(tenant, `{ patients(first: 3) { totalCount pageInfo { hasNextPage hasPreviousPage } nodes { lastName } } }`);
+    expect(page.data.patients).toEqual({ totalCount: 4, pageInfo: { hasNextPage: true, hasPreviousPage: false }, nodes: [{ lastName: 'Byron' }, { lastName: 'Hopper' }, { lastName: 'Lovelace' }] });
+    const desc = await kit.run(tenant, `{ patients(sortDirection: desc, first: 1) { nodes { lastName } } }`);
+    expect(desc.data.patients.nodes).toEqual([{ lastName: 'Turing' }]);
+    const search = async (text: string) => (await kit.run(tenant, `query($s: String) { patients(search: $s) { nodes { firstName lastName } } }`, { s: text })).data.patients.nodes;
     expect(await search('ada love')).toEqual([{ firstName: 'Ada', lastName: 'Lovelace' }]);
     expect(await search('GRACE@')).toEqual([{ firstName: 'Grace', lastName: 'Hopper' }]);
     // LIKE wildcards in the search are literal characters.
     expect(await search('100%')).toEqual([{ firstName: 'Ada', lastName: 'Byron' }]);
     expect(await search('%')).toEqual([{ firstName: 'Ada', lastName: 'Byron' }]);
-    const bad = await kit.run(tenant, `{ patients(perPage: 500) { total } }`);
-    expect(issuesOf(bad)).toEqual([{ type: 'less_than_equal', loc: ['perPage'], msg: 'Input should be less than or equal to 100', input: 500, ctx: { le: 100 } }]);
+    const bad = await kit.run(tenant, `{ patients(first: 500) { totalCount } }`);
+    expect(issuesOf(bad)).toEqual([{ type: 'less_than_equal', loc: ['first'], msg: 'Input should be less than or equal to 100', input: 500, ctx: { le: 100 } }]);
   });
 
   it('answers NOT_FOUND for another tenant’s patient, an unknown id and a malformed one alike', async () => {
@@ -90,7 +90,7 @@ describe('tenant subgraph directory (real PostgreSQL)', () => {
       expect(result.errors?.[0].originalError?.constructor.name).toBe('NotFoundError');
     }
     expect((await kit.run(b, `query($id: ID!) { patient(id: $id) { firstName } }`, { id })).data.patient).toEqual({ firstName: 'Bo' });
-    expect((await kit.run(a, `{ patients { items { id } } }`)).data.patients.items.map((p: { id: string }) => p.id)).not.toContain(id);
+    expect((await kit.run(a, `{ patients { nodes { id } } }`)).data.patients.nodes.map((p: { id: string }) => p.id)).not.toContain(id);
   });
 
   it('resolves Location, Provider and Patient references for their own tenant only (federation _entities)', async () => {
@@ -99,8 +99,8 @@ describe('tenant subgraph directory (real PostgreSQL)', () => {
     const other = await kit.tenant('Entities other');
     await kit.subgraph.seedDemo(other);
     const ids = async (t: string) => {
-      const data = (await kit.run(t, '{ locations { items { id } } providers { items { id } } patients(perPage: 1) { items { id } } }')).data;
-      return { location: data.locations.items[0].id, provider: data.providers.items[0].id, patient: data.patients.items[0].id };
+      const data = (await kit.run(t, '{ locations { nodes { id } } providers { nodes { id } } patients(first: 1) { nodes { id } } }')).data;
+      return { location: data.locations.nodes[0].id, provider: data.providers.nodes[0].id, patient: data.patients.nodes[0].id };
     };
     const own = await ids(tenant);
     const foreign = await ids(other);
@@ -129,13 +129,13 @@ describe('tenant subgraph directory (real PostgreSQL)', () => {
   it('seeds a realistic clinic: 3 locations (one virtual), 6 providers, 40 distinct patients', async () => {
     const tenant = await kit.tenant('Seeded');
     await kit.subgraph.seedDemo(tenant);
-    const data = (await kit.run(tenant, '{ locations { total items { isVirtual } } providers { total } patients(perPage: 100) { total items { firstName lastName dateOfBirth } } tenant { timezone address { city } } }')).data;
-    expect(data.locations.total).toBe(3);
-    expect(data.locations.items.filter((l: { isVirtual: boolean }) => l.isVirtual)).toHaveLength(1);
-    expect(data.providers.total).toBe(6);
-    expect(data.patients.total).toBe(40);
-    expect(new Set(data.patients.items.map((p: { firstName: string; lastName: string }) => `${p.firstName} ${p.lastName}`)).size).toBe(40);
-    expect(data.patients.items.every((p: { dateOfBirth: string }) => /^\d{4}-\d{2}-\d{2}$/.test(p.dateOfBirth))).toBe(true);
+    const data = (await kit.run(tenant, '{ locations { totalCount nodes { isVirtual } } providers { totalCount } patients(first: 100) { totalCount nodes { firstName lastName dateOfBirth } } tenant { timezone address { city } } }')).data;
+    expect(data.locations.totalCount).toBe(3);
+    expect(data.locations.nodes.filter((l: { isVirtual: boolean }) => l.isVirtual)).toHaveLength(1);
+    expect(data.providers.totalCount).toBe(6);
+    expect(data.patients.totalCount).toBe(40);
+    expect(new Set(data.patients.nodes.map((p: { firstName: string; lastName: string }) => `${p.firstName} ${p.lastName}`)).size).toBe(40);
+    expect(data.patients.nodes.every((p: { dateOfBirth: string }) => /^\d{4}-\d{2}-\d{2}$/.test(p.dateOfBirth))).toBe(true);
     expect(data.tenant).toEqual({ timezone: 'America/New_York', address: { city: 'Portland' } });
   });
 });

@@ -43,12 +43,12 @@ describe('tenant subgraph isolation (real PostgreSQL, federation through _entiti
   });
 
   it("lists only the caller's API keys", async () => {
-    const ofA = await run(a, '{ apiKeys { total items { id } } }');
-    const ofB = await run(b, '{ apiKeys { total items { id } } }');
-    expect((ofA.data as any).apiKeys.total).toBe(1);
-    expect((ofB.data as any).apiKeys.total).toBe(2);
-    const idsOfA = (ofA.data as any).apiKeys.items.map((k: { id: string }) => k.id);
-    const idsOfB = (ofB.data as any).apiKeys.items.map((k: { id: string }) => k.id);
+    const ofA = await run(a, '{ apiKeys { totalCount nodes { id } } }');
+    const ofB = await run(b, '{ apiKeys { totalCount nodes { id } } }');
+    expect((ofA.data as any).apiKeys.totalCount).toBe(1);
+    expect((ofB.data as any).apiKeys.totalCount).toBe(2);
+    const idsOfA = (ofA.data as any).apiKeys.nodes.map((k: { id: string }) => k.id);
+    const idsOfB = (ofB.data as any).apiKeys.nodes.map((k: { id: string }) => k.id);
     expect(idsOfA.some((id: string) => idsOfB.includes(id))).toBe(false);
   });
 

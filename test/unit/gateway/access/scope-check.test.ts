@@ -20,17 +20,17 @@ function refusal(source: string, scopes: Scope[] | typeof FULL_ACCESS | null): s
 
 describe('ScopeCheck', () => {
   it('lets a full key through and names the one scope a restricted key lacks', () => {
-    expect(refusal('{ patients { total } }', FULL_ACCESS)).toBeNull();
-    expect(refusal('{ patients { total } }', ['patients:read'])).toBeNull();
-    expect(refusal('{ patients { total } }', ['billing:read'])).toBe('patients:read');
+    expect(refusal('{ patients { totalCount } }', FULL_ACCESS)).toBeNull();
+    expect(refusal('{ patients { totalCount } }', ['patients:read'])).toBeNull();
+    expect(refusal('{ patients { totalCount } }', ['billing:read'])).toBe('patients:read');
     expect(refusal('mutation { createPatient(input: {}) { id } }', ['patients:read'])).toBe('patients:write');
   });
 
   it('asks for every root field, aliased or behind fragments, the first missing named', () => {
-    expect(refusal('{ a: tenant { id } b: members { total } }', ['tenant:read'])).toBe('billing:read');
-    expect(refusal('{ ... on Query { members { total } } }', ['tenant:read'])).toBe('billing:read');
-    expect(refusal('query { ...F } fragment F on Query { ...G } fragment G on Query { apiKeys { total } }', ['tenant:read'])).toBe('keys:manage');
-    expect(refusal('{ tenant { id } members { total } }', ['tenant:read', 'billing:read'])).toBeNull();
+    expect(refusal('{ a: tenant { id } b: members { totalCount } }', ['tenant:read'])).toBe('billing:read');
+    expect(refusal('{ ... on Query { members { totalCount } } }', ['tenant:read'])).toBe('billing:read');
+    expect(refusal('query { ...F } fragment F on Query { ...G } fragment G on Query { apiKeys { totalCount } }', ['tenant:read'])).toBe('keys:manage');
+    expect(refusal('{ tenant { id } members { totalCount } }', ['tenant:read', 'billing:read'])).toBeNull();
   });
 
   it('needs nothing for introspection and health, and grants nothing to a caller without scopes', () => {

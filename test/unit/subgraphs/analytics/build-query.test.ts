@@ -2,7 +2,7 @@ import { buildQuery } from '../../../../subgraphs/analytics/query/build-query';
 import { parseQuery } from '../../../../subgraphs/analytics/query/parse-query';
 import type { NormalizedQuery } from '../../../../subgraphs/analytics/query/query-types';
 import { parseRevenueFilter } from '../../../../subgraphs/analytics/revenue/revenue-filter';
-import { groupsStatement, linesStatement, summaryStatement } from '../../../../subgraphs/analytics/revenue/revenue-statements';
+import { groupsStatement, lineKeys, linesStatement, summaryStatement } from '../../../../subgraphs/analytics/revenue/revenue-statements';
 import { QueryIssues } from '../../../../subgraphs/analytics/query/query-issues';
 import { RevenueBreakdownSortField, RevenueGroupBy } from '../../../../subgraphs/analytics/types/revenue-enums';
 
@@ -65,8 +65,9 @@ describe('SQL generation: identifiers from the model, values bound, always the t
     expect(groups.sql).toContain("select to_char((created_at at time zone $5)::date, 'YYYY-MM-DD') as group_key");
     expect(groups.sql).toContain('group by (created_at at time zone $5)::date order by last_at desc');
     expect(groups.params[4]).toBe('UTC');
-    const lines = linesStatement(TENANT, filter, RevenueBreakdownSortField.net_amount, 'asc', { page: 3, perPage: 20 });
+    const keys = lineKeys(RevenueBreakdownSortField.net_amount, 'asc');
+    const lines = linesStatement(TENANT, filter, keys, { conditions: [], reverse: false, offset: 40, limit: 21 });
     expect(lines.sql).toMatch(/order by net_cents asc nulls last, created_at asc, id asc\s+limit \$7 offset \$8$/);
-    expect(lines.params.slice(-2)).toEqual([20, 40]);
+    expect(lines.params.slice(-2)).toEqual([21, 40]);
   });
 });
