@@ -139,11 +139,11 @@ describe('test mode: test keys see only their tenant\'s test data (real HTTP, Po
     const ci = listed.body.find((k: { id: string }) => k.id === testKey.body.id);
     expect(ci).toMatchObject({ name: 'ci', livemode: false, kind: 'full', prefix: testKey.body.apiKey.slice(0, 25) });
     expect(listed.body.filter((k: { livemode: boolean }) => k.livemode)).toHaveLength(1);
-    const ownKeys = '{ apiKeys { items { id prefix livemode } } }';
-    const testKeys = (await data(test, ownKeys)).apiKeys.items;
+    const ownKeys = '{ apiKeys { nodes { id prefix livemode } } }';
+    const testKeys = (await data(test, ownKeys)).apiKeys.nodes;
     expect(testKeys.map((k: { livemode: boolean }) => k.livemode)).toEqual([false, false]);
     expect(testKeys.every((k: { prefix: string }) => /^hp[pr]_test_/.test(k.prefix))).toBe(true);
-    expect((await data(tenant, ownKeys)).apiKeys.items).toEqual([{ id: expect.any(String), prefix: tenant.apiKey.slice(0, 20), livemode: true }]);
+    expect((await data(tenant, ownKeys)).apiKeys.nodes).toEqual([{ id: expect.any(String), prefix: tenant.apiKey.slice(0, 20), livemode: true }]);
   });
 
   it('refuses a key whose prefix lies about its mode, and a live key for a test twin', async () => {
@@ -231,7 +231,7 @@ describe('test mode: test keys see only their tenant\'s test data (real HTTP, Po
   });
 
   it('keeps a test twin\'s audit trail its own', async () => {
-    const actions = async (who: Client) => (await data(who, '{ auditEvents(perPage: 100) { items { action } } }')).auditEvents.items.map((i: { action: string }) => i.action);
+    const actions = async (who: Client) => (await data(who, '{ auditEvents(first: 100) { nodes { action } } }')).auditEvents.nodes.map((i: { action: string }) => i.action);
     expect(await actions(test)).toEqual(expect.arrayContaining(['tenant.create', 'api_key.issue', 'tenant.update']));
     const liveActions = await actions(tenant);
     expect(liveActions).toEqual(expect.arrayContaining(['tenant.test_twin_create']));
