@@ -110,10 +110,10 @@ export class GiftCardRepository {
     return transactionView(transaction);
   }
 
-  /** The card a movement made under the caller's Idempotency-Key `requestKey` belongs to, or null. */
-  async cardMovedUnder(requestKey: string): Promise<string | null> {
+  /** Whether a movement was made under the caller's Idempotency-Key `requestKey`: of the card `id`, of another, or none (null). */
+  async movedUnder(requestKey: string, id: string): Promise<'this card' | 'another card' | null> {
     const row = await this.em.findOne(GiftCardTransaction, { tenantId: this.scope.tenantId, requestKey });
-    return row?.giftCardId ?? null;
+    return row ? (row.giftCardId === storedId(id) ? 'this card' : 'another card') : null;
   }
 
   /** Records the recipient e-mail, due at the scheduled send date or now, whichever is later, under the job that will send it; returns when it is due. */

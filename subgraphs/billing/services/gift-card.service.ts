@@ -2,7 +2,6 @@ import { randomUUID } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { TenantScope } from '../../../platform/tenant-scope';
 import type { RequestAudit } from '../../../platform/audit/request-audit';
-import { storedId } from '../../../platform/ids';
 import { ConflictError, NotFoundError } from '../../../schema/errors';
 import { recordEvent } from '../../common/jobs/record-event';
 import { toPage, type Page } from '../../common/pagination';
@@ -90,13 +89,13 @@ export class GiftCardService {
   async activate(id: string, sendNotification: boolean, requestKey: string | null = null): Promise<IssuedGiftCardView> {
     return this.em.transactional(async (tx) => {
       const cards = new GiftCardRepository(tx, this.scope);
-      const movedCard = requestKey === null ? null : await cards.cardMovedUnder(requestKey);
-      if (movedCard !== null && movedCard !== storedId(id)) throw reusedRequestKey();
+      const moved = requestKey === null ? null : await cards.movedUnder(requestKey, id);
+      if (moved === 'another card') throw reusedRequestKey();
       const activated = await cards.activate(id);
       if (!activated) {
         if ((await cards.statusOf(id)) === null) throw new NotFoundError('Gift card not found');
         // A retry of the request that activated it, whose answer was lost (its gateway died first): that activation is the answer.
-        if (movedCard !== null) {
+        if (moved === 'this card') {
           const card = (await cards.findById(id))!;
           if (namesPerson(card)) this.audit.read('gift_card', [card.id]);
           return card;
