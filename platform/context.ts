@@ -15,10 +15,14 @@ export interface RequestIdentity {
   actor?: Actor | null;
   /** The client's address at the edge, for audit records. */
   clientAddress?: string | null;
+  /** The caller's Idempotency-Key on a REST route that honours it (RequestContext.idempotencyKey); absent otherwise. Never logged. */
+  idempotencyKey?: string | null;
 }
 
 /** Context every resolver receives. `em` is forked for this request under the tenant guard (`TenantScope.guard`; repositories also scope every query themselves). */
 export interface SubgraphContext<Deps = unknown> extends RequestIdentity {
+  /** The caller's Idempotency-Key, null when it sent none: a write made under it is found by a retry with it. */
+  readonly idempotencyKey: string | null;
   readonly em: EntityManager;
   /**
    * For prepared statements, which need a connection and nothing of a unit of work: `em` once it
@@ -48,6 +52,7 @@ export const IDENTITY_HEADERS = {
   requestId: 'x-request-id',
   actor: 'x-actor',
   clientAddress: 'x-client-address',
+  idempotencyKey: 'x-idempotency-key',
   secret: 'x-internal-secret',
 } as const;
 
@@ -71,6 +76,7 @@ class LazyForkContext<Deps> implements SubgraphContext<Deps> {
   readonly requestId: string;
   readonly signal: AbortSignal | undefined;
   readonly actor: Actor | null;
+  readonly idempotencyKey: string | null;
   readonly scope: TenantScope | null;
   // Not `#private`: Apollo Server runs a subgraph operation on a copy of its context (prototype and
   // own properties), which a private field would not follow.
@@ -88,6 +94,7 @@ class LazyForkContext<Deps> implements SubgraphContext<Deps> {
     this.requestId = identity.requestId;
     this.signal = identity.signal;
     this.actor = identity.actor ?? null;
+    this.idempotencyKey = identity.idempotencyKey ?? null;
     this.scope = identity.tenantId ? TenantScope.ofRequest(identity) : null;
   }
 

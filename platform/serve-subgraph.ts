@@ -21,6 +21,7 @@ import { withServerSpans } from './tracing/server-span';
 import { inSubgraphSpan } from './tracing/subgraph-span';
 import { tagTenant } from './tracing/tenant-attribute';
 
+const VALID_IDEMPOTENCY_KEY = /^[\x21-\x7e]{1,255}$/;
 const digest = (text: string) => createHash('sha256').update(text).digest();
 
 /**
@@ -32,11 +33,14 @@ function identityOf(req: { headers: Record<string, string | string[] | undefined
   const tenant = req.headers[IDENTITY_HEADERS.tenant];
   const requestId = req.headers[IDENTITY_HEADERS.requestId];
   const address = req.headers[IDENTITY_HEADERS.clientAddress];
+  const idempotencyKey = req.headers[IDENTITY_HEADERS.idempotencyKey];
   return {
     tenantId: typeof tenant === 'string' && isUuid(tenant) ? tenant : null,
     requestId: typeof requestId === 'string' ? requestId.slice(0, 128) : 'internal',
     actor: parseActor(req.headers[IDENTITY_HEADERS.actor]),
     clientAddress: typeof address === 'string' && isIP(address) ? address : null,
+    // The bridge forwards only a key it validated (1-255 printable ASCII); anything else is no key.
+    idempotencyKey: typeof idempotencyKey === 'string' && VALID_IDEMPOTENCY_KEY.test(idempotencyKey) ? idempotencyKey : null,
     signal: res ? requestSignal(res) : undefined,
   };
 }

@@ -142,7 +142,11 @@ export function createRestRouter(routes: RouteDefinition[], schema: GraphQLSchem
         return { status, body: page ? pageBody(route, body as ListAnswer, page) : body };
       };
       const idempotent = route.idempotent && options.idempotency;
-      sendAnswer(res, idempotent ? await runIdempotently(options.idempotency!, req.get(IDEMPOTENCY_HEADER), ctx.tenantId, route, coerced.variables, answer) : await answer());
+      const key = idempotent ? req.get(IDEMPOTENCY_HEADER) : undefined;
+      // The subgraphs see the key with the caller's identity (a write made under it is found by a retry with it);
+      // `answer` runs only once runIdempotently has validated and claimed it, as a tenant's key.
+      if (key !== undefined && ctx.tenantId) ctx.idempotencyKey = key;
+      sendAnswer(res, idempotent ? await runIdempotently(options.idempotency!, key, ctx.tenantId, route, coerced.variables, answer) : await answer());
     });
   }
   return router;

@@ -20,6 +20,12 @@ export interface RequestContext {
   actor?: Actor;
   /** The client's address as the edge saw it (behind a trusted proxy, the address it forwarded). */
   clientAddress?: string;
+  /**
+   * The caller's `Idempotency-Key`, set by the REST bridge on a route that honours it once the key
+   * is valid and claimed; absent elsewhere (GraphQL callers send none). Subgraphs tie a write to it
+   * so that a retry after a lost answer finds that write (docs/api.md, Safe retries). Never logged.
+   */
+  idempotencyKey?: string;
   log: Logger;
   /**
    * Aborted when the client's connection closes before its answer is sent; work the request still

@@ -13,5 +13,6 @@ export function identityHeaders(ctx: Partial<RequestContext>, secret: string): R
   if (ctx.requestId) headers[IDENTITY_HEADERS.requestId] = ctx.requestId;
   if (ctx.actor) headers[IDENTITY_HEADERS.actor] = actorText(ctx.actor);
   if (ctx.clientAddress) headers[IDENTITY_HEADERS.clientAddress] = ctx.clientAddress;
+  if (ctx.idempotencyKey) headers[IDENTITY_HEADERS.idempotencyKey] = ctx.idempotencyKey;
   return headers;
 }

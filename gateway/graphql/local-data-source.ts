@@ -66,7 +66,7 @@ export class CachedLocalDataSource implements GraphQLDataSource<RequestContext> 
     try {
       const tenantId = identity.tenantId ?? null;
       // The edge's signal, so work this fetch waits for is dropped once its client has gone.
-      const contextValue = this.subgraph.context({ tenantId, requestId, signal: identity.signal, actor: identity.actor, clientAddress: identity.clientAddress });
+      const contextValue = this.subgraph.context({ tenantId, requestId, signal: identity.signal, actor: identity.actor, clientAddress: identity.clientAddress, idempotencyKey: identity.idempotencyKey });
       // Promise.resolve, not an async function: a compiled query's promise passes through as it is.
       result = await inSubgraphSpan({ subgraph: this.subgraph.name, tenantId, operationName: request.operationName }, () =>
         Promise.resolve(

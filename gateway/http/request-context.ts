@@ -35,6 +35,7 @@ class EdgeContext implements RequestContext {
   keyId: string | null = null;
   scopes: Grants | undefined = undefined;
   actor: Actor | undefined = undefined;
+  idempotencyKey: string | undefined = undefined;
   private child: Logger | undefined;
 
   constructor(

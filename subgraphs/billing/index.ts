@@ -22,6 +22,7 @@ import { configureBilling, type BillingDeps } from './billing-deps';
 import { Migration20261210000000_notification_jobs } from './migrations/Migration20261210000000_notification_jobs';
 import { Migration20261215000000_revenue_rollups } from './migrations/Migration20261215000000_revenue_rollups';
 import { Migration20261231000000_notification_quota } from './migrations/Migration20261231000000_notification_quota';
+import { Migration20270101000000_request_keys } from './migrations/Migration20270101000000_request_keys';
 import { startBillingBackground } from './notifications/background';
 import { BILLING_QUEUES } from './notifications/email-queue';
 import { readMailSettings, type MailSettings } from '../common/mail/mail-settings';
@@ -59,6 +60,7 @@ export const billingSubgraph: SubgraphDefinition<MailSettings | null, BillingDep
     migration('Migration20261210000000_notification_jobs', Migration20261210000000_notification_jobs),
     migration('Migration20261215000000_revenue_rollups', Migration20261215000000_revenue_rollups),
     migration('Migration20261231000000_notification_quota', Migration20261231000000_notification_quota),
+    migration('Migration20270101000000_request_keys', Migration20270101000000_request_keys),
   ],
   resolvers: [PaymentMethodResolver, GiftCardResolver, MerchantAccountResolver, LocationMerchantAccountsResolver, MemberResolver, RevenueResolver, createHealthResolver('billing')],
   referenceResolvers: {

@@ -89,4 +89,24 @@ describe(`Idempotency-Key on the billing POSTs (${process.env.E2E_MODE} mode)`, 
     expect(replay.body).toEqual(corrected.body);
     expect(await count('select count(*)::int as n from billing.member_payments where tenant_id = $1', [tenant.tenantId])).toBe(1);
   });
+
+  it('answers a retry whose first answer was lost (the key released, never stored) with the payment made under the key', async () => {
+    const tenant = await createTestTenant('Retry lost');
+    const patient = await createPatient(tenant);
+    const card = (await send(tenant, 'POST', `/user/patient/payment-methods/create?patient_id=${patient}`, cardBody())).body;
+    const { createMember } = await gql(tenant, 'mutation($i: CreateMemberInput!) { createMember(input: $i) { id } }', {
+      i: { patientId: patient, planName: 'Monthly', priceCents: 3100, interval: 'MONTH', status: 'PAST_DUE', balanceDueCents: 3100 },
+    });
+    const key = `lost-${createMember.id}`;
+    const payment = { memberId: createMember.id, paymentMethodId: card.id };
+    const first = await send(tenant, 'POST', '/inventory/members/manual-payment', payment, { 'Idempotency-Key': key });
+    expect(first.status).toBe(200);
+    // The gateway died before storing the answer and its claim was released (test/gateway/idempotency-lost-answer.test.ts waits for the release itself).
+    await count('with gone as (delete from gateway.idempotency_keys where tenant_id = $1 and key = $2 returning 1) select count(*)::int as n from gone', [tenant.tenantId, key]);
+    const retry = await send(tenant, 'POST', '/inventory/members/manual-payment', payment, { 'Idempotency-Key': key });
+    expect(retry.status).toBe(200);
+    expect(retry.headers.get('idempotent-replayed')).toBeNull();
+    expect(retry.body).toEqual(first.body);
+    expect(await count('select count(*)::int as n from billing.member_payments where tenant_id = $1', [tenant.tenantId])).toBe(1);
+  });
 });

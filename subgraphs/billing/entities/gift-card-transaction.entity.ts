@@ -18,4 +18,8 @@ export class GiftCardTransaction extends TenantScopedEntity {
 
   @Property({ type: 'integer', fieldName: 'balance_after_cents' })
   balanceAfterCents!: number;
+
+  /** The Idempotency-Key of the request that made this movement, if it sent one: its retry answers the card. Hidden. */
+  @Property({ type: 'text', fieldName: 'request_key', nullable: true, hidden: true })
+  requestKey: string | null = null;
 }

@@ -26,6 +26,10 @@ export class MemberPayment extends TenantScopedEntity {
   @Property({ type: 'text', fieldName: 'processor_payment_id', nullable: true })
   processorPaymentId: string | null = null;
 
+  /** The caller's Idempotency-Key, if it sent one: a retry with it answers this attempt. A client's secret, so hidden. */
+  @Property({ type: 'text', fieldName: 'request_key', nullable: true, hidden: true })
+  requestKey: string | null = null;
+
   @Property({ type: 'text', nullable: true })
   comment: string | null = null;
 }

@@ -107,10 +107,16 @@ export class GiftCardRepository {
   }
 
   /** Records a balance movement of one of the tenant's cards. */
-  async addTransaction(giftCardId: string, id: string, type: GiftCardTransactionType, amountCents: number, balanceAfterCents: number): Promise<GiftCardTransactionView> {
-    const transaction = this.em.create(GiftCardTransaction, { id, tenantId: this.scope.tenantId, giftCardId, type, amountCents, balanceAfterCents } as never);
+  async addTransaction(giftCardId: string, id: string, type: GiftCardTransactionType, amountCents: number, balanceAfterCents: number, requestKey: string | null = null): Promise<GiftCardTransactionView> {
+    const transaction = this.em.create(GiftCardTransaction, { id, tenantId: this.scope.tenantId, giftCardId, type, amountCents, balanceAfterCents, requestKey } as never);
     await this.em.flush();
     return transactionView(transaction);
+  }
+
+  /** Whether a movement was made under the caller's Idempotency-Key `requestKey`: of the card `id`, of another, or none (null). */
+  async movedUnder(requestKey: string, id: string): Promise<'this card' | 'another card' | null> {
+    const row = await this.em.findOne(GiftCardTransaction, { tenantId: this.scope.tenantId, requestKey });
+    return row ? (row.giftCardId === storedId(id) ? 'this card' : 'another card') : null;
   }
 
   /** Records the recipient e-mail, due at the scheduled send date or now, whichever is later, under the job that will send it; returns when it is due. */

@@ -32,7 +32,7 @@ export class MemberPaymentRepository {
   constructor(private readonly em: EntityManager, private readonly scope: TenantScope) {}
 
   /** Writes an attempt as PENDING; the caller commits it before the processor is called. */
-  async insertPending(payment: Pick<MemberPaymentRow, 'id' | 'memberId' | 'paymentMethodId' | 'amountCents' | 'comment'>): Promise<MemberPaymentRow> {
+  async insertPending(payment: Pick<MemberPaymentRow, 'id' | 'memberId' | 'paymentMethodId' | 'amountCents' | 'comment'> & { requestKey: string | null }): Promise<MemberPaymentRow> {
     const row = this.em.create(MemberPayment, { ...payment, tenantId: this.scope.tenantId, status: 'PENDING' } as never);
     await this.em.flush();
     return toRow(row);
@@ -42,6 +42,12 @@ export class MemberPaymentRepository {
   async findById(id: string): Promise<MemberPaymentRow | null> {
     const key = storedId(id);
     const row = key ? await this.em.findOne(MemberPayment, { id: key, tenantId: this.scope.tenantId }) : null;
+    return row ? toRow(row) : null;
+  }
+
+  /** The tenant's attempt made under the caller's Idempotency-Key `requestKey`, or null. */
+  async findByRequestKey(requestKey: string): Promise<MemberPaymentRow | null> {
+    const row = await this.em.findOne(MemberPayment, { tenantId: this.scope.tenantId, requestKey });
     return row ? toRow(row) : null;
   }
 

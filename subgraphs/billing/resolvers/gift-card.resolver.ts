@@ -36,6 +36,6 @@ export class GiftCardResolver {
     @Arg('sendNotification', () => Boolean, { defaultValue: true, description: 'E-mail the recipient (unless the card suppresses it); default true' }) sendNotification: boolean,
     @Ctx() ctx: SubgraphContext,
   ): Promise<IssuedGiftCardView> {
-    return service(ctx).activate(id, sendNotification);
+    return service(ctx).activate(id, sendNotification, ctx.idempotencyKey);
   }
 }

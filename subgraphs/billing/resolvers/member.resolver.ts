@@ -35,7 +35,7 @@ export class MemberResolver {
 
   @Mutation(() => MemberPaymentView, { description: "Charges the member's balance due; a decline answers status FAILED" })
   makeMemberManualPayment(@Arg('input', () => MemberManualPaymentInput) input: MemberManualPaymentInput, @Ctx() ctx: SubgraphContext): Promise<MemberPaymentView> {
-    return new MemberPaymentService(ctx.em, requireScope(ctx), processorOf(ctx as BillingContext), ctx.audit).pay(input);
+    return new MemberPaymentService(ctx.em, requireScope(ctx), processorOf(ctx as BillingContext), ctx.audit).pay(input, ctx.idempotencyKey);
   }
 
   @FieldResolver(() => PatientRef, { nullable: true, description: 'The patient, resolved by the tenant subgraph' })

@@ -18,6 +18,7 @@ import { GiftCardTransactionType } from '../types/enums';
 import type { IssuedGiftCardListArgs, IssuedGiftCardView } from '../types/gift-card.type';
 import { newGiftCardCode } from './gift-card-code';
 import { validateIssue } from './gift-card-rules';
+import { reusedRequestKey } from './rules';
 
 /** Fresh codes tried before giving up; with ~78 bits per code a second draw is already rare. */
 const CODE_ATTEMPTS = 5;
@@ -80,16 +81,27 @@ export class GiftCardService {
    * false or the card suppresses it; sent later by its job, not before its
    * scheduled date), the `gift_card.activated` event and the audit record. A card that is not PENDING is a 409; an
    * e-mail over the tenant's daily cap is a 429 and the activation is undone with it.
+   * `requestKey`, the caller's Idempotency-Key (null without one), is kept on the ACTIVATION
+   * transaction: a retry with it after a lost answer gets the card (a read), not the 409; the same
+   * key for another card is a reused key (422).
    */
-  async activate(id: string, sendNotification: boolean): Promise<IssuedGiftCardView> {
+  async activate(id: string, sendNotification: boolean, requestKey: string | null = null): Promise<IssuedGiftCardView> {
     return this.em.transactional(async (tx) => {
       const cards = new GiftCardRepository(tx, this.scope);
+      const moved = requestKey === null ? null : await cards.movedUnder(requestKey, id);
+      if (moved === 'another card') throw reusedRequestKey();
       const activated = await cards.activate(id);
       if (!activated) {
         if ((await cards.statusOf(id)) === null) throw new NotFoundError('Gift card not found');
+        // A retry of the request that activated it, whose answer was lost (its gateway died first): that activation is the answer.
+        if (moved === 'this card') {
+          const card = (await cards.findById(id))!;
+          if (namesPerson(card)) this.audit.read('gift_card', [card.id]);
+          return card;
+        }
         throw new ConflictError('Gift card is not pending');
       }
-      const transaction = await cards.addTransaction(activated.id, randomUUID(), GiftCardTransactionType.ACTIVATION, activated.initialValue, activated.currentBalance);
+      const transaction = await cards.addTransaction(activated.id, randomUUID(), GiftCardTransactionType.ACTIVATION, activated.initialValue, activated.currentBalance, requestKey);
       const notify = sendNotification && !activated.suppressRecipientNotification && !!activated.recipientPatientEmail;
       if (notify) {
         await takeEmailSlot(new NotificationRepository(tx, this.scope), this.emailDailyLimit);

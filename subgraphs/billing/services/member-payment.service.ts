@@ -12,7 +12,7 @@ import { MemberRepository } from '../repositories/member.repository';
 import { PaymentMethodRepository } from '../repositories/payment-method.repository';
 import { PaymentStatus } from '../types/enums';
 import type { MemberPaymentView } from '../types/member.type';
-import { MAX_NOTE, optionalString } from './rules';
+import { MAX_NOTE, optionalString, reusedRequestKey } from './rules';
 
 /** A 422 on one body field (contract 4.7 shows only loc, msg, type; the bridge drops the rest). */
 const refuse = (field: string, reason: string, input: unknown) =>
@@ -48,11 +48,20 @@ export class MemberPaymentService {
    * first pending (409) or settled (nothing due, 422). The audit record is written with the
    * PENDING attempt; a retry answered with an earlier attempt (recorded by the request that made
    * it) records a read of the member, not a second payment.
+   *
+   * `requestKey`, the caller's Idempotency-Key (null without one): the attempt is made under it,
+   * and a retry with it answers that attempt, pending or settled, before anything else is checked,
+   * so a retry after a lost answer (the gateway died before storing it) gets that payment, not
+   * "no balance due" (docs/api.md, Safe retries).
    */
-  async pay(input: MemberManualPaymentInput): Promise<MemberPaymentView> {
+  async pay(input: MemberManualPaymentInput, requestKey: string | null = null): Promise<MemberPaymentView> {
     const issues = new Issues();
     const comment = optionalString(issues, ['input', 'comment'], input.comment, MAX_NOTE);
     issues.throwIfAny();
+
+    // A retry of a request whose answer was lost (its gateway died after the attempt was made) answers that attempt.
+    const made = requestKey === null ? null : await new MemberPaymentRepository(this.em, this.scope).findByRequestKey(requestKey);
+    if (made) return this.answerMade(made, input);
 
     const earlier = await this.settlePending(input.memberId);
     if (earlier && earlier.paymentMethodId === input.paymentMethodId.toLowerCase()) {
@@ -60,9 +69,12 @@ export class MemberPaymentService {
       return toView(earlier);
     }
 
-    const attempt = await this.em.transactional(async (tx) => {
+    const attempt = await this.em.transactional(async (tx): Promise<{ made: MemberPaymentRow } | { pending: MemberPaymentRow }> => {
       const member = await new MemberRepository(tx, this.scope).lockById(input.memberId);
       if (!member) throw new NotFoundError('Member not found');
+      // Under the member's lock: a request with this key that got here first has committed its attempt.
+      const madeMeanwhile = requestKey === null ? null : await new MemberPaymentRepository(tx, this.scope).findByRequestKey(requestKey);
+      if (madeMeanwhile) return { made: madeMeanwhile };
       const methods = new PaymentMethodRepository(tx, this.scope);
       const method = await methods.findById(input.paymentMethodId);
       if (!method) throw new NotFoundError('Payment method not found');
@@ -73,14 +85,31 @@ export class MemberPaymentService {
       if (member.balanceDueCents <= 0) throw refuse('memberId', 'the member has no balance due', input.memberId);
       const payments = new MemberPaymentRepository(tx, this.scope);
       if (await payments.findPending(member.id)) throw new ConflictError('Another payment of this member is in progress; retry the request for its outcome');
-      const pending = await payments.insertPending({ id: randomUUID(), memberId: member.id, paymentMethodId: method.id, amountCents: member.balanceDueCents, comment });
+      const pending = await payments.insertPending({ id: randomUUID(), memberId: member.id, paymentMethodId: method.id, amountCents: member.balanceDueCents, comment, requestKey });
       // Recorded with the attempt, the caller's decision to charge: its settlement may be another request's (see above).
       await this.audit.change(tx, 'member.manual_payment', 'member', [member.id]);
-      return pending;
+      return { pending };
     });
-    // Another payment of the member may have settled this attempt first (same key, one charge).
+    if ('made' in attempt) return this.answerMade(attempt.made, input);
+    return toView(await this.settle(attempt.pending));
+  }
+
+  /**
+   * Answers the attempt made under the caller's Idempotency-Key, settling it first if its answer
+   * was never recorded; the same key for another member or method is a reused key (422). Recorded
+   * as a read: the request that made the attempt recorded the payment.
+   */
+  private async answerMade(made: MemberPaymentRow, input: MemberManualPaymentInput): Promise<MemberPaymentView> {
+    if (made.memberId !== input.memberId.toLowerCase() || made.paymentMethodId !== input.paymentMethodId.toLowerCase()) throw reusedRequestKey();
+    const answer = made.status === 'PENDING' ? await this.settle(made) : made;
+    this.audit.read('member', [answer.memberId]);
+    return toView(answer);
+  }
+
+  /** Settles a PENDING attempt and reads its outcome: another payment of the member may have settled it first (same key, one charge). */
+  private async settle(attempt: MemberPaymentRow): Promise<MemberPaymentRow> {
     const settled = await this.settlePending(attempt.memberId);
-    return toView(settled?.id === attempt.id ? settled : (await new MemberPaymentRepository(this.em, this.scope).findById(attempt.id))!);
+    return settled?.id === attempt.id ? settled : (await new MemberPaymentRepository(this.em, this.scope).findById(attempt.id))!;
   }
 
   /** Under the member's lock, sends the member's PENDING attempt (if any) to the processor and records the answer. */

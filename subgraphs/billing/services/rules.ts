@@ -1,3 +1,4 @@
+import { valueError, type ValidationError } from '../../../schema/errors';
 import { isEmail, isPhone, Issues, optionalText, type IssueLoc } from '../../common/field-rules';
 
 /** Longest free text (names, bank names, plan names) a billing record keeps. */
@@ -59,3 +60,10 @@ export function cents(issues: Issues, loc: IssueLoc, value: number, min: number,
 export function unknownReference(issues: Issues, loc: IssueLoc, what: string, value: string): void {
   issues.value(loc, `unknown ${what}`, value);
 }
+
+/**
+ * The caller's Idempotency-Key names a write of another request (another member, card or method):
+ * the 422 the edge answers for a key reused with another body, for when the edge no longer holds
+ * the key (past its 24 hours). The key itself is not echoed: it is the caller's secret.
+ */
+export const reusedRequestKey = (): ValidationError => valueError(['header', 'idempotency-key'], 'this key was already used for a different request', null);
