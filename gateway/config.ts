@@ -201,7 +201,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   if (databaseUrl && !/^postgres(ql)?:\/\//.test(databaseUrl)) problems.push('DATABASE_URL must start with postgres:// or postgresql://');
 
   const subgraphUrls = readSubgraphUrls(env, mode === 'distributed', problems);
-  const subgraphTimeoutMs = int('SUBGRAPH_TIMEOUT_MS', 15_000, 100, 600_000);
+  // 30 s: a logo upload's decoding on a loaded two-core machine has taken longer than 15 s.
+  const subgraphTimeoutMs = int('SUBGRAPH_TIMEOUT_MS', 30_000, 100, 600_000);
   const idempotencyLockSeconds = int('IDEMPOTENCY_LOCK_SECONDS', 60, 2, 3_600);
   // A request still running when its key is released could run twice: the key must outlive the longest fetch.
   if (mode === 'distributed' && idempotencyLockSeconds * 1000 <= subgraphTimeoutMs) problems.push(`IDEMPOTENCY_LOCK_SECONDS (${idempotencyLockSeconds}) must be longer than SUBGRAPH_TIMEOUT_MS (${subgraphTimeoutMs} ms)`);

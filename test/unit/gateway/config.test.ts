@@ -60,7 +60,7 @@ describe('configuration', () => {
     const config = loadConfig({ ...distributed, SUBGRAPH_ANALYTICS_URL: 'http://analytics-1:4003, http://analytics-2:4003' });
     expect(config.subgraphUrls.analytics).toEqual(['http://analytics-1:4003/', 'http://analytics-2:4003/']);
     expect(config.subgraphUrls.tenant).toEqual(['http://t:4001/']);
-    expect(config.subgraphTimeoutMs).toBe(15_000);
+    expect(config.subgraphTimeoutMs).toBe(30_000);
     try {
       loadConfig({ ...distributed, SUBGRAPH_ANALYTICS_URL: 'http://analytics-1:4003;http://analytics-2:4003,ftp://x', SUBGRAPH_TIMEOUT_MS: '70000' });
       throw new Error('expected a ConfigError');
