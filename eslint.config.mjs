@@ -6,7 +6,6 @@ import graphqlPlugin from '@graphql-eslint/eslint-plugin';
 
 const recommended = graphqlPlugin.configs['flat/schema-recommended'].rules;
 const [, naming] = recommended['@graphql-eslint/naming-convention'];
-const { EnumValueDefinition: _plannedEnumCasing, ...namingNow } = naming;
 
 export default [
   {
@@ -18,9 +17,8 @@ export default [
       '@graphql-eslint/naming-convention': [
         'error',
         {
-          ...namingNow,
-          // Planned (issue 35): enum values in SCREAMING_SNAKE_CASE, the REST bridge translating to the
-          // contract's spellings. Until then values keep the four casings the contract's enums have.
+          // Enum values in UPPER_CASE among them: the REST bridge translates to the contract's spellings.
+          ...naming,
           // `executeAnalyticsQuery` runs an analytics *query* (Cube's word), not a GraphQL one: the suffix names the thing.
           'FieldDefinition[parent.name.value=Query]': { forbiddenPrefixes: ['query', 'get'] },
         },

@@ -74,7 +74,7 @@ async function prepare(ctx: BenchContext): Promise<{ url: string; plainUrl: stri
   const list = await fetch(`${ctx.app.url}/graphql`, {
     method: 'POST',
     headers: { ...headers, 'content-type': 'application/json' },
-    body: JSON.stringify({ query: '{ noteTemplates(sortDirection: asc) { nodes { id name questions { id isLegacy } } } }' }),
+    body: JSON.stringify({ query: '{ noteTemplates(sortDirection: ASC) { nodes { id name questions { id isLegacy } } } }' }),
   });
   const templates = ((await list.json()) as any).data.noteTemplates.nodes as { id: string; name: string; questions: { id: string; isLegacy: boolean }[] }[];
   // The intake form is the longest demo form: the heaviest stream of the three.

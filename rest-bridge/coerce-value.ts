@@ -10,6 +10,7 @@ import {
 } from 'graphql';
 import type { ValidationIssue } from '../schema/errors';
 import { textIssues } from '../schema/text-rule';
+import { graphName, restSpellings } from './enum-spelling';
 
 /** Where a value sits in the request, FastAPI style: `["query", "page"]`, `["body", "tags", 0]`. */
 export type Loc = (string | number)[];
@@ -67,21 +68,11 @@ function int32(n: number, loc: Loc, input: unknown, issues: ValidationIssue[]): 
   return n;
 }
 
-/** The enum values as a REST client writes them: lower-case when the GraphQL names are SHOUTING. */
-function restNames(type: GraphQLEnumType): string[] {
-  const names = type.getValues().map((v) => v.name);
-  return names.every((n) => n === n.toUpperCase()) ? names.map((n) => n.toLowerCase()) : names;
-}
-
-/** Exact value name first; otherwise a case-insensitive match, but only when it is unambiguous. */
+/** A REST spelling (or the graph name) of one of the enum's values -> its graph name; else an `enum` issue listing REST's spellings. */
 function coerceEnum(type: GraphQLEnumType, value: unknown, loc: Loc, issues: ValidationIssue[]): string | undefined {
-  if (typeof value === 'string') {
-    const names = type.getValues().map((v) => v.name);
-    if (names.includes(value)) return value;
-    const folded = names.filter((n) => n.toLowerCase() === value.toLowerCase());
-    if (folded.length === 1) return folded[0];
-  }
-  const quoted = restNames(type).map((n) => `'${n}'`);
+  const name = typeof value === 'string' ? graphName(type, value) : undefined;
+  if (name !== undefined) return name;
+  const quoted = restSpellings(type).map((n) => `'${n}'`);
   const expected = quoted.length > 1 ? `${quoted.slice(0, -1).join(', ')} or ${quoted[quoted.length - 1]}` : quoted.join('');
   issues.push({ type: 'enum', loc, msg: `Input should be ${expected}`, input: value, ctx: { expected } });
   return undefined;

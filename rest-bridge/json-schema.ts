@@ -21,6 +21,7 @@ import {
   ValueNode,
   valueFromASTUntyped,
 } from 'graphql';
+import { restSpelling, restSpellings } from './enum-spelling';
 import { INPUT_FIELD_RULES, type InputFieldRule } from '../schema/input-field-rules';
 
 /** A JSON Schema (draft 2020-12, the dialect OpenAPI 3.1 embeds). */
@@ -87,31 +88,24 @@ export function notNull(schema: JsonSchema): JsonSchema {
   return schema;
 }
 
-/** An enum value as REST parameters spell it: the contract's `sort_direction=asc` for GraphQL's all-upper-case `ASC`. */
-export function restEnumValue(type: GraphQLEnumType, name: string): string {
-  const allUpper = type.getValues().every((v) => v.name === v.name.toUpperCase());
-  return allUpper ? name.toLowerCase() : name;
-}
-
 function scalarSchema(type: GraphQLScalarType): JsonSchema {
   return { ...(SCALARS[type.name] ?? { type: 'string' }) };
 }
 
-function enumSchema(type: GraphQLEnumType, rest: boolean): JsonSchema {
-  const names = type.getValues().map((v) => v.name);
-  return { type: 'string', enum: rest ? names.map((n) => restEnumValue(type, n)) : names };
+function enumSchema(type: GraphQLEnumType): JsonSchema {
+  return { type: 'string', enum: restSpellings(type) };
 }
 
 function described(schema: JsonSchema, description: string | null | undefined): JsonSchema {
   return description ? { ...schema, description } : schema;
 }
 
-/** JSON Schema of a value of a GraphQL input type; `rest` spells enums as parameters take them (`restEnumValue`). */
-export function inputTypeSchema(type: GraphQLInputType, components: SchemaComponents, rest = false): JsonSchema {
+/** JSON Schema of a value of a GraphQL input type, enums in REST's spelling (enum-spelling.ts). */
+export function inputTypeSchema(type: GraphQLInputType, components: SchemaComponents): JsonSchema {
   const inner = isNonNullType(type) ? type.ofType : type;
   let schema: JsonSchema;
-  if (isListType(inner)) schema = { type: 'array', items: inputTypeSchema(inner.ofType, components, rest) };
-  else if (isEnumType(inner)) schema = enumSchema(inner, rest);
+  if (isListType(inner)) schema = { type: 'array', items: inputTypeSchema(inner.ofType, components) };
+  else if (isEnumType(inner)) schema = enumSchema(inner);
   else if (isScalarType(inner)) schema = scalarSchema(inner);
   else {
     registerInputObject(inner, components);
@@ -159,11 +153,11 @@ function ruledFieldSchema(type: GraphQLInputType, rule: InputFieldRule | undefin
 
 /** Schema of a query, path or header parameter bound to a variable of `type`, with the variable's default. */
 export function parameterSchema(type: GraphQLInputType, defaultValue: ValueNode | undefined, components: SchemaComponents): JsonSchema {
-  const schema = inputTypeSchema(type, components, true);
+  const schema = inputTypeSchema(type, components);
   if (!defaultValue) return schema;
   const value = valueFromASTUntyped(defaultValue);
   const named = getNamedType(type);
-  const spell = (v: unknown) => (isEnumType(named) && typeof v === 'string' ? restEnumValue(named, v) : v);
+  const spell = (v: unknown) => (isEnumType(named) && typeof v === 'string' ? restSpelling(named, v) : v);
   return { ...schema, default: Array.isArray(value) ? value.map(spell) : spell(value) };
 }
 
@@ -172,7 +166,7 @@ export function outputTypeSchema(type: GraphQLOutputType, selections: readonly S
   const inner = isNonNullType(type) ? type.ofType : type;
   let schema: JsonSchema;
   if (isListType(inner)) schema = { type: 'array', items: outputTypeSchema(inner.ofType, selections, ctx) };
-  else if (isEnumType(inner)) schema = enumSchema(inner, false);
+  else if (isEnumType(inner)) schema = enumSchema(inner);
   else if (isScalarType(inner)) schema = scalarSchema(inner);
   else {
     const objects = isAbstractType(inner) ? ctx.schema.getPossibleTypes(inner) : [inner];

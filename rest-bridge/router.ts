@@ -12,6 +12,7 @@ import type { OperationExecutor, RequestContext } from '../schema/request-contex
 import { answering, graphQLErrorAnswer, sendAnswer, type ContextOf, type ErrorLog, type HttpAnswer } from './http-errors';
 import { IDEMPOTENCY_HEADER, runIdempotently, type IdempotencyStore } from './idempotency';
 import { readUpload } from './upload';
+import { restSpeller } from './enum-spelling';
 import { NO_STREAM_PRIORITY, serveStream, type StreamPriority, type StreamSupport } from './stream';
 import { pageBody, pageResult, pageVariables, withPageVariable, type ListAnswer } from './page-list';
 import type { RouteDefinition } from './types';
@@ -99,8 +100,11 @@ export function createRestRouter(routes: RouteDefinition[], schema: GraphQLSchem
   const router = Router();
   const streamPriority = options.streamPriority ?? NO_STREAM_PRIORITY;
   schema = withScalarParsers(schema);
-  for (const route of routes) {
-    const prepared = compileRoute(route, schema);
+  for (const declared of routes) {
+    const prepared = compileRoute(declared, schema);
+    // The route's picks see `data` with REST's enum spellings (enum-spelling.ts): plain, paged and stream routes alike.
+    const spell = restSpeller(schema, prepared.document);
+    const route: RouteDefinition = { ...declared, result: (data) => declared.result(spell(data)) };
     const { document, operation } = prepared;
     // A subscription cannot answer a plain route, nor a query a stream one: refuse the table at start-up.
     if (Boolean(route.stream) !== (operation.operation === 'subscription') || (route.stream && !options.streams)) {

@@ -96,12 +96,12 @@ export function revenueTargets(baseUrl: string, tenant: BenchTenant, pool: Pool,
   };
 
   const summaryAgrees: RevenueTarget['agrees'] = (app, [[row]]) => app.count === num(row.count) && app.netAmount === num(row.net) && app.averageNetAmount === num(row.average);
-  const groupSummaries = (rollups: boolean) => groupSummariesStatement(tenant.tenantId, filter, RevenueGroupBy.payment_medium, RevenueGroupSortField.created_date, 'desc', rollups);
-  const lines = linesStatement(tenant.tenantId, filter, lineKeys(RevenueBreakdownSortField.created_date, 'desc'), { conditions: [], reverse: false, offset: 0, limit: 20 });
+  const groupSummaries = (rollups: boolean) => groupSummariesStatement(tenant.tenantId, filter, RevenueGroupBy.PAYMENT_MEDIUM, RevenueGroupSortField.CREATED_DATE, 'desc', rollups);
+  const lines = linesStatement(tenant.tenantId, filter, lineKeys(RevenueBreakdownSortField.CREATED_DATE, 'desc'), { conditions: [], reverse: false, offset: 0, limit: 20 });
   return [
     target('summary', 'rollup', `${BREAKDOWN}/revenue-breakdown-summary?${search({})}`, [summaryStatement(tenant.tenantId, filter)], [summaryStatement(tenant.tenantId, filter, true)], summaryAgrees),
-    target('groups', 'rollup', `${BREAKDOWN}/revenue-breakdown-groups?${search({ group_by: 'location' })}`, [groupsStatement(tenant.tenantId, filter, RevenueGroupBy.location)],
-      [groupsStatement(tenant.tenantId, filter, RevenueGroupBy.location, true)], (app, [rows]) =>
+    target('groups', 'rollup', `${BREAKDOWN}/revenue-breakdown-groups?${search({ group_by: 'location' })}`, [groupsStatement(tenant.tenantId, filter, RevenueGroupBy.LOCATION)],
+      [groupsStatement(tenant.tenantId, filter, RevenueGroupBy.LOCATION, true)], (app, [rows]) =>
         isDeepStrictEqual(app.map((g: any) => [g.groupKey, g.groupLabel, g.totalCount]), rows.map((r) => [r.group_key, r.group_label, num(r.count)]))),
     target('group-summaries', 'rollup', `${BREAKDOWN}/revenue-breakdown-group-summaries?${search({ group_by: 'payment_medium' })}`, [groupSummaries(false)], [groupSummaries(true)], (app, [rows]) =>
       isDeepStrictEqual(app.map((g: any) => [g.groupKey, g.count, g.netAmount, g.averageNetAmount]), rows.map((r) => [r.group_key, num(r.count), num(r.net), num(r.average)]))),

@@ -4,6 +4,7 @@ import { Router, type Request, type RequestHandler, type Response } from 'expres
 import { GraphQLEnumType, type GraphQLSchema, type OperationDefinitionNode } from 'graphql';
 import { coerceRequest } from '../../rest-bridge/coerce';
 import { coerceText } from '../../rest-bridge/coerce-value';
+import { restSpelling } from '../../rest-bridge/enum-spelling';
 import { withScalarParsers } from '../../rest-bridge/router';
 import { AUDIT_FILTER_PARAMS, AUDIT_FILTER_VARIABLES } from '../../rest-bridge/routes/audit.routes';
 import type { RouteDefinition } from '../../rest-bridge/types';
@@ -54,10 +55,12 @@ function exportRequest(schema: GraphQLSchema, operation: OperationDefinitionNode
   if ('issues' in coerced || !format) throw new ValidationError(issues);
   const v = coerced.variables as Record<string, string | undefined>;
   const date = (text: string | undefined) => (text === undefined ? null : new Date(text));
+  // The variables hold the graph's enum names (`KEY`, `DESC`); the service takes the stored values.
+  const stored = (variable: string, typeName: string) => (v[variable] === undefined ? undefined : restSpelling(schema.getType(typeName) as GraphQLEnumType, v[variable]!));
   return {
-    filter: { actorId: v.actorId, actorKind: v.actorKind as AuditEventFilter['actorKind'], resourceId: v.resourceId, action: v.action, from: date(v.from), to: date(v.to) },
+    filter: { actorId: v.actorId, actorKind: stored('actorKind', 'AuditActorKind') as AuditEventFilter['actorKind'], resourceId: v.resourceId, action: v.action, from: date(v.from), to: date(v.to) },
     // The graph's default, as `GET /audit/events` has it: the export is that list's pages, joined.
-    direction: (v.sortDirection as 'asc' | 'desc' | undefined) ?? 'desc',
+    direction: (stored('sortDirection', 'SortDirection') as 'asc' | 'desc' | undefined) ?? 'desc',
     format: EXPORT_FORMATS[format],
   };
 }

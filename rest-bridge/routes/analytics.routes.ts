@@ -74,7 +74,7 @@ const BREAKDOWN = '/analytics/dashboards/product-sales-breakdown';
 const BREAKDOWN_NOTE = 'timezone (IANA) required; list parameters as repeated keys; min/max_net_amount in cents';
 
 // The list parameters every list shares (contract part 4.2); defaults are the variables' defaults, so the document shows them.
-const LIST_VARIABLES = '$perPage: Int = 20, $after: String, $sortDirection: SortDirection = desc, $locationId: ID';
+const LIST_VARIABLES = '$perPage: Int = 20, $after: String, $sortDirection: SortDirection = DESC, $locationId: ID';
 const LIST_PARAMS = { page: 'page', per_page: 'perPage', sort_by: 'sortBy', sort_direction: 'sortDirection', location_id: 'locationId' };
 
 /** Contract parts 4.2 and 4.3: analytics dashboards, widgets, the query engine and the product sales revenue breakdown. */
@@ -98,7 +98,7 @@ export const ANALYTICS_ROUTES: DocumentedRoute[] = [
     operationId: 'listDashboards',
     summary: 'List dashboards: sort_by name, createdDate (default) or updatedDate; name filters case-insensitively',
     tag: 'Analytics',
-    document: `query Dashboards(${LIST_VARIABLES}, $sortBy: DashboardSortField = createdDate, $name: String) {
+    document: `query Dashboards(${LIST_VARIABLES}, $sortBy: DashboardSortField = CREATED_DATE, $name: String) {
       dashboards(first: $perPage, after: $after, sortBy: $sortBy, sortDirection: $sortDirection, locationId: $locationId, name: $name) {
         nodes { ${DASHBOARD} } totalCount
       }
@@ -155,7 +155,7 @@ export const ANALYTICS_ROUTES: DocumentedRoute[] = [
     operationId: 'listWidgets',
     summary: 'List widgets as a plain array (paginated by page/per_page): sort_by name, chartType, createdDate (default) or updatedDate',
     tag: 'Analytics',
-    document: `query Widgets(${LIST_VARIABLES}, $sortBy: WidgetSortField = createdDate, $dashboardId: ID, $chartType: ChartType, $isArchived: Boolean) {
+    document: `query Widgets(${LIST_VARIABLES}, $sortBy: WidgetSortField = CREATED_DATE, $dashboardId: ID, $chartType: ChartType, $isArchived: Boolean) {
       widgets(first: $perPage, after: $after, sortBy: $sortBy, sortDirection: $sortDirection, locationId: $locationId,
               dashboardId: $dashboardId, chartType: $chartType, isArchived: $isArchived) {
         nodes { ${WIDGET} } totalCount
@@ -241,7 +241,7 @@ export const ANALYTICS_ROUTES: DocumentedRoute[] = [
     operationId: 'revenueBreakdown',
     summary: `Revenue lines, paginated: sort_by created_date (default), location, provider, patient, item_category, item_type, item_name, payment_medium, gross_amount, discount_amount or net_amount; group_key (with group_by) and the row-level group filters take group keys (${BREAKDOWN_NOTE})`,
     tag: 'Analytics',
-    document: `query RevenueBreakdown($groupBy: RevenueGroupBy, $groupKey: String, $sortBy: RevenueBreakdownSortField = created_date, $sortDirection: SortDirection = desc,
+    document: `query RevenueBreakdown($groupBy: RevenueGroupBy, $groupKey: String, $sortBy: RevenueBreakdownSortField = CREATED_DATE, $sortDirection: SortDirection = DESC,
       ${FILTER_VARIABLES}, $minNetAmount: Float, $maxNetAmount: Float, $itemCategory: String, $location: String, $provider: String, $paymentMedium: String,
       $createdDate: String, $perPage: Int = 20, $after: String) {
       revenueBreakdown(groupBy: $groupBy, groupKey: $groupKey, sortBy: $sortBy, sortDirection: $sortDirection, ${FILTER_ARGS}, itemCategory: $itemCategory,
@@ -264,7 +264,7 @@ export const ANALYTICS_ROUTES: DocumentedRoute[] = [
     operationId: 'revenueBreakdownGroupSummaries',
     summary: `Count and amounts per group: sort_by created_date (the group's latest line; default), group_label, count, gross_amount, discount_amount, net_amount or average_net_amount (${BREAKDOWN_NOTE})`,
     tag: 'Analytics',
-    document: `query RevenueBreakdownGroupSummaries($groupBy: RevenueGroupBy!, $sortBy: RevenueGroupSortField = created_date, $sortDirection: SortDirection = desc,
+    document: `query RevenueBreakdownGroupSummaries($groupBy: RevenueGroupBy!, $sortBy: RevenueGroupSortField = CREATED_DATE, $sortDirection: SortDirection = DESC,
       ${FILTER_VARIABLES}, $minNetAmount: Int, $maxNetAmount: Int) {
       revenueBreakdownGroupSummaries(groupBy: $groupBy, sortBy: $sortBy, sortDirection: $sortDirection, ${FILTER_ARGS}) {
         groupKey groupLabel count grossAmount discountAmount netAmount averageNetAmount

@@ -18,7 +18,7 @@ export const AUDIT_FILTER_PARAMS = {
 } as const;
 
 /** The variables of AUDIT_FILTER_PARAMS, with the graph's defaults. */
-export const AUDIT_FILTER_VARIABLES = '$actorId: ID, $actorKind: AuditActorKind, $resourceId: ID, $action: String, $from: DateTime, $to: DateTime, $sortDirection: SortDirection = desc';
+export const AUDIT_FILTER_VARIABLES = '$actorId: ID, $actorKind: AuditActorKind, $resourceId: ID, $action: String, $from: DateTime, $to: DateTime, $sortDirection: SortDirection = DESC';
 
 const AUDIT_FILTER_ARGS = 'actorId: $actorId, actorKind: $actorKind, resourceId: $resourceId, action: $action, from: $from, to: $to, sortDirection: $sortDirection';
 

@@ -15,28 +15,28 @@ const DASHBOARDS: { name: string; description: string; widgets: { name: string; 
     name: 'Revenue overview',
     description: 'Net revenue month by month and where it comes from',
     widgets: [
-      { name: 'Net revenue this year', chartType: ChartType.kpi, position: { x: 0, y: 0, w: 4, h: 2 }, query: { measures: ['revenue.netAmount'], timeDimensions: [{ dimension: 'revenue.createdAt', dateRange: 'this year' }] } },
-      { name: 'Net revenue by month', chartType: ChartType.line, position: { x: 4, y: 0, w: 8, h: 4 }, query: { measures: ['revenue.netAmount'], timeDimensions: [{ dimension: 'revenue.createdAt', granularity: 'month', dateRange: 'last 12 months' }] } },
-      { name: 'Sales this month', chartType: ChartType.kpi, position: { x: 0, y: 2, w: 4, h: 2 }, query: { measures: ['revenue.count'], timeDimensions: [{ dimension: 'revenue.createdAt', dateRange: 'this month' }] } },
-      { name: 'Revenue by item category', chartType: ChartType.pie, position: { x: 0, y: 4, w: 6, h: 4 }, query: { measures: ['revenue.netAmount'], dimensions: ['revenue.itemCategory'], order: { 'revenue.netAmount': 'desc' } } },
-      { name: 'Net revenue by location', chartType: ChartType.bar, position: { x: 6, y: 4, w: 6, h: 4 }, query: { measures: ['revenue.netAmount'], dimensions: ['revenue.location'], order: { 'revenue.netAmount': 'desc' } } },
-      { name: 'Gross and discounts by quarter', chartType: ChartType.area, position: { x: 0, y: 8, w: 6, h: 4 }, query: { measures: ['revenue.grossAmount', 'revenue.discountAmount'], timeDimensions: [{ dimension: 'revenue.createdAt', granularity: 'quarter', dateRange: 'last 8 quarters' }] } },
-      { name: 'Top items this year', chartType: ChartType.table, position: { x: 6, y: 8, w: 6, h: 4 }, query: { measures: ['revenue.netAmount', 'revenue.count'], dimensions: ['revenue.itemName'], timeDimensions: [{ dimension: 'revenue.createdAt', dateRange: 'this year' }], order: { 'revenue.netAmount': 'desc' }, limit: 10 } },
+      { name: 'Net revenue this year', chartType: ChartType.KPI, position: { x: 0, y: 0, w: 4, h: 2 }, query: { measures: ['revenue.netAmount'], timeDimensions: [{ dimension: 'revenue.createdAt', dateRange: 'this year' }] } },
+      { name: 'Net revenue by month', chartType: ChartType.LINE, position: { x: 4, y: 0, w: 8, h: 4 }, query: { measures: ['revenue.netAmount'], timeDimensions: [{ dimension: 'revenue.createdAt', granularity: 'month', dateRange: 'last 12 months' }] } },
+      { name: 'Sales this month', chartType: ChartType.KPI, position: { x: 0, y: 2, w: 4, h: 2 }, query: { measures: ['revenue.count'], timeDimensions: [{ dimension: 'revenue.createdAt', dateRange: 'this month' }] } },
+      { name: 'Revenue by item category', chartType: ChartType.PIE, position: { x: 0, y: 4, w: 6, h: 4 }, query: { measures: ['revenue.netAmount'], dimensions: ['revenue.itemCategory'], order: { 'revenue.netAmount': 'desc' } } },
+      { name: 'Net revenue by location', chartType: ChartType.BAR, position: { x: 6, y: 4, w: 6, h: 4 }, query: { measures: ['revenue.netAmount'], dimensions: ['revenue.location'], order: { 'revenue.netAmount': 'desc' } } },
+      { name: 'Gross and discounts by quarter', chartType: ChartType.AREA, position: { x: 0, y: 8, w: 6, h: 4 }, query: { measures: ['revenue.grossAmount', 'revenue.discountAmount'], timeDimensions: [{ dimension: 'revenue.createdAt', granularity: 'quarter', dateRange: 'last 8 quarters' }] } },
+      { name: 'Top items this year', chartType: ChartType.TABLE, position: { x: 6, y: 8, w: 6, h: 4 }, query: { measures: ['revenue.netAmount', 'revenue.count'], dimensions: ['revenue.itemName'], timeDimensions: [{ dimension: 'revenue.createdAt', dateRange: 'this year' }], order: { 'revenue.netAmount': 'desc' }, limit: 10 } },
     ],
   },
   {
     name: 'Providers',
     description: 'Who brings in what',
     widgets: [
-      { name: 'Net revenue by provider', chartType: ChartType.bar, position: { x: 0, y: 0, w: 8, h: 4 }, query: { measures: ['revenue.netAmount', 'revenue.count'], dimensions: ['revenue.provider'], order: { 'revenue.netAmount': 'desc' }, limit: 10 } },
-      { name: 'Average ticket by month', chartType: ChartType.area, position: { x: 8, y: 0, w: 4, h: 4 }, query: { measures: ['revenue.averageNet'], timeDimensions: [{ dimension: 'revenue.createdAt', granularity: 'month' }] } },
+      { name: 'Net revenue by provider', chartType: ChartType.BAR, position: { x: 0, y: 0, w: 8, h: 4 }, query: { measures: ['revenue.netAmount', 'revenue.count'], dimensions: ['revenue.provider'], order: { 'revenue.netAmount': 'desc' }, limit: 10 } },
+      { name: 'Average ticket by month', chartType: ChartType.AREA, position: { x: 8, y: 0, w: 4, h: 4 }, query: { measures: ['revenue.averageNet'], timeDimensions: [{ dimension: 'revenue.createdAt', granularity: 'month' }] } },
     ],
   },
   {
     name: 'Discounts',
     description: 'What discounts cost, by payment medium',
     widgets: [
-      { name: 'Discounts by payment medium', chartType: ChartType.table, position: { x: 0, y: 0, w: 12, h: 4 }, query: { measures: ['revenue.discountAmount', 'revenue.grossAmount'], dimensions: ['revenue.paymentMedium'], timezone: 'America/New_York' } },
+      { name: 'Discounts by payment medium', chartType: ChartType.TABLE, position: { x: 0, y: 0, w: 12, h: 4 }, query: { measures: ['revenue.discountAmount', 'revenue.grossAmount'], dimensions: ['revenue.paymentMedium'], timezone: 'America/New_York' } },
     ],
   },
 ];

@@ -59,26 +59,26 @@ const TEMPLATES: CreateNoteTemplateInput[] = [
     name: 'New patient intake',
     description: 'First visit: demographics, referral and medical history',
     questions: [
-      { kind: QuestionKind.text, label: 'Full name', required: true },
-      { kind: QuestionKind.date, label: 'Date of birth', required: true },
-      { kind: QuestionKind.text_area, label: 'Paper intake form (imported)', helpText: 'Imported from the clinic\'s paper form', legacyContent: INTAKE_FORM, required: false },
+      { kind: QuestionKind.TEXT, label: 'Full name', required: true },
+      { kind: QuestionKind.DATE, label: 'Date of birth', required: true },
+      { kind: QuestionKind.TEXT_AREA, label: 'Paper intake form (imported)', helpText: 'Imported from the clinic\'s paper form', legacyContent: INTAKE_FORM, required: false },
     ],
   },
   {
     name: 'Pain assessment',
     description: 'Follow-up visits for musculoskeletal pain',
     questions: [
-      { kind: QuestionKind.scale, label: 'Pain today', helpText: 'Scale from 0 to 10', required: true },
-      { kind: QuestionKind.text_area, label: 'Pain questionnaire (imported)', legacyContent: PAIN_FORM, required: false },
+      { kind: QuestionKind.SCALE, label: 'Pain today', helpText: 'Scale from 0 to 10', required: true },
+      { kind: QuestionKind.TEXT_AREA, label: 'Pain questionnaire (imported)', legacyContent: PAIN_FORM, required: false },
     ],
   },
   {
     name: 'Medication history',
     description: 'Reconciliation at intake and yearly review',
     questions: [
-      { kind: QuestionKind.yes_no, label: 'Any changes since your last visit?', required: true },
-      { kind: QuestionKind.single_choice, label: 'Who is filling in this form?', options: ['Patient', 'Family member', 'Carer'], required: false },
-      { kind: QuestionKind.text_area, label: 'Medication questionnaire (imported)', legacyContent: MEDICATION_FORM, required: false },
+      { kind: QuestionKind.YES_NO, label: 'Any changes since your last visit?', required: true },
+      { kind: QuestionKind.SINGLE_CHOICE, label: 'Who is filling in this form?', options: ['Patient', 'Family member', 'Carer'], required: false },
+      { kind: QuestionKind.TEXT_AREA, label: 'Medication questionnaire (imported)', legacyContent: MEDICATION_FORM, required: false },
     ],
   },
 ];

@@ -92,7 +92,7 @@ export class TenantAccess {
    * (AuditEventService.startExport).
    */
   exportAuditEvents(tenantId: string, filter: AuditEventFilter, direction: 'asc' | 'desc', by: AuditExportOrigin): Promise<AsyncGenerator<AuditEventRecord[]>> {
-    return new AuditEventService(this.em(), TenantScope.ofRequest({ tenantId })).startExport(filter, SortDirection[direction], by);
+    return new AuditEventService(this.em(), TenantScope.ofRequest({ tenantId })).startExport(filter, direction === 'asc' ? SortDirection.ASC : SortDirection.DESC, by);
   }
 
   /** Checks a person's credentials in a tenant and records the attempt (docs/access.md, Signing in). */

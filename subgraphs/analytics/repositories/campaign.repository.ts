@@ -63,12 +63,12 @@ const COLUMNS = `c.id, c.name, c.location_id as "locationId", c.description, c.p
 
 /** Column and record field behind each `sortBy` value: whitelisted, never text from the request. */
 const SORT_COLUMNS: Record<CampaignSortField, { column: string; field: keyof CampaignRecord; kind: SortKeyKind; nullable: boolean }> = {
-  [CampaignSortField.name]: { column: 'name', field: 'name', kind: 'text', nullable: false },
-  [CampaignSortField.startDate]: { column: 'start_date', field: 'startDate', kind: 'date', nullable: true },
-  [CampaignSortField.endDate]: { column: 'end_date', field: 'endDate', kind: 'date', nullable: true },
-  [CampaignSortField.budgetCents]: { column: 'budget_cents', field: 'budgetCents', kind: 'number', nullable: true },
-  [CampaignSortField.createdDate]: { column: 'created_at', field: 'createdAt', kind: 'date', nullable: false },
-  [CampaignSortField.updatedDate]: { column: 'updated_at', field: 'updatedAt', kind: 'date', nullable: false },
+  [CampaignSortField.NAME]: { column: 'name', field: 'name', kind: 'text', nullable: false },
+  [CampaignSortField.START_DATE]: { column: 'start_date', field: 'startDate', kind: 'date', nullable: true },
+  [CampaignSortField.END_DATE]: { column: 'end_date', field: 'endDate', kind: 'date', nullable: true },
+  [CampaignSortField.BUDGET_CENTS]: { column: 'budget_cents', field: 'budgetCents', kind: 'number', nullable: true },
+  [CampaignSortField.CREATED_DATE]: { column: 'created_at', field: 'createdAt', kind: 'date', nullable: false },
+  [CampaignSortField.UPDATED_DATE]: { column: 'updated_at', field: 'updatedAt', kind: 'date', nullable: false },
 };
 
 /**
@@ -77,7 +77,7 @@ const SORT_COLUMNS: Record<CampaignSortField, { column: string; field: keyof Cam
  */
 export function campaignKeys(query: Pick<CampaignListQuery, 'sortBy' | 'sortDirection'>): SortKey<CampaignRecord>[] {
   const sort = SORT_COLUMNS[query.sortBy];
-  const direction = query.sortDirection === SortDirection.asc ? 'asc' : 'desc';
+  const direction = query.sortDirection === SortDirection.ASC ? 'asc' : 'desc';
   return [
     { field: `c.${sort.column}`, direction, kind: sort.kind, nullable: sort.nullable, nullsLast: true, value: (row) => row[sort.field] },
     { field: 'c.id', direction, kind: 'uuid', value: (row) => row.id },

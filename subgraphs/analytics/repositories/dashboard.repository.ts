@@ -12,9 +12,9 @@ import { escapeLike } from '../../common/field-rules';
 
 /** Entity property behind each `sort_by` value. */
 const SORT_COLUMNS: Record<DashboardSortField, 'name' | 'createdAt' | 'updatedAt'> = {
-  [DashboardSortField.name]: 'name',
-  [DashboardSortField.createdDate]: 'createdAt',
-  [DashboardSortField.updatedDate]: 'updatedAt',
+  [DashboardSortField.NAME]: 'name',
+  [DashboardSortField.CREATED_DATE]: 'createdAt',
+  [DashboardSortField.UPDATED_DATE]: 'updatedAt',
 };
 
 /** What a dashboard list asks for. */

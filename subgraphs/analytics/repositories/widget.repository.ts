@@ -12,10 +12,10 @@ import { type ChartType, WidgetSortField } from '../types/enums';
 
 /** Entity property behind each `sort_by` value. */
 const SORT_COLUMNS: Record<WidgetSortField, 'name' | 'chartType' | 'createdAt' | 'updatedAt'> = {
-  [WidgetSortField.name]: 'name',
-  [WidgetSortField.chartType]: 'chartType',
-  [WidgetSortField.createdDate]: 'createdAt',
-  [WidgetSortField.updatedDate]: 'updatedAt',
+  [WidgetSortField.NAME]: 'name',
+  [WidgetSortField.CHART_TYPE]: 'chartType',
+  [WidgetSortField.CREATED_DATE]: 'createdAt',
+  [WidgetSortField.UPDATED_DATE]: 'updatedAt',
 };
 
 /** What a widget list asks for; `dashboardIds` narrows to a set already resolved (a location's dashboards). */

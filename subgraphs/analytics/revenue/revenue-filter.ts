@@ -79,7 +79,7 @@ export function parseRevenueFilter(args: RevenueFilterArgs & AmountArgs, issues:
 
 /** A group key as a condition: '' selects the null group; a created_date key must be a calendar date. */
 function groupCondition(issues: QueryIssues, loc: IssueLoc, by: RevenueGroupBy, key: string): GroupCondition | undefined {
-  if (by === RevenueGroupBy.created_date && !isCalendarDate(key)) return issues.reject(loc, 'must be a date (YYYY-MM-DD)', key);
+  if (by === RevenueGroupBy.CREATED_DATE && !isCalendarDate(key)) return issues.reject(loc, 'must be a date (YYYY-MM-DD)', key);
   return { by, key: key === '' ? null : key };
 }
 
@@ -93,11 +93,11 @@ export function parseBreakdownFilter(args: RevenueBreakdownArgs, issues: QueryIs
   });
   if (group) filter.groups.push(group);
   const rowFilters: [keyof RevenueBreakdownArgs, RevenueGroupBy][] = [
-    ['itemCategory', RevenueGroupBy.item_category],
-    ['location', RevenueGroupBy.location],
-    ['provider', RevenueGroupBy.provider],
-    ['paymentMedium', RevenueGroupBy.payment_medium],
-    ['createdDate', RevenueGroupBy.created_date],
+    ['itemCategory', RevenueGroupBy.ITEM_CATEGORY],
+    ['location', RevenueGroupBy.LOCATION],
+    ['provider', RevenueGroupBy.PROVIDER],
+    ['paymentMedium', RevenueGroupBy.PAYMENT_MEDIUM],
+    ['createdDate', RevenueGroupBy.CREATED_DATE],
   ];
   for (const [arg, by] of rowFilters) {
     const value = args[arg];

@@ -48,11 +48,11 @@ export function linesSource(tenantId: string, filter: RevenueFilter): RevenueSou
 
 /** Columns of the rollup key a group_by reads. */
 const GROUP_COLUMNS: Record<RevenueGroupBy, string[]> = {
-  [RevenueGroupBy.location]: ['location_id', 'location_name'],
-  [RevenueGroupBy.provider]: ['provider_id', 'provider_name'],
-  [RevenueGroupBy.item_category]: ['item_category'],
-  [RevenueGroupBy.payment_medium]: ['payment_medium'],
-  [RevenueGroupBy.created_date]: [],
+  [RevenueGroupBy.LOCATION]: ['location_id', 'location_name'],
+  [RevenueGroupBy.PROVIDER]: ['provider_id', 'provider_name'],
+  [RevenueGroupBy.ITEM_CATEGORY]: ['item_category'],
+  [RevenueGroupBy.PAYMENT_MEDIUM]: ['payment_medium'],
+  [RevenueGroupBy.CREATED_DATE]: [],
 };
 
 /**
@@ -76,7 +76,7 @@ export function rollupSource(tenantId: string, filter: RevenueFilter, groupBy?: 
   const where: string[] = [];
   for (const [key, values] of Object.entries(filter.lists) as [ListFilter, string[]][]) where.push(listSql(p, key, values));
   for (const group of filter.groups) {
-    if (group.by !== RevenueGroupBy.created_date) {
+    if (group.by !== RevenueGroupBy.CREATED_DATE) {
       where.push(groupSql(p, group));
       continue;
     }
@@ -85,7 +85,7 @@ export function rollupSource(tenantId: string, filter: RevenueFilter, groupBy?: 
     lower.push(`(${day}::date::timestamp at time zone ${p.tz})`);
     upper.push(`((${day}::date + 1)::timestamp at time zone ${p.tz})`);
   }
-  const granularities = groupBy === RevenueGroupBy.created_date ? [`'day'`] : [];
+  const granularities = groupBy === RevenueGroupBy.CREATED_DATE ? [`'day'`] : [];
   const from = rollupRelation({ params: p.params, tenant, view, lower, upper, where, granularities, tz: p.zone });
   return { p, from, time: 't', ...ROLLUP_AGGREGATES, via: view.name };
 }

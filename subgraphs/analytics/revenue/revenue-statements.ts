@@ -22,15 +22,15 @@ type Direction = 'asc' | 'desc';
  */
 function groupExpressions(source: RevenueSource, by: RevenueGroupBy): { group: string; key: string; label: string } {
   switch (by) {
-    case RevenueGroupBy.location:
+    case RevenueGroupBy.LOCATION:
       return { group: 'location_id', key: 'location_id::text', label: 'max(location_name)' };
-    case RevenueGroupBy.provider:
+    case RevenueGroupBy.PROVIDER:
       return { group: 'provider_id', key: 'provider_id::text', label: 'max(provider_name)' };
-    case RevenueGroupBy.item_category:
+    case RevenueGroupBy.ITEM_CATEGORY:
       return { group: 'item_category', key: 'item_category', label: 'item_category' };
-    case RevenueGroupBy.payment_medium:
+    case RevenueGroupBy.PAYMENT_MEDIUM:
       return { group: 'payment_medium', key: 'payment_medium', label: 'payment_medium' };
-    case RevenueGroupBy.created_date: {
+    case RevenueGroupBy.CREATED_DATE: {
       const day = `(${source.time} at time zone ${source.p.tz})::date`;
       return { group: day, key: `to_char(${day}, 'YYYY-MM-DD')`, label: `to_char(${day}, 'YYYY-MM-DD')` };
     }
@@ -63,13 +63,13 @@ export function groupsStatement(tenantId: string, filter: RevenueFilter, by: Rev
 }
 
 const GROUP_SORT: Record<RevenueGroupSortField, string> = {
-  [RevenueGroupSortField.created_date]: 'last_at',
-  [RevenueGroupSortField.group_label]: 'group_label',
-  [RevenueGroupSortField.count]: 'count',
-  [RevenueGroupSortField.gross_amount]: 'gross',
-  [RevenueGroupSortField.discount_amount]: 'discount',
-  [RevenueGroupSortField.net_amount]: 'net',
-  [RevenueGroupSortField.average_net_amount]: 'average',
+  [RevenueGroupSortField.CREATED_DATE]: 'last_at',
+  [RevenueGroupSortField.GROUP_LABEL]: 'group_label',
+  [RevenueGroupSortField.COUNT]: 'count',
+  [RevenueGroupSortField.GROSS_AMOUNT]: 'gross',
+  [RevenueGroupSortField.DISCOUNT_AMOUNT]: 'discount',
+  [RevenueGroupSortField.NET_AMOUNT]: 'net',
+  [RevenueGroupSortField.AVERAGE_NET_AMOUNT]: 'average',
 };
 
 /** `revenue-breakdown-group-summaries`: the sums of every group, sorted by a whitelisted output column, then by key. */
@@ -92,17 +92,17 @@ export function summaryStatement(tenantId: string, filter: RevenueFilter, rollup
 }
 
 const LINE_SORT: Record<RevenueBreakdownSortField, string> = {
-  [RevenueBreakdownSortField.created_date]: 'created_at',
-  [RevenueBreakdownSortField.location]: 'location_name',
-  [RevenueBreakdownSortField.provider]: 'provider_name',
-  [RevenueBreakdownSortField.patient]: 'patient_name',
-  [RevenueBreakdownSortField.item_category]: 'item_category',
-  [RevenueBreakdownSortField.item_type]: 'item_type',
-  [RevenueBreakdownSortField.item_name]: 'item_name',
-  [RevenueBreakdownSortField.payment_medium]: 'payment_medium',
-  [RevenueBreakdownSortField.gross_amount]: 'gross_cents',
-  [RevenueBreakdownSortField.discount_amount]: 'discount_cents',
-  [RevenueBreakdownSortField.net_amount]: 'net_cents',
+  [RevenueBreakdownSortField.CREATED_DATE]: 'created_at',
+  [RevenueBreakdownSortField.LOCATION]: 'location_name',
+  [RevenueBreakdownSortField.PROVIDER]: 'provider_name',
+  [RevenueBreakdownSortField.PATIENT]: 'patient_name',
+  [RevenueBreakdownSortField.ITEM_CATEGORY]: 'item_category',
+  [RevenueBreakdownSortField.ITEM_TYPE]: 'item_type',
+  [RevenueBreakdownSortField.ITEM_NAME]: 'item_name',
+  [RevenueBreakdownSortField.PAYMENT_MEDIUM]: 'payment_medium',
+  [RevenueBreakdownSortField.GROSS_AMOUNT]: 'gross_cents',
+  [RevenueBreakdownSortField.DISCOUNT_AMOUNT]: 'discount_cents',
+  [RevenueBreakdownSortField.NET_AMOUNT]: 'net_cents',
 };
 
 const AMOUNT_COLUMNS: ReadonlySet<string> = new Set(['gross_cents', 'discount_cents', 'net_cents']);

@@ -45,15 +45,15 @@ export function groupSql(p: RevenueParams, group: GroupCondition): string {
     return id ? `${column} = ${p.params.add(id)}::uuid` : 'false';
   };
   switch (group.by) {
-    case RevenueGroupBy.location:
+    case RevenueGroupBy.LOCATION:
       return uuidKey('location_id');
-    case RevenueGroupBy.provider:
+    case RevenueGroupBy.PROVIDER:
       return uuidKey('provider_id');
-    case RevenueGroupBy.item_category:
+    case RevenueGroupBy.ITEM_CATEGORY:
       return group.key === null ? 'item_category is null' : `item_category = ${p.params.add(group.key)}`;
-    case RevenueGroupBy.payment_medium:
+    case RevenueGroupBy.PAYMENT_MEDIUM:
       return group.key === null ? 'payment_medium is null' : `payment_medium = ${p.params.add(group.key)}`;
-    case RevenueGroupBy.created_date: {
+    case RevenueGroupBy.CREATED_DATE: {
       const day = p.params.add(group.key);
       return `created_at >= (${day}::date::timestamp at time zone ${p.tz}) and created_at < ((${day}::date + 1)::timestamp at time zone ${p.tz})`;
     }

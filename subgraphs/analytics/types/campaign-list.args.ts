@@ -6,11 +6,11 @@ import { CampaignSortField } from './enums';
 /** Arguments of `campaigns`. */
 @ArgsType()
 export class CampaignListArgs extends ConnectionArgs {
-  @Field(() => CampaignSortField, { defaultValue: CampaignSortField.createdDate, description: 'Field to order by' })
-  sortBy: CampaignSortField = CampaignSortField.createdDate;
+  @Field(() => CampaignSortField, { defaultValue: CampaignSortField.CREATED_DATE, description: 'Field to order by' })
+  sortBy: CampaignSortField = CampaignSortField.CREATED_DATE;
 
-  @Field(() => SortDirection, { defaultValue: SortDirection.desc })
-  sortDirection: SortDirection = SortDirection.desc;
+  @Field(() => SortDirection, { defaultValue: SortDirection.DESC })
+  sortDirection: SortDirection = SortDirection.DESC;
 
   @Field(() => ID, { nullable: true, description: 'Only campaigns of this location' })
   locationId?: string | null;

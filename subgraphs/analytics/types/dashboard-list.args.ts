@@ -6,11 +6,11 @@ import { DashboardSortField } from './enums';
 /** Arguments of `dashboards` (REST `GET /analytics/dashboards`). */
 @ArgsType()
 export class DashboardListArgs extends ConnectionArgs {
-  @Field(() => DashboardSortField, { defaultValue: DashboardSortField.createdDate, description: 'Field to order by' })
-  sortBy: DashboardSortField = DashboardSortField.createdDate;
+  @Field(() => DashboardSortField, { defaultValue: DashboardSortField.CREATED_DATE, description: 'Field to order by' })
+  sortBy: DashboardSortField = DashboardSortField.CREATED_DATE;
 
-  @Field(() => SortDirection, { defaultValue: SortDirection.desc })
-  sortDirection: SortDirection = SortDirection.desc;
+  @Field(() => SortDirection, { defaultValue: SortDirection.DESC })
+  sortDirection: SortDirection = SortDirection.DESC;
 
   @Field(() => ID, { nullable: true, description: 'Only dashboards of this location' })
   locationId?: string | null;

@@ -2,12 +2,12 @@ import { registerEnumType } from 'type-graphql';
 
 /** How a widget draws its query's result. Lower-case values, as REST clients send them. */
 export enum ChartType {
-  line = 'line',
-  bar = 'bar',
-  area = 'area',
-  pie = 'pie',
-  table = 'table',
-  kpi = 'kpi',
+  LINE = 'line',
+  BAR = 'bar',
+  AREA = 'area',
+  PIE = 'pie',
+  TABLE = 'table',
+  KPI = 'kpi',
 }
 registerEnumType(ChartType, { name: 'ChartType', description: 'How a widget draws its data' });
 
@@ -16,28 +16,28 @@ registerEnumType(ChartType, { name: 'ChartType', description: 'How a widget draw
  * makes an unknown value a 422 that lists the allowed ones (the bridge's enum coercion).
  */
 export enum DashboardSortField {
-  name = 'name',
-  createdDate = 'createdDate',
-  updatedDate = 'updatedDate',
+  NAME = 'name',
+  CREATED_DATE = 'createdDate',
+  UPDATED_DATE = 'updatedDate',
 }
 registerEnumType(DashboardSortField, { name: 'DashboardSortField', description: 'Fields a dashboard list can be ordered by' });
 
 /** `sort_by` whitelist of the widget list. */
 export enum WidgetSortField {
-  name = 'name',
-  chartType = 'chartType',
-  createdDate = 'createdDate',
-  updatedDate = 'updatedDate',
+  NAME = 'name',
+  CHART_TYPE = 'chartType',
+  CREATED_DATE = 'createdDate',
+  UPDATED_DATE = 'updatedDate',
 }
 registerEnumType(WidgetSortField, { name: 'WidgetSortField', description: 'Fields a widget list can be ordered by' });
 
 /** Order of the campaign list. */
 export enum CampaignSortField {
-  name = 'name',
-  startDate = 'startDate',
-  endDate = 'endDate',
-  budgetCents = 'budgetCents',
-  createdDate = 'createdDate',
-  updatedDate = 'updatedDate',
+  NAME = 'name',
+  START_DATE = 'startDate',
+  END_DATE = 'endDate',
+  BUDGET_CENTS = 'budgetCents',
+  CREATED_DATE = 'createdDate',
+  UPDATED_DATE = 'updatedDate',
 }
 registerEnumType(CampaignSortField, { name: 'CampaignSortField', description: 'Fields a campaign list can be ordered by' });

@@ -80,11 +80,11 @@ export class RevenueGroupSummariesArgs extends RevenueFilterArgs {
   @Field(() => RevenueGroupBy)
   groupBy!: RevenueGroupBy;
 
-  @Field(() => RevenueGroupSortField, { defaultValue: RevenueGroupSortField.created_date })
-  sortBy: RevenueGroupSortField = RevenueGroupSortField.created_date;
+  @Field(() => RevenueGroupSortField, { defaultValue: RevenueGroupSortField.CREATED_DATE })
+  sortBy: RevenueGroupSortField = RevenueGroupSortField.CREATED_DATE;
 
-  @Field(() => SortDirection, { defaultValue: SortDirection.desc })
-  sortDirection: SortDirection = SortDirection.desc;
+  @Field(() => SortDirection, { defaultValue: SortDirection.DESC })
+  sortDirection: SortDirection = SortDirection.DESC;
 
   @Field(() => Int, { nullable: true, description: 'Cents' })
   minNetAmount?: number | null;
@@ -102,11 +102,11 @@ export class RevenueBreakdownArgs extends ConnectionArgsOf(RevenueFilterArgs) {
   @Field(() => String, { nullable: true, description: 'Only the lines of this group (a groupKey from the groups endpoint; empty: the group whose key is null)' })
   groupKey?: string | null;
 
-  @Field(() => RevenueBreakdownSortField, { defaultValue: RevenueBreakdownSortField.created_date })
-  sortBy: RevenueBreakdownSortField = RevenueBreakdownSortField.created_date;
+  @Field(() => RevenueBreakdownSortField, { defaultValue: RevenueBreakdownSortField.CREATED_DATE })
+  sortBy: RevenueBreakdownSortField = RevenueBreakdownSortField.CREATED_DATE;
 
-  @Field(() => SortDirection, { defaultValue: SortDirection.desc })
-  sortDirection: SortDirection = SortDirection.desc;
+  @Field(() => SortDirection, { defaultValue: SortDirection.DESC })
+  sortDirection: SortDirection = SortDirection.DESC;
 
   @Field(() => Float, { nullable: true, description: 'Cents' })
   minNetAmount?: number | null;

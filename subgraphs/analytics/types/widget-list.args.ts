@@ -6,11 +6,11 @@ import { ChartType, WidgetSortField } from './enums';
 /** Arguments of `widgets` (REST `GET /analytics/widgets`). */
 @ArgsType()
 export class WidgetListArgs extends ConnectionArgs {
-  @Field(() => WidgetSortField, { defaultValue: WidgetSortField.createdDate, description: 'Field to order by' })
-  sortBy: WidgetSortField = WidgetSortField.createdDate;
+  @Field(() => WidgetSortField, { defaultValue: WidgetSortField.CREATED_DATE, description: 'Field to order by' })
+  sortBy: WidgetSortField = WidgetSortField.CREATED_DATE;
 
-  @Field(() => SortDirection, { defaultValue: SortDirection.desc })
-  sortDirection: SortDirection = SortDirection.desc;
+  @Field(() => SortDirection, { defaultValue: SortDirection.DESC })
+  sortDirection: SortDirection = SortDirection.DESC;
 
   @Field(() => ID, { nullable: true, description: "Only widgets whose dashboard belongs to this location" })
   locationId?: string | null;

@@ -60,24 +60,24 @@ function readLine(line: string): Draft {
   let text = line.replace(LIST_MARKER, '').replace(BLANKS, ' ').trim();
   const required = text.replace(REQUIRED, '') !== text;
   text = text.replace(REQUIRED, ' ');
-  const draft: Draft = { kind: QuestionKind.text, label: '', helpText: null, options: [], required, takesOptions: false, promptless: false };
+  const draft: Draft = { kind: QuestionKind.TEXT, label: '', helpText: null, options: [], required, takesOptions: false, promptless: false };
   const multiple = MULTIPLE.test(text);
   text = text.replace(MULTIPLE, ' ');
   const scale = SCALE.exec(text);
   const choice = scale || DATE_FORMAT.test(text) ? null : inlineChoice(text);
   if (choice && isYesNo(choice.options)) {
-    Object.assign(draft, { kind: QuestionKind.yes_no, label: choice.label });
+    Object.assign(draft, { kind: QuestionKind.YES_NO, label: choice.label });
   } else if (choice) {
     // "(yes / no / not sure)" offers a third answer: a choice, not a yes/no.
-    Object.assign(draft, { kind: multiple ? QuestionKind.multiple_choice : QuestionKind.single_choice, label: choice.label, options: choice.options });
+    Object.assign(draft, { kind: multiple ? QuestionKind.MULTIPLE_CHOICE : QuestionKind.SINGLE_CHOICE, label: choice.label, options: choice.options });
   } else if (YES_NO.test(text)) {
-    Object.assign(draft, { kind: QuestionKind.yes_no, label: text.replace(YES_NO, ' ') });
+    Object.assign(draft, { kind: QuestionKind.YES_NO, label: text.replace(YES_NO, ' ') });
   } else if (scale) {
-    Object.assign(draft, { kind: QuestionKind.scale, label: text.replace(SCALE, ' '), helpText: `Scale from ${scale[1]} to 10` });
+    Object.assign(draft, { kind: QuestionKind.SCALE, label: text.replace(SCALE, ' '), helpText: `Scale from ${scale[1]} to 10` });
   } else if (DATE_FORMAT.test(text) || DATE.test(text)) {
-    Object.assign(draft, { kind: QuestionKind.date, label: dropTrailingHint(tidy(text.replace(DATE_FORMAT, ' '))) });
+    Object.assign(draft, { kind: QuestionKind.DATE, label: dropTrailingHint(tidy(text.replace(DATE_FORMAT, ' '))) });
   } else {
-    Object.assign(draft, { kind: NUMBER.test(text) ? QuestionKind.number : QuestionKind.text, label: text, takesOptions: true });
+    Object.assign(draft, { kind: NUMBER.test(text) ? QuestionKind.NUMBER : QuestionKind.TEXT, label: text, takesOptions: true });
   }
   draft.label = tidy(draft.label) || tidy(line);
   return draft;
@@ -89,9 +89,9 @@ const isHeading = (line: string) => /[A-Z]{2,}/.test(line) && !/[a-z]/.test(line
 /** The suggestion a finished draft stands for; a choice needs two options, so a lone checkbox is a yes/no. */
 function finish(draft: Draft): QuestionSuggestion {
   const { kind, label, helpText, options, required } = draft;
-  if (kind === QuestionKind.multiple_choice && options.length === 0) return { kind: QuestionKind.text, label, helpText, options, required };
-  if (kind === QuestionKind.multiple_choice && options.length === 1) {
-    return { kind: QuestionKind.yes_no, label: options[0], helpText: draft.promptless ? helpText : label, options: [], required };
+  if (kind === QuestionKind.MULTIPLE_CHOICE && options.length === 0) return { kind: QuestionKind.TEXT, label, helpText, options, required };
+  if (kind === QuestionKind.MULTIPLE_CHOICE && options.length === 1) {
+    return { kind: QuestionKind.YES_NO, label: options[0], helpText: draft.promptless ? helpText : label, options: [], required };
   }
   return { kind, label, helpText, options, required };
 }
@@ -117,7 +117,7 @@ export function* parseLegacyContent(content: string): Generator<QuestionSuggesti
       if (++emitted >= MAX_SUGGESTIONS) return;
     }
     if (checkbox) {
-      draft = { kind: QuestionKind.multiple_choice, label: 'Select all that apply', helpText: null, options: [], required: false, takesOptions: true, promptless: true };
+      draft = { kind: QuestionKind.MULTIPLE_CHOICE, label: 'Select all that apply', helpText: null, options: [], required: false, takesOptions: true, promptless: true };
       addOption(draft, checkbox[1]);
     } else {
       draft = isHeading(line) ? null : readLine(line);
@@ -129,6 +129,6 @@ export function* parseLegacyContent(content: string): Generator<QuestionSuggesti
 /** A checkbox item joins the prompt above it, which becomes a multiple choice. */
 function addOption(draft: Draft, text: string): void {
   const option = tidy(text).slice(0, 200);
-  draft.kind = QuestionKind.multiple_choice;
+  draft.kind = QuestionKind.MULTIPLE_CHOICE;
   if (option && draft.options.length < 50 && !draft.options.some((o) => o.toLowerCase() === option.toLowerCase())) draft.options.push(option);
 }

@@ -5,7 +5,7 @@ import type { LlmSettings } from './llm-settings';
 import { LineSplitter, parseSuggestionLine } from './suggestion-lines';
 import { MAX_SUGGESTIONS, SuggestionError, type LegacyQuestion, type QuestionSuggestion, type SuggestionProvider } from './suggestion-provider';
 
-const KINDS = QUESTION_KINDS.filter((k) => k !== QuestionKind.text_area).join(', ');
+const KINDS = QUESTION_KINDS.filter((k) => k !== QuestionKind.TEXT_AREA).join(', ');
 
 // JSON Lines lets each suggestion be used as soon as its line is complete, unlike one JSON array.
 const SYSTEM_PROMPT = `You turn one free-text question of a legacy clinical intake form into the structured form questions it implies.

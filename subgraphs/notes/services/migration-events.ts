@@ -5,9 +5,9 @@ import { MigrationEventKind } from '../types/migration-event.type';
 
 /** One event of the migration stream (contract part 4.9): suggestions, then `done`, or an `error` that ends it. */
 export type MigrationEvent =
-  | { type: MigrationEventKind.question; index: number; question: QuestionSuggestion }
-  | { type: MigrationEventKind.done; count: number }
-  | { type: MigrationEventKind.error; message: string };
+  | { type: MigrationEventKind.QUESTION; index: number; question: QuestionSuggestion }
+  | { type: MigrationEventKind.DONE; count: number }
+  | { type: MigrationEventKind.ERROR; message: string };
 
 async function* generate(
   provider: SuggestionProvider,
@@ -19,17 +19,17 @@ async function* generate(
   try {
     for await (const suggestion of provider.suggest(question, signal)) {
       if (signal.aborted) return;
-      yield { type: MigrationEventKind.question, index: count++, question: suggestion };
+      yield { type: MigrationEventKind.QUESTION, index: count++, question: suggestion };
       if (count >= MAX_SUGGESTIONS) break;
     }
     if (signal.aborted) return;
-    yield { type: MigrationEventKind.done, count };
+    yield { type: MigrationEventKind.DONE, count };
   } catch (error) {
     // A client that left caused the failure; nobody is listening for an error event.
     if (signal.aborted) return;
     const safe = error instanceof SuggestionError;
     fail(safe ? error.reason : 'unexpected', safe ? undefined : error);
-    yield { type: MigrationEventKind.error, message: safe ? error.message : 'Generating suggestions failed' };
+    yield { type: MigrationEventKind.ERROR, message: safe ? error.message : 'Generating suggestions failed' };
   }
 }
 

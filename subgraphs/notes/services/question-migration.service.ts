@@ -25,7 +25,7 @@ export class QuestionMigrationService {
     const { template, question } = await new NoteTemplateRepository(this.em, this.scope).findForMigration(templateId, questionId);
     if (!template) throw new NotFoundError('Note template not found');
     if (!question) throw new NotFoundError('Question not found');
-    if (!question.isLegacy || question.kind !== QuestionKind.text_area || !question.legacyContent) {
+    if (!question.isLegacy || question.kind !== QuestionKind.TEXT_AREA || !question.legacyContent) {
       throw valueError(['questionId'], NOT_MIGRATABLE, questionId);
     }
     const legacy = { label: question.label, helpText: question.helpText, content: question.legacyContent };

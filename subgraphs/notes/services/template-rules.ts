@@ -83,7 +83,7 @@ export function cleanQuestion(issues: ValidationIssue[], loc: Loc, input: Templa
   const options = cleanOptions(issues, [...loc, 'options'], input.kind, input.options);
   const isLegacy = input.legacyContent !== null && input.legacyContent !== undefined;
   const legacyContent = isLegacy ? text(issues, [...loc, 'legacyContent'], input.legacyContent, TEMPLATE_LIMITS.legacyContent, true) : null;
-  if (isLegacy && input.kind !== QuestionKind.text_area) {
+  if (isLegacy && input.kind !== QuestionKind.TEXT_AREA) {
     issues.push(valueIssue([...loc, 'legacyContent'], 'legacy questions must be of kind text_area', input.legacyContent));
   }
   const order = input.order ?? null;

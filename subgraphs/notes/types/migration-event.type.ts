@@ -3,17 +3,17 @@ import { QuestionKind } from './question-kind';
 
 /** The `type` of a migration event (contract part 4.9). */
 export enum MigrationEventKind {
-  question = 'question',
-  done = 'done',
-  error = 'error',
+  QUESTION = 'question',
+  DONE = 'done',
+  ERROR = 'error',
 }
 registerEnumType(MigrationEventKind, {
   name: 'MigrationEventType',
   description: 'What a question-migration event carries',
   valuesConfig: {
-    question: { description: 'One suggested question: `index` and `question` are set' },
-    done: { description: 'Generation complete: `count` is set; the stream ends' },
-    error: { description: 'Generation failed: `message` is set; the stream ends' },
+    QUESTION: { description: 'One suggested question: `index` and `question` are set' },
+    DONE: { description: 'Generation complete: `count` is set; the stream ends' },
+    ERROR: { description: 'Generation failed: `message` is set; the stream ends' },
   },
 });
 

@@ -70,6 +70,6 @@ export class NoteTemplateConnection extends ConnectionType(NoteTemplateType, 'No
 /** Arguments of `noteTemplates`. */
 @ArgsType()
 export class NoteTemplateListArgs extends ConnectionArgs {
-  @Field(() => SortDirection, { defaultValue: SortDirection.desc, description: 'Order by creation time' })
-  sortDirection: SortDirection = SortDirection.desc;
+  @Field(() => SortDirection, { defaultValue: SortDirection.DESC, description: 'Order by creation time' })
+  sortDirection: SortDirection = SortDirection.DESC;
 }

@@ -73,7 +73,7 @@ export class AuditEventService {
       if (page.length > 0) yield page;
       if (page.length < EXPORT_PAGE) return;
       const last = page[page.length - 1].seq;
-      bounds = direction === SortDirection.asc ? { after: last, before: bounds.before } : { after: bounds.after, before: last };
+      bounds = direction === SortDirection.ASC ? { after: last, before: bounds.before } : { after: bounds.after, before: last };
     }
   }
 }

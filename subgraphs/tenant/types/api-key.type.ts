@@ -3,10 +3,11 @@ import { ArgsType, Field, ID, ObjectType, registerEnumType } from 'type-graphql'
 import { ConnectionArgs, ConnectionType } from '../../common/connection';
 import { SortDirection } from '../../common/pagination';
 import type { KeyKind } from '../services/api-key.service';
+import { graphEnum } from '../../common/graph-enum';
 
 /** A key's kind, as its prefix shows it (docs/access.md). */
-export const ApiKeyKind = { full: 'full', restricted: 'restricted' } as const satisfies Record<KeyKind, KeyKind>;
-registerEnumType(ApiKeyKind, { name: 'ApiKeyKind', description: 'full (`hpp_`: every scope) or restricted (`hpr_`: its own scopes)' });
+export const ApiKeyKind = graphEnum<KeyKind>(['full', 'restricted']);
+registerEnumType(ApiKeyKind, { name: 'ApiKeyKind', description: 'FULL (`hpp_`: every scope) or RESTRICTED (`hpr_`: its own scopes)' });
 
 /** An API key of the calling tenant, without its secret. */
 @ObjectType('ApiKey', { description: "One of the tenant's API keys (the secret is never shown again)" })
@@ -49,6 +50,6 @@ export class ApiKeyListArgs extends ConnectionArgs {
   @Field({ defaultValue: false, description: 'Include revoked keys' })
   includeRevoked: boolean = false;
 
-  @Field(() => SortDirection, { defaultValue: SortDirection.desc, description: 'Order by creation time' })
-  sortDirection: SortDirection = SortDirection.desc;
+  @Field(() => SortDirection, { defaultValue: SortDirection.DESC, description: 'Order by creation time' })
+  sortDirection: SortDirection = SortDirection.DESC;
 }

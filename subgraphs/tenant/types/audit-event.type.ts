@@ -4,10 +4,11 @@ import type { ActorKind } from '../../../schema/actor';
 import { DateTimeInput } from '../../common/input-scalars';
 import { ConnectionArgs, ConnectionType } from '../../common/connection';
 import { SortDirection } from '../../common/pagination';
+import { graphEnum } from '../../common/graph-enum';
 
 /** Who acted, as audit records name it (schema/actor.ts). */
-export const AuditActorKind = { key: 'key', user: 'user', operator: 'operator', system: 'system' } as const satisfies Record<ActorKind, ActorKind>;
-registerEnumType(AuditActorKind, { name: 'AuditActorKind', description: 'key (an API key), user (a signed-in person), operator (CLI, `/admin`) or system (the platform itself)' });
+export const AuditActorKind = graphEnum<ActorKind>(['key', 'user', 'operator', 'system']);
+registerEnumType(AuditActorKind, { name: 'AuditActorKind', description: 'KEY (an API key), USER (a signed-in person), OPERATOR (CLI, `/admin`) or SYSTEM (the platform itself)' });
 
 /** The actor of an audit record. */
 @ObjectType('AuditActor')
@@ -79,6 +80,6 @@ export class AuditEventListArgs extends ConnectionArgs {
   @Field(() => DateTimeInput, { nullable: true, description: 'Only records up to this instant (inclusive); not before `from`' })
   to?: Date | null;
 
-  @Field(() => SortDirection, { defaultValue: SortDirection.desc, description: 'By sequence number: newest first by default' })
-  sortDirection: SortDirection = SortDirection.desc;
+  @Field(() => SortDirection, { defaultValue: SortDirection.DESC, description: 'By sequence number: newest first by default' })
+  sortDirection: SortDirection = SortDirection.DESC;
 }

@@ -42,6 +42,6 @@ export class PatientListArgs extends ConnectionArgs {
   @Field(() => String, { nullable: true, description: 'Case-insensitive match on name or e-mail; every word must match' })
   search?: string | null;
 
-  @Field(() => SortDirection, { defaultValue: SortDirection.asc, description: 'Order by last name, then first name' })
-  sortDirection: SortDirection = SortDirection.asc;
+  @Field(() => SortDirection, { defaultValue: SortDirection.ASC, description: 'Order by last name, then first name' })
+  sortDirection: SortDirection = SortDirection.ASC;
 }

@@ -1,16 +1,17 @@
 import { DateTimeISOResolver } from 'graphql-scalars';
 import { ArgsType, Field, ID, InputType, ObjectType, registerEnumType } from 'type-graphql';
 import { ConnectionArgs, ConnectionType } from '../../common/connection';
-import { ROLES, type Role } from '../../../schema/roles';
+import { ALL_ROLES, type Role } from '../../../schema/roles';
 import type { User, UserStatus } from '../entities/user.entity';
+import { graphEnum } from '../../common/graph-enum';
 
 /** A person's role (docs/access.md, People and roles). */
-export const UserRole = Object.fromEntries(Object.keys(ROLES).map((role) => [role, role])) as { [R in Role]: R };
-registerEnumType(UserRole, { name: 'UserRole', description: 'owner and admin: every scope; analyst, billing, clinician: the scopes docs/access.md lists' });
+export const UserRole = graphEnum<Role>(ALL_ROLES);
+registerEnumType(UserRole, { name: 'UserRole', description: 'OWNER and ADMIN: every scope; ANALYST, BILLING, CLINICIAN: the scopes docs/access.md lists' });
 
 /** Where a person stands. */
-export const UserStatusValue = { invited: 'invited', active: 'active' } as const;
-registerEnumType(UserStatusValue, { name: 'UserStatus', description: 'invited (no password yet) or active' });
+export const UserStatusValue = graphEnum(['invited', 'active'] as const);
+registerEnumType(UserStatusValue, { name: 'UserStatus', description: 'INVITED (no password yet) or ACTIVE' });
 
 /** A person of the calling tenant. */
 @ObjectType('User', { description: 'A person of the tenant, signed in with e-mail and password' })

@@ -102,7 +102,7 @@ describe('revenue rollups answer exactly what the lines answer (real PostgreSQL,
     const extra = fc.record({
       groupBy: fc.constantFrom(...Object.values(RevenueGroupBy)),
       sortBy: fc.constantFrom(...Object.values(RevenueGroupSortField)),
-      sortDirection: fc.constantFrom(SortDirection.asc, SortDirection.desc),
+      sortDirection: fc.constantFrom(SortDirection.ASC, SortDirection.DESC),
       row: fc.option(fc.oneof(
         fc.record({ location: fc.constantFrom(...dir.locations.map((l) => l.id)) }),
         fc.record({ provider: fc.constantFrom('', ...dir.providers.map((p) => p.id)) }),
@@ -121,7 +121,7 @@ describe('revenue rollups answer exactly what the lines answer (real PostgreSQL,
         expect(await outcome(onRollups.groups({ ...filters, groupBy }))).toEqual(await outcome(onLines.groups({ ...filters, groupBy })));
         const summaries = { ...filters, groupBy, sortBy, sortDirection };
         expect(await outcome(onRollups.groupSummaries(summaries))).toEqual(await outcome(onLines.groupSummaries(summaries)));
-        const page = { ...filters, ...row, sortBy: RevenueBreakdownSortField.created_date, sortDirection, first: 5, after: offsetCursor(5) };
+        const page = { ...filters, ...row, sortBy: RevenueBreakdownSortField.CREATED_DATE, sortDirection, first: 5, after: offsetCursor(5) };
         expect(await outcome(onRollups.lines(page))).toEqual(await outcome(onLines.lines(page)));
         const parsed = parseRevenueFilter(filters, new QueryIssues());
         // One rollup per dimension: filters on one of them (or none) and on nothing a rollup lacks have one that covers them.

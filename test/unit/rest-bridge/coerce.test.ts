@@ -6,8 +6,8 @@ import { validationDetail } from '../../../rest-bridge/validation-error';
 
 const schema = buildSchema(`
   scalar DateTime
-  enum SortDirection { asc desc }
-  enum GroupBy { LOCATION PROVIDER ITEM_CATEGORY }
+  enum SortDirection { ASC DESC }
+  enum RevenueGroupBy { LOCATION PROVIDER ITEM_CATEGORY }
   input AddressInput { city: String! zip: String }
   input CampaignInput {
     name: String!
@@ -16,13 +16,13 @@ const schema = buildSchema(`
     active: Boolean
     tags: [String!]
     address: AddressInput
-    direction: GroupBy
+    direction: RevenueGroupBy
     startDate: DateTime
     note: String = "none"
   }
   type Query {
     report(year: Int!, page: Int, perPage: Int, active: Boolean, ratio: Float, sort: SortDirection,
-           groupBy: GroupBy!, ids: [Int!], from: DateTime, apiKey: String!): [String]
+           groupBy: RevenueGroupBy!, ids: [Int!], from: DateTime, apiKey: String!): [String]
   }
   type Mutation { update(id: ID!, input: CampaignInput!): String }
 `);
@@ -37,7 +37,7 @@ const reportRoute: RouteDefinition = {
   path: '/reports/{year}',
   operationId: 'report',
   document: `query Report($year: Int!, $page: Int, $perPage: Int = 20, $active: Boolean, $ratio: Float,
-    $sort: SortDirection, $groupBy: GroupBy!, $ids: [Int!], $from: DateTime, $apiKey: String!) {
+    $sort: SortDirection, $groupBy: RevenueGroupBy!, $ids: [Int!], $from: DateTime, $apiKey: String!) {
     report(year: $year, page: $page, perPage: $perPage, active: $active, ratio: $ratio, sort: $sort,
            groupBy: $groupBy, ids: $ids, from: $from, apiKey: $apiKey)
   }`,
@@ -78,7 +78,7 @@ describe('coerceRequest: text parameters', () => {
   it('builds GraphQL variables from valid text', () => {
     const result = report({ page: ' 3 ', active: 'Yes', ratio: '1e1', sort: 'DESC', group_by: 'item_category', ids: ['1', '2'], from: '2024-05-01T10:00:00Z' });
     expect(result).toEqual({
-      variables: { year: 2024, page: 3, active: true, ratio: 10, sort: 'desc', groupBy: 'ITEM_CATEGORY', ids: [1, 2], from: '2024-05-01T10:00:00Z', apiKey: 'k' },
+      variables: { year: 2024, page: 3, active: true, ratio: 10, sort: 'DESC', groupBy: 'ITEM_CATEGORY', ids: [1, 2], from: '2024-05-01T10:00:00Z', apiKey: 'k' },
     });
   });
 

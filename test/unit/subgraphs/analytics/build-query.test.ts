@@ -61,11 +61,11 @@ describe('SQL generation: identifiers from the model, values bound, always the t
     expect(summary.sql).not.toContain('drop');
     expect(summary.sql).toContain('where tenant_id = $1 and created_at >= $2::timestamptz and lower(location_name) = any($3::text[]) and net_cents >= $4::numeric and comment ilike $5');
     expect(summary.params).toEqual([TENANT, '2026-01-01T00:00:00Z', [HOSTILE.toLowerCase()], 10.5, HOSTILE_PATTERN]);
-    const groups = groupsStatement(TENANT, { ...filter, start: undefined }, RevenueGroupBy.created_date);
+    const groups = groupsStatement(TENANT, { ...filter, start: undefined }, RevenueGroupBy.CREATED_DATE);
     expect(groups.sql).toContain("select to_char((created_at at time zone $5)::date, 'YYYY-MM-DD') as group_key");
     expect(groups.sql).toContain('group by (created_at at time zone $5)::date order by last_at desc');
     expect(groups.params[4]).toBe('UTC');
-    const keys = lineKeys(RevenueBreakdownSortField.net_amount, 'asc');
+    const keys = lineKeys(RevenueBreakdownSortField.NET_AMOUNT, 'asc');
     const lines = linesStatement(TENANT, filter, keys, { conditions: [], reverse: false, offset: 40, limit: 21 });
     expect(lines.sql).toMatch(/order by net_cents asc nulls last, created_at asc, id asc\s+limit \$7 offset \$8$/);
     expect(lines.params.slice(-2)).toEqual([21, 40]);

@@ -3,7 +3,7 @@ import { migrationEvents } from '../../../../subgraphs/notes/services/migration-
 import { QuestionKind } from '../../../../subgraphs/notes/types/question-kind';
 
 const LEGACY = { label: 'Form', helpText: null, content: 'irrelevant' };
-const suggestion = (label: string): QuestionSuggestion => ({ kind: QuestionKind.text, label, helpText: null, options: [], required: false });
+const suggestion = (label: string): QuestionSuggestion => ({ kind: QuestionKind.TEXT, label, helpText: null, options: [], required: false });
 
 /** A provider that yields `count` suggestions, then fails with `error` if given. */
 function provider(count: number, error?: Error): SuggestionProvider {
