@@ -2,7 +2,7 @@ import { buildSubgraphSchema } from '@apollo/subgraph';
 import type { GraphQLResolverMap } from '@apollo/subgraph/dist/schema-helper';
 import { printSchemaWithDirectives } from '@graphql-tools/utils';
 import { createPubSub } from '@graphql-yoga/subscription';
-import { GraphQLSchema, parse } from 'graphql';
+import { getNamedType, GraphQLSchema, isEnumType, isInputObjectType, isInterfaceType, isObjectType, parse, type GraphQLInputType } from 'graphql';
 import { buildSchema, createResolversMap, type NonEmptyArray } from 'type-graphql';
 import { notFreeTextFields, refuseCardNumbers } from './stored-text-rule';
 
@@ -40,5 +40,28 @@ export async function buildFederatedSchema(
     resolverMap[typeName] = { ...(resolverMap[typeName] ?? {}), ...reference };
   }
   const typeDefs = parse(`${FEDERATION_LINK}\n${printSchemaWithDirectives(schema)}`);
-  return buildSubgraphSchema({ typeDefs, resolvers: resolverMap as GraphQLResolverMap<unknown> });
+  return withInternalEnumDefaults(buildSubgraphSchema({ typeDefs, resolvers: resolverMap as GraphQLResolverMap<unknown> }));
+}
+
+/**
+ * buildSubgraphSchema reads argument and input-field defaults from the SDL before it gives enum
+ * values their internal values from the resolver map, so a default such as `sortDirection = DESC`
+ * would reach a resolver as `"DESC"` where an explicit `DESC` arrives as `"desc"` (docs/api.md,
+ * Schema style). This gives every enum default its internal value, as graphql-js would have.
+ */
+function withInternalEnumDefaults(schema: GraphQLSchema): GraphQLSchema {
+  const internal = (type: GraphQLInputType, value: unknown): unknown => {
+    const named = getNamedType(type);
+    if (!isEnumType(named)) return value;
+    if (Array.isArray(value)) return value.map((item) => internal(named, item));
+    return typeof value === 'string' ? (named.getValue(value)?.value ?? value) : value;
+  };
+  const fix = (holder: { type: GraphQLInputType; defaultValue: unknown }) => {
+    if (holder.defaultValue !== undefined) holder.defaultValue = internal(holder.type, holder.defaultValue);
+  };
+  for (const type of Object.values(schema.getTypeMap())) {
+    if (isObjectType(type) || isInterfaceType(type)) for (const field of Object.values(type.getFields())) field.args.forEach(fix);
+    if (isInputObjectType(type)) Object.values(type.getFields()).forEach(fix);
+  }
+  return schema;
 }

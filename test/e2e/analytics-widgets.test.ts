@@ -190,7 +190,7 @@ describe(`analytics widgets (${process.env.E2E_MODE} mode)`, () => {
     const dashboardId = await setUp(tenant);
     await createWidget(tenant, { dashboardId, name: 'W1', chartType: 'table', query: {} });
     await createWidget(tenant, { dashboardId, name: 'W2', chartType: 'table', query: {} });
-    const res = await tenant.graphql('{ widgets(first: 1, sortBy: name, sortDirection: asc) { totalCount pageInfo { hasNextPage hasPreviousPage } nodes { name } } }');
+    const res = await tenant.graphql('{ widgets(first: 1, sortBy: NAME, sortDirection: ASC) { totalCount pageInfo { hasNextPage hasPreviousPage } nodes { name } } }');
     expect(res.body.data.widgets).toEqual({ totalCount: 2, pageInfo: { hasNextPage: true, hasPreviousPage: false }, nodes: [{ name: 'W1' }] });
   });
 });

@@ -164,15 +164,15 @@ describe(`campaigns (${process.env.E2E_MODE} mode)`, () => {
     await createCampaign(tenant, { name: 'Alpha', locationId: 'north', budgetCents: null });
     await createCampaign(tenant, { name: 'Beta', isActive: false, budgetCents: null });
     await createCampaign(tenant, { name: 'Gamma 100%', budgetCents: 10 });
-    const page = await tenant.graphql('{ campaigns(first: 2, sortBy: name, sortDirection: asc) { totalCount pageInfo { hasNextPage } nodes { name } } }');
+    const page = await tenant.graphql('{ campaigns(first: 2, sortBy: NAME, sortDirection: ASC) { totalCount pageInfo { hasNextPage } nodes { name } } }');
     expect(page.body.data.campaigns).toEqual({ totalCount: 3, pageInfo: { hasNextPage: true }, nodes: [{ name: 'Alpha' }, { name: 'Beta' }] });
     // budgetCents is null but for Gamma: NULLs come last ascending and descending, and cursors on a NULL page on.
     const byBudget = async (args: string) => {
-      const res = await tenant.graphql(`{ campaigns(sortBy: budgetCents, ${args}) { pageInfo { startCursor endCursor } nodes { name } } }`);
+      const res = await tenant.graphql(`{ campaigns(sortBy: BUDGET_CENTS, ${args}) { pageInfo { startCursor endCursor } nodes { name } } }`);
       expect(res.body.errors).toBeUndefined();
       return res.body.data.campaigns as { pageInfo: { startCursor: string; endCursor: string }; nodes: { name: string }[] };
     };
-    for (const direction of ['asc', 'desc']) {
+    for (const direction of ['ASC', 'DESC']) {
       const first = await byBudget(`sortDirection: ${direction}, first: 1`);
       expect(first.nodes).toEqual([{ name: 'Gamma 100%' }]);
       const rest = await byBudget(`sortDirection: ${direction}, first: 5, after: "${first.pageInfo.endCursor}"`);

@@ -10,7 +10,7 @@ describe(`revenue lines as a connection (${process.env.E2E_MODE} mode)`, () => {
   it('walks every line once by cursor, forwards and backwards, whatever the sort', async () => {
     const demo = await createDemoTenant('Connection Revenue Clinic');
     // The time to the microsecond; an amount; a nullable name (NULLs last either way).
-    for (const [sortBy, sortDirection] of [['created_date', 'desc'], ['net_amount', 'asc'], ['provider', 'desc']]) {
+    for (const [sortBy, sortDirection] of [['CREATED_DATE', 'DESC'], ['NET_AMOUNT', 'ASC'], ['PROVIDER', 'DESC']]) {
       {
         const forwards: string[] = [];
         let total = 0;

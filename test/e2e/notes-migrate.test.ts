@@ -60,8 +60,10 @@ describe(`question migration stream (${process.env.E2E_MODE} mode)`, () => {
     const results = await subscribe(tenant, template.templateId, template.legacyQuestionId);
     expect(results.every((r) => r.errors === undefined)).toBe(true);
     const events = results.map((r) => r.data.migrateTemplateQuestion);
+    // The same events, in the graph's enum spellings (`QUESTION`, `TEXT_AREA`) where REST keeps the contract's.
+    const graphSpelling = (q: any) => q && { ...q, kind: q.kind.toUpperCase() };
     expect(events).toEqual(
-      expectedEvents.map((e: any) => ({ type: e.type, index: e.index ?? null, count: e.count ?? null, message: null, question: e.question ?? null })),
+      expectedEvents.map((e: any) => ({ type: e.type.toUpperCase(), index: e.index ?? null, count: e.count ?? null, message: null, question: graphSpelling(e.question) ?? null })),
     );
   });
 
@@ -131,7 +133,7 @@ describe(`question migration stream (${process.env.E2E_MODE} mode)`, () => {
     });
 
     it('a text-area question that is not legacy: 422 too', async () => {
-      const added = await tenant.graphql('mutation($t: ID!) { addTemplateQuestion(templateId: $t, input: {kind: text_area, label: "Notes"}) { id } }', { t: template.templateId });
+      const added = await tenant.graphql('mutation($t: ID!) { addTemplateQuestion(templateId: $t, input: {kind: TEXT_AREA, label: "Notes"}) { id } }', { t: template.templateId });
       const res = await post(template.templateId, added.body.data.addTemplateQuestion.id);
       expect(res.status).toBe(422);
       expect(res.body.detail[0]).toMatchObject({ type: 'value_error', loc: ['path', 'question_id'] });
@@ -176,13 +178,13 @@ describe(`question migration stream (${process.env.E2E_MODE} mode)`, () => {
     const list = await request(`${baseUrl()}/graphql`, {
       method: 'POST',
       headers: { ...demo.headers, 'content-type': 'application/json' },
-      body: JSON.stringify({ query: '{ noteTemplates(sortDirection: asc) { totalCount nodes { id name questions { id isLegacy kind } } } }' }),
+      body: JSON.stringify({ query: '{ noteTemplates(sortDirection: ASC) { totalCount nodes { id name questions { id isLegacy kind } } } }' }),
     });
     const templates = list.body.data.noteTemplates.nodes;
     expect(templates.map((t: any) => t.name)).toEqual(['New patient intake', 'Pain assessment', 'Medication history']);
     for (const t of templates) {
       const legacy = t.questions.find((q: any) => q.isLegacy);
-      expect(legacy.kind).toBe('text_area');
+      expect(legacy.kind).toBe('TEXT_AREA');
       const { events } = await readEventStream(await migrate(demo, t.id, legacy.id));
       const done = events.at(-1);
       expect(done).toEqual({ type: 'done', count: events.length - 1 });

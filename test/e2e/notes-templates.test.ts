@@ -7,20 +7,20 @@ describe(`note templates over the federated graph (${process.env.E2E_MODE} mode)
   it('creates, extends, reads and lists templates', async () => {
     const tenant = await createTestTenant('Notes Clinic');
     const created = await tenant.graphql(`mutation($input: CreateNoteTemplateInput!) { createNoteTemplate(input: $input) { ${TEMPLATE} } }`, {
-      input: { name: 'SOAP note', description: 'Standard visit', questions: [{ kind: 'text', label: 'Subjective', required: true }] },
+      input: { name: 'SOAP note', description: 'Standard visit', questions: [{ kind: 'TEXT', label: 'Subjective', required: true }] },
     });
     expect(created.body.errors).toBeUndefined();
     const template = created.body.data.createNoteTemplate;
     expect(template).toMatchObject({ name: 'SOAP note', description: 'Standard visit', version: 1 });
     expect(template.questions).toEqual([
-      { id: expect.any(String), kind: 'text', label: 'Subjective', helpText: null, options: [], required: true, order: 0, isLegacy: false, legacyContent: null },
+      { id: expect.any(String), kind: 'TEXT', label: 'Subjective', helpText: null, options: [], required: true, order: 0, isLegacy: false, legacyContent: null },
     ]);
 
     const added = await tenant.graphql('mutation($t: ID!, $input: TemplateQuestionInput!) { addTemplateQuestion(templateId: $t, input: $input) { kind order options } }', {
       t: template.id,
-      input: { kind: 'multiple_choice', label: 'Findings', options: ['Swelling', 'Bruising'] },
+      input: { kind: 'MULTIPLE_CHOICE', label: 'Findings', options: ['Swelling', 'Bruising'] },
     });
-    expect(added.body.data.addTemplateQuestion).toEqual({ kind: 'multiple_choice', order: 1, options: ['Swelling', 'Bruising'] });
+    expect(added.body.data.addTemplateQuestion).toEqual({ kind: 'MULTIPLE_CHOICE', order: 1, options: ['Swelling', 'Bruising'] });
 
     const read = await tenant.graphql('query($id: ID!) { noteTemplate(id: $id) { version questions { label } } }', { id: template.id });
     expect(read.body.data.noteTemplate).toEqual({ version: 2, questions: [{ label: 'Subjective' }, { label: 'Findings' }] });
@@ -40,7 +40,7 @@ describe(`note templates over the federated graph (${process.env.E2E_MODE} mode)
 
   it('answers BAD_USER_INPUT with Pydantic-style issues located at the argument', async () => {
     const tenant = await createTestTenant();
-    const res = await tenant.graphql('mutation { createNoteTemplate(input: {name: "", questions: [{kind: yes_no, label: "Q", options: ["a", "b"]}]}) { id } }');
+    const res = await tenant.graphql('mutation { createNoteTemplate(input: {name: "", questions: [{kind: YES_NO, label: "Q", options: ["a", "b"]}]}) { id } }');
     expect(res.body.errors[0].extensions).toEqual({
       code: 'BAD_USER_INPUT',
       validation: [

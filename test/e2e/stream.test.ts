@@ -19,7 +19,7 @@ describe(`subscriptions over graphql-sse at /graphql/stream (${process.env.E2E_M
     }
     client.dispose();
     const n = LEGACY_FORM_SUGGESTIONS.length;
-    expect(events).toEqual([...Array.from({ length: n }, (_, index) => ({ type: 'question', index, count: null })), { type: 'done', index: null, count: n }]);
+    expect(events).toEqual([...Array.from({ length: n }, (_, index) => ({ type: 'QUESTION', index, count: null })), { type: 'DONE', index: null, count: n }]);
   });
 
   it('refuses queries, unknown fields and unauthenticated callers', async () => {
@@ -42,7 +42,7 @@ describe(`subscriptions over graphql-sse at /graphql/stream (${process.env.E2E_M
     await client.dispose();
     expect(error).toBeUndefined();
     const n = LEGACY_FORM_SUGGESTIONS.length;
-    expect(results.map((r) => r.data.migrateTemplateQuestion)).toEqual([...Array.from({ length: n }, (_, index) => ({ type: 'question', index, count: null })), { type: 'done', index: null, count: n }]);
+    expect(results.map((r) => r.data.migrateTemplateQuestion)).toEqual([...Array.from({ length: n }, (_, index) => ({ type: 'QUESTION', index, count: null })), { type: 'DONE', index: null, count: n }]);
     expect(query.error[0].message).toContain('Only subscriptions');
     expect((await rawSocket(baseUrl(), { tenant: tenant.tenantId, apiKey: 'hpp_wrong' }).closed).code).toBe(4401);
   });

@@ -49,7 +49,7 @@ describe('exporting the audit trail', () => {
 
     const [recorded] = await exports();
     expect(recorded).toMatchObject({ action: 'audit.export', resourceType: 'audit_event', resourceIds: [], outcome: 'success', requestId: res.headers.get('x-request-id'), clientAddress: '127.0.0.1' });
-    expect(recorded.actor.kind).toBe('key');
+    expect(recorded.actor.kind).toBe('KEY');
   });
 
   it('writes CSV with a header, RFC 4180 quoting and empty fields for nulls, oldest first when asked', async () => {

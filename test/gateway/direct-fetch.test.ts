@@ -123,10 +123,10 @@ describe(`direct execution of single-fetch REST routes (${MODE} mode)`, () => {
     const logo = await gateway.runOperation(parseSingleOperation(route('uploadTenantLogo').document, gateway.apiSchema), { file: { filename: 'logo.png', contentType: 'image/png', base64: (await makeImage('png')).toString('base64') } }, contextOf());
     if (logo.errors) throw new Error(`setting the logo failed: ${JSON.stringify(logo.errors)}`);
     const widgets = async (caller: Caller) => (await read('listWidgets', { perPage: 1 }, caller)).nodes[0];
-    const locations = async (caller: Caller) => (await read('revenueBreakdownGroups', { groupBy: 'location', timezone: 'UTC' }, caller))[0];
+    const locations = async (caller: Caller) => (await read('revenueBreakdownGroups', { groupBy: 'LOCATION', timezone: 'UTC' }, caller))[0];
     const [widget, otherWidget, location, otherLocation] = await Promise.all([widgets('demo'), widgets('other'), locations('demo'), locations('other')]);
     // Lines without a provider make a group with a null key, which no filter takes.
-    const provider = (await read('revenueBreakdownGroups', { groupBy: 'provider', timezone: 'UTC' })).find((group: any) => group.groupKey !== null);
+    const provider = (await read('revenueBreakdownGroups', { groupBy: 'PROVIDER', timezone: 'UTC' })).find((group: any) => group.groupKey !== null);
     const summary = await read('revenueBreakdownSummary', { timezone: 'America/Los_Angeles' });
     return {
       dashboardId: widget.dashboardId, widgetId: widget.id, locationId: location.groupKey, locationName: location.groupLabel,

@@ -36,7 +36,7 @@ describe('restricted API keys', () => {
     const initial = listed.body.find((key: { name: string }) => key.name === 'initial');
     expect(initial).toMatchObject({ kind: 'full', scopes: null, prefix: expect.stringMatching(/^hpp_/) });
     const graph = await tenant.graphql('{ apiKeys { nodes { id kind scopes prefix } } }');
-    expect(graph.body.data.apiKeys.nodes).toEqual(expect.arrayContaining([{ id: issued.body.id, kind: 'restricted', scopes: ['analytics:read', 'tenant:read'], prefix: entry.prefix }]));
+    expect(graph.body.data.apiKeys.nodes).toEqual(expect.arrayContaining([{ id: issued.body.id, kind: 'RESTRICTED', scopes: ['analytics:read', 'tenant:read'], prefix: entry.prefix }]));
 
     expect((await call(issued.body.apiKey)).status).toBe(200);
     const disguised = await call(issued.body.apiKey.replace(/^hpr_/, 'hpp_'));

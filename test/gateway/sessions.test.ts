@@ -38,10 +38,10 @@ describe('people and sessions', () => {
 
   /** Invites a person with a role and accepts the invitation with a password; their id. */
   async function member(email: string, role: string, password = 'correct horse battery'): Promise<string> {
-    const invited = await asKey('mutation($input: InviteUserInput!) { inviteUser(input: $input) { user { id status } invitationToken } }', { input: { email, role } });
+    const invited = await asKey('mutation($input: InviteUserInput!) { inviteUser(input: $input) { user { id status } invitationToken } }', { input: { email, role: role.toUpperCase() } });
     expect(invited.body.errors).toBeUndefined();
     const { user, invitationToken } = invited.body.data.inviteUser;
-    expect(user.status).toBe('invited');
+    expect(user.status).toBe('INVITED');
     const accepted = await post(a, '/auth/invitations/accept', { token: invitationToken, password });
     expect(accepted.status).toBe(200);
     return user.id;
@@ -62,7 +62,7 @@ describe('people and sessions', () => {
   });
 
   it('an invitation is accepted once, with a long enough password', async () => {
-    const invited = await asKey('mutation { inviteUser(input: {email: "once@example.com", role: analyst}) { invitationToken } }');
+    const invited = await asKey('mutation { inviteUser(input: {email: "once@example.com", role: ANALYST}) { invitationToken } }');
     const token = invited.body.data.inviteUser.invitationToken;
     const weak = await post(a, '/auth/invitations/accept', { token, password: 'short' });
     expect(weak.status).toBe(422);
@@ -70,7 +70,7 @@ describe('people and sessions', () => {
     expect((await post(a, '/auth/invitations/accept', { token, password: 'a long enough pass' })).status).toBe(200);
     const again = await post(a, '/auth/invitations/accept', { token, password: 'a long enough pass' });
     expect(again.status).toBe(404);
-    const duplicate = await asKey('mutation { inviteUser(input: {email: "ONCE@example.com", role: billing}) { invitationToken } }');
+    const duplicate = await asKey('mutation { inviteUser(input: {email: "ONCE@example.com", role: BILLING}) { invitationToken } }');
     expect(duplicate.body.errors[0].extensions.code).toBe('CONFLICT');
   });
 
@@ -143,8 +143,8 @@ describe('people and sessions', () => {
   it('a role change applies at once: the old sessions end', async () => {
     const id = await member('promo@example.com', 'analyst');
     const { token } = sessionCookie(await signIn('promo@example.com'));
-    const changed = await asKey('mutation($id: ID!) { changeUserRole(id: $id, role: clinician) { role } }', { id });
-    expect(changed.body.data.changeUserRole.role).toBe('clinician');
+    const changed = await asKey('mutation($id: ID!) { changeUserRole(id: $id, role: CLINICIAN) { role } }', { id });
+    expect(changed.body.data.changeUserRole.role).toBe('CLINICIAN');
     expect((await withSession(a, token, '/tenant/public')).status).toBe(401);
   });
 
@@ -152,10 +152,10 @@ describe('people and sessions', () => {
     const adminId = await member('boss@example.com', 'admin');
     const res = await signIn('boss@example.com');
     const { token } = sessionCookie(res);
-    const refused = await graphqlAs(token, res.body.csrfToken, 'mutation { inviteUser(input: {email: "owner2@example.com", role: owner}) { invitationToken } }');
+    const refused = await graphqlAs(token, res.body.csrfToken, 'mutation { inviteUser(input: {email: "owner2@example.com", role: OWNER}) { invitationToken } }');
     expect(refused.body.errors[0]).toMatchObject({ message: 'Only an owner can invite an owner', extensions: { code: 'FORBIDDEN' } });
     // The tenant's full key acts for its owner.
-    const ownerInvite = await asKey('mutation { inviteUser(input: {email: "owner@example.com", role: owner}) { user { id } } }');
+    const ownerInvite = await asKey('mutation { inviteUser(input: {email: "owner@example.com", role: OWNER}) { user { id } } }');
     const ownerId = ownerInvite.body.data.inviteUser.user.id;
     const last = await asKey('mutation($id: ID!) { removeUser(id: $id) }', { id: ownerId });
     expect(last.body.errors[0]).toMatchObject({ message: 'The last owner cannot be removed', extensions: { code: 'CONFLICT' } });
@@ -186,7 +186,7 @@ describe('automatic logoff', () => {
     app = await startInProcessApp({ SESSION_IDLE_SECONDS: '1' });
     const created = await admin('/tenants', { method: 'POST', body: JSON.stringify({ name: 'Idle Clinic' }) }, app.url);
     const headers = { TENANT: created.body.tenant.id, 'API-KEY': created.body.apiKey, 'content-type': 'application/json' };
-    const invited = await request(`${app.url}/graphql`, { method: 'POST', headers, body: JSON.stringify({ query: 'mutation { inviteUser(input: {email: "idle@example.com", role: analyst}) { invitationToken } }' }) });
+    const invited = await request(`${app.url}/graphql`, { method: 'POST', headers, body: JSON.stringify({ query: 'mutation { inviteUser(input: {email: "idle@example.com", role: ANALYST}) { invitationToken } }' }) });
     await request(`${app.url}/auth/invitations/accept`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ token: invited.body.data.inviteUser.invitationToken, password: 'correct horse battery' }) });
     const res = await request(`${app.url}/auth/sign-in`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ tenantId: created.body.tenant.id, email: 'idle@example.com', password: 'correct horse battery' }) });
     const { token } = sessionCookie(res);
@@ -208,7 +208,7 @@ describe('a second factor (TOTP)', () => {
     const asKey = (query: string) => request(`${app.url}/graphql`, { method: 'POST', headers: { TENANT: tenantId, 'API-KEY': created.body.apiKey, ...json }, body: JSON.stringify({ query }) });
     const post = (path: string, body: unknown, headers: Record<string, string> = {}) => request(`${app.url}${path}`, { method: 'POST', headers: { ...json, ...headers }, body: JSON.stringify(body) });
     expect((await asKey('mutation { setTwoFactorRequired(required: true) }')).body.data.setTwoFactorRequired).toBe(true);
-    const invited = await asKey('mutation { inviteUser(input: {email: "totp@example.com", role: clinician}) { invitationToken } }');
+    const invited = await asKey('mutation { inviteUser(input: {email: "totp@example.com", role: CLINICIAN}) { invitationToken } }');
     await post('/auth/invitations/accept', { token: invited.body.data.inviteUser.invitationToken, password: 'correct horse battery' });
     const credentials = { tenantId, email: 'totp@example.com', password: 'correct horse battery' };
 
@@ -254,7 +254,7 @@ describe("bearer sessions from a tenant's own web origins (CORS)", () => {
     const bad = await asKey('mutation { setAllowedOrigins(origins: ["https://app.example.com/path"]) }');
     expect(bad.body.errors[0].extensions.code).toBe('BAD_USER_INPUT');
     expect((await asKey('mutation { setAllowedOrigins(origins: ["HTTPS://app.example.com", "http://localhost:5173"]) }')).body.data.setAllowedOrigins).toEqual(['https://app.example.com', 'http://localhost:5173']);
-    const invited = await asKey('mutation { inviteUser(input: {email: "spa@example.com", role: analyst}) { invitationToken } }');
+    const invited = await asKey('mutation { inviteUser(input: {email: "spa@example.com", role: ANALYST}) { invitationToken } }');
     await request(`${app.url}/auth/invitations/accept`, { method: 'POST', headers: json, body: JSON.stringify({ token: invited.body.data.inviteUser.invitationToken, password: 'correct horse battery' }) });
 
     const listed = 'https://app.example.com';
@@ -298,7 +298,7 @@ describe('invitation e-mails', () => {
     app = await startInProcessApp({ DATA_DIR: dataDir, PUBLIC_URL: 'https://clinic.example' });
     const created = await admin('/tenants', { method: 'POST', body: JSON.stringify({ name: 'Mail Clinic' }) }, app.url);
     const headers = { TENANT: created.body.tenant.id, 'API-KEY': created.body.apiKey, 'content-type': 'application/json' };
-    const invited = await request(`${app.url}/graphql`, { method: 'POST', headers, body: JSON.stringify({ query: 'mutation { inviteUser(input: {email: "new.person@example.com", role: clinician}) { invitationSent user { id } } }' }) });
+    const invited = await request(`${app.url}/graphql`, { method: 'POST', headers, body: JSON.stringify({ query: 'mutation { inviteUser(input: {email: "new.person@example.com", role: CLINICIAN}) { invitationSent user { id } } }' }) });
     expect(invited.body.data.inviteUser.invitationSent).toBe(true);
 
     // The message as SMTP would carry it, kept as an .eml file without SMTP_URL (quoted-printable undone).

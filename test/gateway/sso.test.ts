@@ -35,7 +35,7 @@ describe('single sign-on through OpenID Connect', () => {
   const configure = (provider: IdentityProvider, tenant = tenantId, key = fullKey) =>
     graphql('mutation($input: ConfigureSingleSignOnInput!) { configureSingleSignOn(input: $input) }', { input: { issuer: provider.issuer, clientId: provider.clientId, clientSecret: provider.clientSecret } }, tenant, key);
   const invite = async (email: string, role = 'clinician', tenant = tenantId, key = fullKey): Promise<string> => {
-    const invited = await graphql('mutation($input: InviteUserInput!) { inviteUser(input: $input) { user { id } } }', { input: { email, role } }, tenant, key);
+    const invited = await graphql('mutation($input: InviteUserInput!) { inviteUser(input: $input) { user { id } } }', { input: { email, role: role.toUpperCase() } }, tenant, key);
     expect(invited.body.errors).toBeUndefined();
     return invited.body.data.inviteUser.user.id;
   };
@@ -124,7 +124,7 @@ describe('single sign-on through OpenID Connect', () => {
     expect(session.body).toMatchObject({ tenantId, user: { id: userId, role: 'clinician' } });
     // Their first single sign-on made them active.
     const people = await graphql('{ users { nodes { email status } } }');
-    expect(people.body.data.users.nodes).toContainEqual({ email: 'nurse@example.com', status: 'active' });
+    expect(people.body.data.users.nodes).toContainEqual({ email: 'nurse@example.com', status: 'ACTIVE' });
 
     const replay = await visit(callback, { cookie: binding });
     expect(replay.status).toBe(401);

@@ -50,7 +50,7 @@ describe('subscriptions over graphql-ws at /graphql', () => {
     const { results, error } = await collect(client, migrate());
     await client.dispose();
     expect(error).toBeUndefined();
-    expect(results.map((r) => r.data.migrateTemplateQuestion)).toEqual([...fake.reply.map((_, index) => ({ type: 'question', index, count: null })), { type: 'done', index: null, count: fake.reply.length }]);
+    expect(results.map((r) => r.data.migrateTemplateQuestion)).toEqual([...fake.reply.map((_, index) => ({ type: 'QUESTION', index, count: null })), { type: 'DONE', index: null, count: fake.reply.length }]);
   });
 
   it('closes a connection with a wrong key 4401, another tenant\'s key 4403, and none 4401', async () => {
@@ -100,7 +100,7 @@ describe('subscriptions over graphql-ws at /graphql', () => {
     const socket = rawSocket(server.url, keyParams());
     await socket.message('connection_ack');
     socket.socket.send(JSON.stringify({ id: 'one', type: 'subscribe', payload: migrate() }));
-    expect((await socket.message('next', 'one')).payload.data.migrateTemplateQuestion).toEqual({ type: 'question', index: 0, count: null });
+    expect((await socket.message('next', 'one')).payload.data.migrateTemplateQuestion).toEqual({ type: 'QUESTION', index: 0, count: null });
     socket.socket.send(JSON.stringify({ id: 'two', type: 'subscribe', payload: migrate() }));
     expect((await socket.message('error', 'two')).payload).toEqual([{ message: 'This tenant has 2 subscriptions open, the most it may; close one first', extensions: { code: 'RATE_LIMITED' } }]);
     // Over SSE too, while the WebSocket holds a slot.
@@ -142,10 +142,10 @@ describe('subscriptions over graphql-ws at /graphql', () => {
     const foreign = rawSocket(server.url, {}, { cookie, origin: 'https://elsewhere.example' });
     expect((await foreign.closed).code).toBe(4403);
     const own = wsClient(server.url, {}, { cookie, origin: OWN_ORIGIN });
-    expect((await collect(own, migrate())).results.at(-1).data.migrateTemplateQuestion.type).toBe('done');
+    expect((await collect(own, migrate())).results.at(-1).data.migrateTemplateQuestion.type).toBe('DONE');
     await own.dispose();
     const bearer = wsClient(server.url, { authorization: `Bearer ${token}` });
-    expect((await collect(bearer, migrate())).results.at(-1).data.migrateTemplateQuestion.type).toBe('done');
+    expect((await collect(bearer, migrate())).results.at(-1).data.migrateTemplateQuestion.type).toBe('DONE');
     await bearer.dispose();
   });
 

@@ -83,7 +83,7 @@ describe('question migration across the gateway -> notes subgraph hop (distribut
       query: 'subscription($t: ID!, $q: ID!) { migrateTemplateQuestion(templateId: $t, questionId: $q) { type } }',
       variables: { t: template.templateId, q: template.legacyQuestionId },
     });
-    expect((await results.next()).value).toEqual({ data: { migrateTemplateQuestion: { type: 'question' } } });
+    expect((await results.next()).value).toEqual({ data: { migrateTemplateQuestion: { type: 'QUESTION' } } });
     await results.return!();
     client.dispose();
     await eventually(() => fake.requests[0]?.aborted === true);

@@ -74,7 +74,7 @@ describe('question migration on the OpenAI-compatible provider, all-in-one, thro
       query: 'subscription($t: ID!, $q: ID!) { migrateTemplateQuestion(templateId: $t, questionId: $q) { type index } }',
       variables: { t: template.templateId, q: template.legacyQuestionId },
     });
-    expect((await results.next()).value).toEqual({ data: { migrateTemplateQuestion: { type: 'question', index: 0 } } });
+    expect((await results.next()).value).toEqual({ data: { migrateTemplateQuestion: { type: 'QUESTION', index: 0 } } });
     await results.return!();
     client.dispose();
     await eventually(() => fake.requests[0]?.aborted === true);

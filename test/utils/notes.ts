@@ -25,7 +25,7 @@ export interface TestTemplate {
 export async function createLegacyTemplate(tenant: TestTenant, content = LEGACY_FORM): Promise<TestTemplate> {
   const res = await tenant.graphql(
     `mutation($input: CreateNoteTemplateInput!) { createNoteTemplate(input: $input) { id questions { id isLegacy } } }`,
-    { input: { name: 'Imported intake', questions: [{ kind: 'text', label: 'Full name' }, { kind: 'text_area', label: 'Paper form', legacyContent: content }] } },
+    { input: { name: 'Imported intake', questions: [{ kind: 'TEXT', label: 'Full name' }, { kind: 'TEXT_AREA', label: 'Paper form', legacyContent: content }] } },
   );
   if (res.status !== 200 || res.body.errors) throw new Error(`creating a template failed: ${res.status} ${res.text}`);
   const template = res.body.data.createNoteTemplate;

@@ -19,7 +19,7 @@ export const SESSION_COOKIE = '__Host-hpp_session';
  */
 export async function createTestPerson(tenant: TestTenant, role: string, password = 'correct horse battery staple', base = baseUrl()): Promise<TestPerson> {
   const email = `${role}.${randomUUID().slice(0, 8)}@example.com`;
-  const invited = await tenant.graphql('mutation($input: InviteUserInput!) { inviteUser(input: $input) { user { id } invitationToken } }', { input: { email, role } });
+  const invited = await tenant.graphql('mutation($input: InviteUserInput!) { inviteUser(input: $input) { user { id } invitationToken } }', { input: { email, role: role.toUpperCase() } });
   if (invited.body?.errors || invited.status !== 200) throw new Error(`inviting a person failed: ${invited.status} ${invited.text}`);
   const { user, invitationToken } = invited.body.data.inviteUser;
   const accepted = await request(`${base}/auth/invitations/accept`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ token: invitationToken, password }) });

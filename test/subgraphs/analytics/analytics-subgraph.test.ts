@@ -21,7 +21,7 @@ describe('analytics subgraph (real PostgreSQL, demo data)', () => {
   };
 
   it('seeds three campaigns whose counts come from their opportunities', async () => {
-    const { data, errors } = await run(a, '{ campaigns(sortBy: name, sortDirection: asc) { totalCount nodes { name isActive opportunityCount convertedCount webhook { webhookKey webhookUrl redirectUrl } } } }');
+    const { data, errors } = await run(a, '{ campaigns(sortBy: NAME, sortDirection: ASC) { totalCount nodes { name isActive opportunityCount convertedCount webhook { webhookKey webhookUrl redirectUrl } } } }');
     expect(errors).toBeUndefined();
     expect(data.campaigns.totalCount).toBe(3);
     expect(data.campaigns.nodes.map((c: any) => [c.name, c.isActive, c.opportunityCount, c.convertedCount])).toEqual([
@@ -37,7 +37,7 @@ describe('analytics subgraph (real PostgreSQL, demo data)', () => {
 
   it('seeds dashboards whose widgets hold Cube-shaped revenue queries, loaded in one batch', async () => {
     const batch = jest.spyOn(WidgetRepository.prototype, 'ofDashboards');
-    const { data, errors } = await run(a, '{ dashboards(sortBy: name, sortDirection: asc) { totalCount nodes { name widgets { name chartType query position { w h } } } } }');
+    const { data, errors } = await run(a, '{ dashboards(sortBy: NAME, sortDirection: ASC) { totalCount nodes { name widgets { name chartType query position { w h } } } } }');
     expect(errors).toBeUndefined();
     expect(data.dashboards.nodes.map((d: any) => [d.name, d.widgets.length])).toEqual([
       ['Discounts', 1],
@@ -63,7 +63,7 @@ describe('analytics subgraph (real PostgreSQL, demo data)', () => {
   });
 
   it('takes a lead with no tenant in the context and counts it for the campaign owner', async () => {
-    const before = await run(a, '{ campaigns(sortBy: name, sortDirection: asc, first: 1) { nodes { id opportunityCount webhook { webhookKey } } } }');
+    const before = await run(a, '{ campaigns(sortBy: NAME, sortDirection: ASC, first: 1) { nodes { id opportunityCount webhook { webhookKey } } } }');
     const [campaign] = before.data.campaigns.nodes;
     const lead = await run(null, 'mutation($k: String!) { submitCampaignLead(webhookKey: $k, input: { email: "lead@example.com" }) { opportunityId redirectUrl } }', { k: campaign.webhook.webhookKey });
     expect(lead.errors).toBeUndefined();
@@ -73,7 +73,7 @@ describe('analytics subgraph (real PostgreSQL, demo data)', () => {
   });
 
   it("answers whether a key takes leads with no tenant in the context: true, or submitCampaignLead's NOT_FOUND and CONFLICT", async () => {
-    const { data } = await run(a, '{ campaigns(sortBy: name, sortDirection: asc) { nodes { isActive webhook { webhookKey } } } }');
+    const { data } = await run(a, '{ campaigns(sortBy: NAME, sortDirection: ASC) { nodes { isActive webhook { webhookKey } } } }');
     const code = (result: { errors?: readonly { extensions?: Record<string, unknown>; originalError?: unknown }[] }) => result.errors?.[0].extensions?.code ?? (result.errors?.[0].originalError as any)?.code;
     const ask = (key: string) => run(null, 'query($k: String!) { campaignAcceptsLeads(webhookKey: $k) }', { k: key });
     const [active, , inactive] = data.campaigns.nodes;

@@ -49,7 +49,7 @@ describe('analytics subgraph: audit records (real PostgreSQL)', () => {
     const dashboard = await run(t, 'mutation { createDashboard(input: { name: "Revenue" }) { id } }');
     const dashboardId = dashboard.data.createDashboard.id;
     const renamed = await run(t, 'mutation($id: ID!) { updateDashboard(id: $id, input: { name: "Revenue 2" }) { id } }', { id: dashboardId });
-    const widget = await run(t, 'mutation($i: CreateWidgetInput!) { createWidget(input: $i) { id } }', { i: { dashboardId, name: 'Net', chartType: 'bar', query: WIDGET_QUERY } });
+    const widget = await run(t, 'mutation($i: CreateWidgetInput!) { createWidget(input: $i) { id } }', { i: { dashboardId, name: 'Net', chartType: 'BAR', query: WIDGET_QUERY } });
     const widgetId = widget.data.createWidget.id;
     const moved = await run(t, 'mutation($id: ID!) { updateWidget(id: $id, input: { name: "Net by month" }) { id } }', { id: widgetId });
     const gone = await run(t, 'mutation($id: ID!) { deleteWidget(id: $id) }', { id: widgetId });
@@ -85,8 +85,8 @@ describe('analytics subgraph: audit records (real PostgreSQL)', () => {
 
     const page = await run(t, '{ revenueBreakdown(timezone: "UTC") { totalCount nodes { id patientId } } }');
     expect(page.data.revenueBreakdown.totalCount).toBe(3);
-    const aggregates = await run(t, `{ revenueBreakdownSummary(timezone: "UTC") { count } revenueBreakdownGroups(timezone: "UTC", groupBy: location) { groupKey }
-      revenueBreakdownGroupSummaries(timezone: "UTC", groupBy: provider) { count } }`);
+    const aggregates = await run(t, `{ revenueBreakdownSummary(timezone: "UTC") { count } revenueBreakdownGroups(timezone: "UTC", groupBy: LOCATION) { groupKey }
+      revenueBreakdownGroupSummaries(timezone: "UTC", groupBy: PROVIDER) { count } }`);
     const byId = await run(t, QUERY, { q: { measures: ['revenue.netAmount'], dimensions: ['revenue.patientId'] } });
     expect(byId.data.executeAnalyticsQuery.data).toHaveLength(3); // Ann, Bob and the line of no patient
     const byName = await run(t, QUERY, { q: { measures: ['revenue.count'], dimensions: ['revenue.patient'], filters: [{ member: 'revenue.patient', operator: 'equals', values: ['Bob Baker'] }] } });

@@ -48,11 +48,11 @@ describe('notes subgraph: audit records (real PostgreSQL)', () => {
 
   it('records template changes and the start of a question migration', async () => {
     const tenant = randomUUID();
-    const created = await run(tenant, CREATE, { i: { name: 'Intake', questions: [{ kind: 'text_area', label: 'Old form', legacyContent: 'Name?\nPain 0-10?' }] } });
+    const created = await run(tenant, CREATE, { i: { name: 'Intake', questions: [{ kind: 'TEXT_AREA', label: 'Old form', legacyContent: 'Name?\nPain 0-10?' }] } });
     const { id: templateId, questions } = created.data.createNoteTemplate;
-    const added = await run(tenant, ADD, { t: templateId, i: { kind: 'text', label: 'Allergies' } });
+    const added = await run(tenant, ADD, { t: templateId, i: { kind: 'TEXT', label: 'Allergies' } });
     const started = await migrate(tenant, templateId, questions[0].id);
-    expect(started.types[started.types.length - 1]).toBe('done');
+    expect(started.types[started.types.length - 1]).toBe('DONE');
     const refused = await migrate(tenant, templateId, added.data.addTemplateQuestion.id);
     expect(refused.types).toEqual([expect.stringMatching(/^error: /)]);
 

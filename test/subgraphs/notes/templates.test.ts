@@ -32,16 +32,16 @@ describe('note templates in the notes subgraph (real PostgreSQL)', () => {
       name: '  Knee follow-up ',
       description: 'Post-op',
       questions: [
-        { kind: 'scale', label: 'Pain today', helpText: 'Scale from 0 to 10' },
-        { kind: 'single_choice', label: 'Swelling', options: ['None', 'Some', 'A lot'], required: true },
-        { kind: 'text_area', label: 'Old form', legacyContent: 'Pain? 0-10' },
+        { kind: 'SCALE', label: 'Pain today', helpText: 'Scale from 0 to 10' },
+        { kind: 'SINGLE_CHOICE', label: 'Swelling', options: ['None', 'Some', 'A lot'], required: true },
+        { kind: 'TEXT_AREA', label: 'Old form', legacyContent: 'Pain? 0-10' },
       ],
     });
     expect(created).toMatchObject({ name: 'Knee follow-up', description: 'Post-op', version: 1 });
     expect(created.questions.map((q: any) => [q.order, q.kind, q.isLegacy])).toEqual([
-      [0, 'scale', false],
-      [1, 'single_choice', false],
-      [2, 'text_area', true],
+      [0, 'SCALE', false],
+      [1, 'SINGLE_CHOICE', false],
+      [2, 'TEXT_AREA', true],
     ]);
     expect(created.questions[2]).toMatchObject({ templateId: created.id, legacyContent: 'Pain? 0-10', options: [], required: false });
     const read = await run(tenant, `query($id: ID!) { noteTemplate(id: $id) { ${FIELDS} } }`, { id: created.id });
@@ -50,9 +50,9 @@ describe('note templates in the notes subgraph (real PostgreSQL)', () => {
 
   it('adds questions last by default or at a position, moving the rest down, and bumps the version', async () => {
     const tenant = randomUUID();
-    const template = await create(tenant, { name: 'Intake', questions: [{ kind: 'text', label: 'A' }, { kind: 'text', label: 'B' }] });
-    expect((await addQuestion(tenant, template.id, { kind: 'date', label: 'C' })).data!.addTemplateQuestion).toMatchObject({ order: 2, kind: 'date' });
-    expect((await addQuestion(tenant, template.id, { kind: 'yes_no', label: 'First', order: 0 })).data!.addTemplateQuestion).toMatchObject({ order: 0 });
+    const template = await create(tenant, { name: 'Intake', questions: [{ kind: 'TEXT', label: 'A' }, { kind: 'TEXT', label: 'B' }] });
+    expect((await addQuestion(tenant, template.id, { kind: 'DATE', label: 'C' })).data!.addTemplateQuestion).toMatchObject({ order: 2, kind: 'DATE' });
+    expect((await addQuestion(tenant, template.id, { kind: 'YES_NO', label: 'First', order: 0 })).data!.addTemplateQuestion).toMatchObject({ order: 0 });
     const read = await run(tenant, `query($id: ID!) { noteTemplate(id: $id) { version questions { label order } } }`, { id: template.id });
     expect(read.data!.noteTemplate).toEqual({
       version: 3,
@@ -67,7 +67,7 @@ describe('note templates in the notes subgraph (real PostgreSQL)', () => {
 
   it('lists templates newest first as a connection, oldest first on request', async () => {
     const tenant = randomUUID();
-    for (const name of ['One', 'Two', 'Three']) await create(tenant, { name, questions: [{ kind: 'text', label: `${name}?` }] });
+    for (const name of ['One', 'Two', 'Three']) await create(tenant, { name, questions: [{ kind: 'TEXT', label: `${name}?` }] });
     const page = await run(tenant, '{ noteTemplates(first: 2) { totalCount pageInfo { hasNextPage endCursor } nodes { name questions { label } } } }');
     expect(page.data!.noteTemplates).toEqual({
       totalCount: 3,
@@ -79,19 +79,19 @@ describe('note templates in the notes subgraph (real PostgreSQL)', () => {
     });
     const rest = await run(tenant, 'query($after: String) { noteTemplates(first: 2, after: $after) { nodes { name } } }', { after: page.data!.noteTemplates.pageInfo.endCursor });
     expect(rest.data!.noteTemplates.nodes).toEqual([{ name: 'One' }]);
-    const oldest = await run(tenant, '{ noteTemplates(last: 1, sortDirection: asc) { nodes { name } } }');
+    const oldest = await run(tenant, '{ noteTemplates(last: 1, sortDirection: ASC) { nodes { name } } }');
     expect(oldest.data!.noteTemplates.nodes).toEqual([{ name: 'Three' }]);
     expect(issuesOf(await run(tenant, '{ noteTemplates(first: 101) { totalCount } }'))[0]).toMatchObject({ type: 'less_than_equal', loc: ['first'] });
   });
 
   it("treats another tenant's ids and ids of any shape as unknown", async () => {
     const owner = randomUUID();
-    const template = await create(owner, { name: 'Private', questions: [{ kind: 'text', label: 'Q' }] });
+    const template = await create(owner, { name: 'Private', questions: [{ kind: 'TEXT', label: 'Q' }] });
     for (const id of [template.id, randomUUID(), 'not-a-uuid', '', "1' or '1'='1"]) {
       const read = await run(randomUUID(), 'query($id: ID!) { noteTemplate(id: $id) { id } }', { id });
       expect(read.errors?.[0]).toMatchObject({ message: 'Note template not found' });
       expect(read.errors?.[0].originalError?.constructor.name).toBe('NotFoundError');
-      const add = await addQuestion(randomUUID(), id, { kind: 'text', label: 'Sneaky' });
+      const add = await addQuestion(randomUUID(), id, { kind: 'TEXT', label: 'Sneaky' });
       expect(add.errors?.[0].message).toBe('Note template not found');
     }
     const list = await run(randomUUID(), '{ noteTemplates { totalCount } }');
@@ -109,11 +109,11 @@ describe('note templates in the notes subgraph (real PostgreSQL)', () => {
         name: '   ',
         description: 'x'.repeat(2_001),
         questions: [
-          { kind: 'single_choice', label: 'Pick', options: ['Only'] },
-          { kind: 'text', label: 'Q', options: ['a', 'b'] },
-          { kind: 'yes_no', label: 'Old', legacyContent: 'Smoker? Y/N' },
-          { kind: 'multiple_choice', label: 'Dupes', options: ['A', 'a'] },
-          { kind: 'text', label: 'Placed', order: 7 },
+          { kind: 'SINGLE_CHOICE', label: 'Pick', options: ['Only'] },
+          { kind: 'TEXT', label: 'Q', options: ['a', 'b'] },
+          { kind: 'YES_NO', label: 'Old', legacyContent: 'Smoker? Y/N' },
+          { kind: 'MULTIPLE_CHOICE', label: 'Dupes', options: ['A', 'a'] },
+          { kind: 'TEXT', label: 'Placed', order: 7 },
         ],
       },
     });
@@ -143,12 +143,12 @@ describe('note templates in the notes subgraph (real PostgreSQL)', () => {
 
   it('validates an added question, including its position against the template', async () => {
     const tenant = randomUUID();
-    const template = await create(tenant, { name: 'T', questions: [{ kind: 'text', label: 'A' }] });
-    expect(issuesOf(await addQuestion(tenant, template.id, { kind: 'text', label: '', order: -1 }))).toEqual([
+    const template = await create(tenant, { name: 'T', questions: [{ kind: 'TEXT', label: 'A' }] });
+    expect(issuesOf(await addQuestion(tenant, template.id, { kind: 'TEXT', label: '', order: -1 }))).toEqual([
       { type: 'string_too_short', loc: ['input', 'label'], msg: 'String should have at least 1 character', input: '', ctx: { min_length: 1 } },
       { type: 'greater_than_equal', loc: ['input', 'order'], msg: 'Input should be greater than or equal to 0', input: -1, ctx: { ge: 0 } },
     ]);
-    expect(issuesOf(await addQuestion(tenant, template.id, { kind: 'text', label: 'Far', order: 5 }))).toEqual([
+    expect(issuesOf(await addQuestion(tenant, template.id, { kind: 'TEXT', label: 'Far', order: 5 }))).toEqual([
       { type: 'less_than_equal', loc: ['input', 'order'], msg: 'Input should be less than or equal to 1', input: 5, ctx: { le: 1 } },
     ]);
     const read = await run(tenant, 'query($id: ID!) { noteTemplate(id: $id) { version questions { label } } }', { id: template.id });
@@ -158,7 +158,7 @@ describe('note templates in the notes subgraph (real PostgreSQL)', () => {
   it('keeps positions dense when questions are added concurrently', async () => {
     const tenant = randomUUID();
     const template = await create(tenant, { name: 'Busy' });
-    const results = await Promise.all(Array.from({ length: 8 }, (_, i) => addQuestion(tenant, template.id, { kind: 'text', label: `Q${i}`, order: 0 })));
+    const results = await Promise.all(Array.from({ length: 8 }, (_, i) => addQuestion(tenant, template.id, { kind: 'TEXT', label: `Q${i}`, order: 0 })));
     expect(results.every((r) => !r.errors)).toBe(true);
     const read = await run(tenant, 'query($id: ID!) { noteTemplate(id: $id) { version questions { order } } }', { id: template.id });
     expect(read.data!.noteTemplate.version).toBe(9);

@@ -69,7 +69,7 @@ describe('tenant subgraph directory (real PostgreSQL)', () => {
     }
     const page = await kit.run(tenant, `{ patients(first: 3) { totalCount pageInfo { hasNextPage hasPreviousPage } nodes { lastName } } }`);
     expect(page.data.patients).toEqual({ totalCount: 4, pageInfo: { hasNextPage: true, hasPreviousPage: false }, nodes: [{ lastName: 'Byron' }, { lastName: 'Hopper' }, { lastName: 'Lovelace' }] });
-    const desc = await kit.run(tenant, `{ patients(sortDirection: desc, first: 1) { nodes { lastName } } }`);
+    const desc = await kit.run(tenant, `{ patients(sortDirection: DESC, first: 1) { nodes { lastName } } }`);
     expect(desc.data.patients.nodes).toEqual([{ lastName: 'Turing' }]);
     const search = async (text: string) => (await kit.run(tenant, `query($s: String) { patients(search: $s) { nodes { firstName lastName } } }`, { s: text })).data.patients.nodes;
     expect(await search('ada love')).toEqual([{ firstName: 'Ada', lastName: 'Lovelace' }]);
