@@ -5,12 +5,12 @@ type Exact<T extends { [key: string]: unknown }> = { [K in keyof T]: T[K] };
 /** Internal type. DO NOT USE DIRECTLY. */
 export type Incremental<T> = T | { [P in keyof T]?: P extends ' $fragmentName' | '__typename' ? T[P] : never };
 import type { TypedDocumentNode as DocumentNode } from '@graphql-typed-document-node/core';
-/** key (an API key), user (a signed-in person), operator (CLI, `/admin`) or system (the platform itself) */
+/** KEY (an API key), USER (a signed-in person), OPERATOR (CLI, `/admin`) or SYSTEM (the platform itself) */
 export type AuditActorKind =
-  | 'key'
-  | 'operator'
-  | 'system'
-  | 'user';
+  | 'KEY'
+  | 'OPERATOR'
+  | 'SYSTEM'
+  | 'USER';
 
 /** A product or a service; revenue_line.item_type holds the lower-case value */
 export type ChargeItemType =
@@ -19,12 +19,12 @@ export type ChargeItemType =
 
 /** How a widget draws its data */
 export type ChartType =
-  | 'area'
-  | 'bar'
-  | 'kpi'
-  | 'line'
-  | 'pie'
-  | 'table';
+  | 'AREA'
+  | 'BAR'
+  | 'KPI'
+  | 'LINE'
+  | 'PIE'
+  | 'TABLE';
 
 /** A new dashboard */
 export type CreateDashboardInput = {
@@ -163,11 +163,11 @@ export type IssueGiftCardInput = {
 /** What a question-migration event carries */
 export type MigrationEventType =
   /** Generation complete: `count` is set; the stream ends */
-  | 'done'
+  | 'DONE'
   /** Generation failed: `message` is set; the stream ends */
-  | 'error'
+  | 'ERROR'
   /** One suggested question: `index` and `question` are set */
-  | 'question';
+  | 'QUESTION';
 
 /** How a sale was paid; revenue_line.payment_medium holds the lower-case value */
 export type PaymentMedium =
@@ -229,18 +229,18 @@ export type PaymentMethodWalletPayInput = {
 
 /** Kind of a template question */
 export type QuestionKind =
-  | 'date'
+  | 'DATE'
   /** Any of `options` */
-  | 'multiple_choice'
-  | 'number'
+  | 'MULTIPLE_CHOICE'
+  | 'NUMBER'
   /** A rating on a numeric scale, such as 0 to 10 */
-  | 'scale'
+  | 'SCALE'
   /** One of `options` */
-  | 'single_choice'
-  | 'text'
+  | 'SINGLE_CHOICE'
+  | 'TEXT'
   /** Free text over several lines; legacy questions of an earlier form migration are of this kind */
-  | 'text_area'
-  | 'yes_no';
+  | 'TEXT_AREA'
+  | 'YES_NO';
 
 /** A product or service sale */
 export type RecordChargeItemInput = {
@@ -264,11 +264,11 @@ export type RecordChargeItemInput = {
 
 /** What revenue lines are grouped by; created_date is the calendar day in the requested timezone */
 export type RevenueGroupBy =
-  | 'created_date'
-  | 'item_category'
-  | 'location'
-  | 'payment_medium'
-  | 'provider';
+  | 'CREATED_DATE'
+  | 'ITEM_CATEGORY'
+  | 'LOCATION'
+  | 'PAYMENT_MEDIUM'
+  | 'PROVIDER';
 
 /** A question to add to a note template */
 export type TemplateQuestionInput = {
