@@ -16,7 +16,7 @@ export function runSubgraphService(definition: SubgraphDefinition, defaultPort: 
     process.exit(1);
   }
   (async () => {
-    const subgraph = await startSubgraph(definition, config.databaseUrl, { migrate: false, publicUrl: config.publicUrl, settings: config.settings, log: config.log, poolMax: config.poolMax, readPool: config.plumbing.has('read-pool'), jobSettings: config.jobs });
+    const subgraph = await startSubgraph(definition, config.databaseUrl, { migrate: false, publicUrl: config.publicUrl, settings: config.settings, log: config.log, poolMax: config.poolMax, readPool: config.plumbing.has('read-pool'), jobSettings: config.jobs, replica: config.replica });
     const service = await serveSubgraph(subgraph, { port: config.port, host: config.host, secret: config.secret });
     const address = service.server.address();
     console.log(JSON.stringify({ service: definition.name, msg: 'listening', port: typeof address === 'object' && address ? address.port : config.port }));

@@ -6,6 +6,7 @@ import { DEFAULT_POOL_MAX } from './orm';
 import type { Env, SubgraphDefinition } from './subgraph-definition';
 import { readTracingSettings } from './tracing/settings';
 import { readSpeedPlumbing, type SpeedPlumbing } from './speed/speed-plumbing';
+import { readReplicaSettings, type ReplicaSettings } from './replica/replica-settings';
 
 /** What a subgraph service needs to run alone, read once from its environment. */
 export interface ServiceConfig {
@@ -21,14 +22,16 @@ export interface ServiceConfig {
   jobs: JobSettings;
   /** Which pieces of speed plumbing run (SPEED_PLUMBING). */
   plumbing: SpeedPlumbing;
+  /** DATABASE_REPLICA_URL and REPLICA_MAX_LAG_MS: the replica of a subgraph whose definition has `staleReads`. */
+  replica: ReplicaSettings;
   /** The subgraph's own settings, as its definition's `readSettings` read them. */
   settings: unknown;
   log: Logger;
 }
 
 /**
- * The config loader of a subgraph service (distributed mode): DATABASE_URL, INTERNAL_SECRET, PORT,
- * HOST, PUBLIC_URL, SHUTDOWN_GRACE_SECONDS, LOG_LEVEL, OTEL_* (docs/tracing.md) and the subgraph's
+ * The config loader of a subgraph service (distributed mode): DATABASE_URL, DATABASE_REPLICA_URL,
+ * REPLICA_MAX_LAG_MS, INTERNAL_SECRET, PORT, HOST, PUBLIC_URL, SHUTDOWN_GRACE_SECONDS, LOG_LEVEL, OTEL_* (docs/tracing.md) and the subgraph's
  * own settings. Every problem is collected, so one start lists them all.
  */
 export function loadServiceConfig(env: Env, definition: SubgraphDefinition, defaultPort: number): { config: ServiceConfig; problems: string[] } {
@@ -44,13 +47,14 @@ export function loadServiceConfig(env: Env, definition: SubgraphDefinition, defa
   const poolMax = Number(env.DB_POOL_MAX ?? DEFAULT_POOL_MAX);
   if (!Number.isInteger(poolMax) || poolMax < 1 || poolMax > 1_000) problems.push(`DB_POOL_MAX must be a whole number from 1 to 1000 (got "${env.DB_POOL_MAX}")`);
   const plumbing = readSpeedPlumbing(env as NodeJS.ProcessEnv, problems);
+  const replica = readReplicaSettings(env, problems);
   const jobs = readJobSettings(env as NodeJS.ProcessEnv);
   problems.push(...jobs.problems);
   const own = definition.readSettings?.(env);
   if (own) problems.push(...own.problems);
   const log = pino({ base: { service: definition.name }, level: env.LOG_LEVEL ?? 'info', timestamp: pino.stdTimeFunctions.isoTime, serializers: { err: loggableError } });
   return {
-    config: { databaseUrl, secret, port, host: env.HOST ?? '0.0.0.0', publicUrl: env.PUBLIC_URL, graceMs, poolMax, plumbing, jobs: jobs.settings ?? { superviseSeconds: DEFAULT_SUPERVISE_SECONDS }, settings: own?.settings, log },
+    config: { databaseUrl, secret, port, host: env.HOST ?? '0.0.0.0', publicUrl: env.PUBLIC_URL, graceMs, poolMax, plumbing, replica, jobs: jobs.settings ?? { superviseSeconds: DEFAULT_SUPERVISE_SECONDS }, settings: own?.settings, log },
     problems,
   };
 }
