@@ -57,8 +57,8 @@ export class ReplicaMonitor {
     return this.lag;
   }
 
-  /** A read found the replica unreachable: the primary until a probe finds it back (within a second). */
-  unreachable(error: unknown): void {
+  /** A read failed on the replica: the primary until a probe finds it well (within a second). */
+  failed(error: unknown): void {
     this.record(null, error);
   }
 
@@ -97,7 +97,7 @@ export class ReplicaMonitor {
       this.warnedPrimary = true;
       this.log.warn({ pool: this.pool }, 'DATABASE_REPLICA_URL names a server that is not a standby: stale-tolerant reads go there with no lag');
     }
-    if (was && !this.usable) this.log.warn({ pool: this.pool, lagSeconds: this.lag, maxLagMs: this.maxLagMs, err: error }, 'read replica lagging or unreachable: stale-tolerant reads go to the primary');
+    if (was && !this.usable) this.log.warn({ pool: this.pool, lagSeconds: this.lag, maxLagMs: this.maxLagMs, err: error }, 'read replica lagging, unreachable or failing: stale-tolerant reads go to the primary');
     if (!was && this.usable) this.log.info({ pool: this.pool, lagSeconds: this.lag }, 'read replica within its lag bound: stale-tolerant reads go to it');
   }
 }

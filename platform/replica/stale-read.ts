@@ -1,31 +1,25 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { dependencyOutage } from '../../schema/dependency-outage';
+import { DomainError, ServiceUnavailableError } from '../../schema/errors';
 import { replicaMonitorOf } from './replica-monitor';
 import { staleReads } from './replica-metrics';
 
 /** MikroORM's connection types: `read` is its replica (`replicas`), `write` the primary. */
 export type ReadConnection = 'read' | 'write';
 
-/**
- * A replica's query cancelled because WAL replay needed what it read (PostgreSQL, "Handling Query
- * Conflicts"): the replica is fine, only this read must go elsewhere.
- */
-function recoveryConflict(error: unknown): boolean {
-  for (let cause = error, depth = 0; cause && typeof cause === 'object' && depth < 4; depth++) {
-    const { code, message } = cause as { code?: unknown; message?: unknown };
-    if (code === '40001' && typeof message === 'string' && /conflict with recovery/.test(message)) return true;
-    cause = (cause as { cause?: unknown }).cause;
-  }
-  return false;
-}
+/** An answer to the request (a 422 for a query too expensive, a 404), which the primary would give too. */
+const isAnswer = (error: unknown) => error instanceof DomainError && !(error instanceof ServiceUnavailableError);
 
 /**
  * Runs a read that accepts the replica's staleness (docs/decisions.md, "Analytics reads from a
  * replica") on the connection the ORM's replica monitor chooses, passing `work` MikroORM's
- * connection type for its `find`/`count` (`connectionType`), `getConnection` or `getKnex`. A read
- * the replica could not serve (unreachable, restarting, or cancelled by a recovery conflict) runs
- * again on the primary: it is a read, so running it twice changes nothing. Without a replica
- * (DATABASE_REPLICA_URL unset) it runs on the primary, as every other read.
+ * connection type for its `find`/`count` (`connectionType`), `getConnection` or `getKnex`.
+ *
+ * A read the replica fails for any reason but an answer to the request runs again on the
+ * primary, and stale-tolerant reads stay there until the next probe (within a second) finds the
+ * replica well: it is a read, so running it twice changes nothing, and the causes are the
+ * replica's (unreachable, restarting, or a query cancelled by a recovery conflict; knex's
+ * messages for these carry the statement and no code, so they are not told apart here). Without a
+ * replica (DATABASE_REPLICA_URL unset) it runs on the primary, as every other read.
  */
 export async function staleRead<T>(em: EntityManager, work: (connection: ReadConnection) => Promise<T>): Promise<T> {
   const monitor = replicaMonitorOf(em);
@@ -36,9 +30,8 @@ export async function staleRead<T>(em: EntityManager, work: (connection: ReadCon
       staleReads.inc({ pool: monitor.pool, connection: 'replica' });
       return result;
     } catch (error) {
-      const outage = dependencyOutage(error) !== undefined;
-      if (!outage && !recoveryConflict(error)) throw error;
-      if (outage) monitor.unreachable(error);
+      if (isAnswer(error)) throw error;
+      monitor.failed(error);
     }
   }
   const result = await work('write');
