@@ -37,3 +37,19 @@ export function lagReading(row: { in_recovery: unknown; lag_seconds: unknown } |
 export function lagAcceptable(lagSeconds: number | null, maxLagMs: number): boolean {
   return lagSeconds !== null && lagSeconds * 1000 <= maxLagMs;
 }
+
+/** Readings past the bound in a row that move reads off a replica in use. */
+export const PAST_BOUND_READINGS = 2;
+
+/**
+ * Whether stale-tolerant reads use the replica after this reading. A replica in use leaves at the
+ * second reading in a row past the bound, not the first: on a quiet primary one write makes the
+ * replica "behind" for the milliseconds of its replay, and LAG_SQL then reports the age of the
+ * previous transaction replayed, which may be minutes. A replica not in use comes back at the
+ * first reading within the bound; an unknown lag or a failed probe leaves at once.
+ */
+export function nextInUse(inUse: boolean, pastBoundInARow: number, lagSeconds: number | null, maxLagMs: number): boolean {
+  if (lagSeconds === null) return false;
+  if (lagAcceptable(lagSeconds, maxLagMs)) return true;
+  return inUse && pastBoundInARow < PAST_BOUND_READINGS;
+}

@@ -1,6 +1,6 @@
 import type { EntityManager, MikroORM } from '@mikro-orm/postgresql';
 import type { Logger } from 'pino';
-import { lagAcceptable, lagReading, LAG_SQL, type LagReading } from './replica-lag';
+import { lagAcceptable, lagReading, LAG_SQL, nextInUse, type LagReading } from './replica-lag';
 import { watchReplica } from './replica-metrics';
 
 const EXTENSION = 'hpp:replica-monitor';
@@ -11,13 +11,14 @@ export const PROBE_INTERVAL_MS = 1_000;
 /**
  * Watches the ORM's read replica (MikroORM's `replicas`, the `read` connection) and says which
  * connection stale-tolerant reads use: the replica while its lag is within `maxLagMs`, else the
- * primary until a probe finds it back under. Until the first answer, and whenever a probe fails
+ * primary until a probe finds it back under (replica-lag.ts, nextInUse, says when it leaves). Until the first answer, and whenever a probe fails
  * or goes unanswered for an interval, reads stay on the primary: a replica we know nothing of may
  * be any distance behind.
  */
 export class ReplicaMonitor {
   private lag: number | null = null;
   private usable = false;
+  private pastBound = 0;
   private timer: NodeJS.Timeout | undefined;
   private unwatch: (() => void) | undefined;
   private inFlight: { since: number } | null = null;
@@ -92,7 +93,8 @@ export class ReplicaMonitor {
   private record(reading: LagReading | null, error?: unknown): void {
     const was = this.usable;
     this.lag = reading?.lagSeconds ?? null;
-    this.usable = reading !== null && lagAcceptable(reading.lagSeconds, this.maxLagMs);
+    this.pastBound = this.lag !== null && !lagAcceptable(this.lag, this.maxLagMs) ? this.pastBound + 1 : 0;
+    this.usable = nextInUse(was, this.pastBound, this.lag, this.maxLagMs);
     if (reading && !reading.inRecovery && !this.warnedPrimary) {
       this.warnedPrimary = true;
       this.log.warn({ pool: this.pool }, 'DATABASE_REPLICA_URL names a server that is not a standby: stale-tolerant reads go there with no lag');

@@ -1,4 +1,4 @@
-import { lagAcceptable, lagReading } from '../../../../platform/replica/replica-lag';
+import { lagAcceptable, lagReading, nextInUse } from '../../../../platform/replica/replica-lag';
 import { DEFAULT_REPLICA_MAX_LAG_MS, readReplicaSettings } from '../../../../platform/replica/replica-settings';
 
 describe('the replica lag decision', () => {
@@ -17,6 +17,16 @@ describe('the replica lag decision', () => {
     expect(lagAcceptable(5.001, 5_000)).toBe(false);
     expect(lagAcceptable(0, 0)).toBe(true);
     expect(lagAcceptable(null, 5_000)).toBe(false);
+  });
+
+  it('leaves a replica in use at the second reading past the bound in a row, comes back at the first within it', () => {
+    // One reading past the bound (a quiet primary's single write being replayed) keeps it.
+    expect(nextInUse(true, 1, 60, 5_000)).toBe(true);
+    expect(nextInUse(true, 2, 60, 5_000)).toBe(false);
+    expect(nextInUse(false, 1, 60, 5_000)).toBe(false);
+    expect(nextInUse(false, 0, 0.5, 5_000)).toBe(true);
+    // Unknown (a failed probe, nothing replayed yet): at once.
+    expect(nextInUse(true, 0, null, 5_000)).toBe(false);
   });
 });
 
