@@ -1,36 +1,23 @@
 import { randomUUID } from 'node:crypto';
 import { execute, parse } from 'graphql';
-import { Client } from 'pg';
 import { register } from 'prom-client';
-import { migrateAll } from '../../../gateway/migrate';
 import { freePort } from '../../../gateway/database/free-port';
 import { replicaMonitorOf } from '../../../platform/replica/replica-monitor';
 import { startSubgraph, type RunningSubgraph } from '../../../platform/subgraph-runtime';
 import { analyticsSubgraph } from '../../../subgraphs/analytics';
 import { parseMetrics, sampleValue } from '../../utils/metrics-text';
+import { replicaDatabase } from '../../utils/replica-database';
 import { startTcpProxy, type TcpProxy } from '../../utils/tcp-proxy';
 
 /*
- * The local PostgreSQL has no standby, so the "replica" here is a second database on the same
- * server, migrated and empty: a read that answers from it sees none of what the primary holds,
- * which tells where each read went; it is reached through a TCP proxy the test cuts to make it go
- * away as a killed or partitioned replica would. A server not in recovery reports no lag (platform/replica/replica-lag.ts),
- * so it counts as a replica within its bound. The lag bound itself is exercised against a real
- * streaming replica by the cluster suite (test/cluster/cluster.test.ts).
+ * The "replica" is a second database on the test server (test/utils/replica-database.ts), reached
+ * through a TCP proxy the test cuts to make it go away as a killed or partitioned replica would. A
+ * server not in recovery reports no lag (platform/replica/replica-lag.ts), so it counts as a
+ * replica within its bound; the bound itself is exercised against a real streaming replica by the
+ * cluster suite (test/cluster/cluster.test.ts).
  */
 const primaryUrl = process.env.DATABASE_URL!;
-const replicaDatabase = `${new URL(primaryUrl).pathname.slice(1)}_replica`;
-const replicaUrl = Object.assign(new URL(primaryUrl), { pathname: `/${replicaDatabase}` }).toString();
-
-async function admin<T>(work: (client: Client) => Promise<T>): Promise<T> {
-  const client = new Client({ connectionString: primaryUrl });
-  await client.connect();
-  try {
-    return await work(client);
-  } finally {
-    await client.end();
-  }
-}
+let replicaUrl: string;
 
 const scrape = async () => parseMetrics(await register.metrics());
 const reads = async (connection: string) => sampleValue(await scrape(), 'hpp_db_stale_reads_total', { pool: 'analytics', connection });
@@ -47,12 +34,7 @@ const CREATE = 'mutation { createDashboard(input: { name: "Fresh" }) { id name }
 const LISTS = '{ dashboards { totalCount } widgets { totalCount } campaigns { totalCount } }';
 
 beforeAll(async () => {
-  await admin(async (client) => {
-    const exists = await client.query('select 1 from pg_database where datname = $1', [replicaDatabase]);
-    // The name is this test's own (the database's name and a suffix), never input.
-    if (exists.rowCount === 0) await client.query(`create database "${replicaDatabase}"`);
-  });
-  await migrateAll(replicaUrl);
+  replicaUrl = await replicaDatabase();
 }, 120_000);
 
 describe('analytics with a replica within its lag bound', () => {
