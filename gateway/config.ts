@@ -8,6 +8,7 @@ import type { SubgraphName } from '../platform/subgraph-definition';
 import { readSubgraphUrls, type SubgraphUrls } from './subgraph-urls';
 import { readTracingSettings } from '../platform/tracing/settings';
 import { readSpeedPlumbing, type PlumbingPiece, type SpeedPlumbing } from '../platform/speed/speed-plumbing';
+import { readReplicaSettings, type ReplicaSettings } from '../platform/replica/replica-settings';
 
 /** How the process runs: everything in one process, or the gateway alone in front of subgraph services. */
 export type RunMode = 'all-in-one' | 'distributed';
@@ -22,6 +23,8 @@ export interface Config {
   publicUrl: string;
   /** null: start the embedded PostgreSQL under dataDir. */
   databaseUrl: string | null;
+  /** DATABASE_REPLICA_URL, REPLICA_MAX_LAG_MS: the replica of the in-process subgraphs' stale-tolerant reads (analytics). */
+  replica: ReplicaSettings;
   dataDir: string;
   /** Shared secret the gateway sends to subgraphs; required in distributed mode. */
   internalSecret: string | null;
@@ -199,6 +202,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const host = text('HOST') ?? '0.0.0.0';
   const databaseUrl = text('DATABASE_URL');
   if (databaseUrl && !/^postgres(ql)?:\/\//.test(databaseUrl)) problems.push('DATABASE_URL must start with postgres:// or postgresql://');
+  const replica = readReplicaSettings(env, problems);
 
   const subgraphUrls = readSubgraphUrls(env, mode === 'distributed', problems);
   // 30 s: a logo upload's decoding on a loaded two-core machine has taken longer than 15 s.
@@ -244,6 +248,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     port,
     publicUrl: (text('PUBLIC_URL') ?? `http://localhost:${port}`).replace(/\/+$/, ''),
     databaseUrl,
+    replica,
     dataDir: resolve(text('DATA_DIR') ?? '.data'),
     internalSecret,
     operatorToken,

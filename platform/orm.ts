@@ -18,11 +18,18 @@ export interface OrmDefinition {
 export const DEFAULT_POOL_MAX = 10;
 
 
-/** Opens the subgraph's ORM on its own PostgreSQL schema. Entities are listed, never discovered by glob. */
-export async function openOrm(definition: OrmDefinition, clientUrl: string, poolMax = DEFAULT_POOL_MAX, readPool = true): Promise<MikroORM> {
+/**
+ * Opens the subgraph's ORM on its own PostgreSQL schema. Entities are listed, never discovered by
+ * glob. With `replicaUrl`, MikroORM's `read` connection is that replica (a pool as large as the
+ * primary's, opened as reads come); `preferReadReplicas: false` keeps every read on the primary
+ * unless it asks for `read` (platform/replica/stale-read.ts): read-your-writes is the default.
+ */
+export async function openOrm(definition: OrmDefinition, clientUrl: string, poolMax = DEFAULT_POOL_MAX, readPool = true, replicaUrl: string | null = null): Promise<MikroORM> {
   const orm = await MikroORM.init({
     driver: PostgreSqlDriver,
     clientUrl,
+    replicas: replicaUrl ? [{ name: 'replica', clientUrl: replicaUrl }] : [],
+    preferReadReplicas: false,
     schema: definition.schema,
     entities: definition.entities as Constructor[],
     metadataProvider: ReflectMetadataProvider,
@@ -66,12 +73,20 @@ export interface PoolCounts {
   pending: number;
 }
 
-/** The ORM's pools' counts now (knex's and its read pool's, summed); all zero before their first connection or after they closed. */
+/** One knex connection pool's counts; zero before its first connection or after it closed. */
+function knexCounts(connection: ReturnType<MikroORM['em']['getConnection']>): PoolCounts {
+  const pool = (connection.getKnex() as unknown as { client: { pool?: TarnPool } }).client.pool;
+  if (!pool) return { used: 0, free: 0, pending: 0 };
+  return { used: pool.numUsed(), free: pool.numFree(), pending: pool.numPendingAcquires() + pool.numPendingCreates() };
+}
+
+/** The ORM's pools' counts now (knex's, its replica's when it has one, and its read pool's, summed); all zero before their first connection or after they closed. */
 export function poolCounts(orm: MikroORM): PoolCounts {
-  const reads = readPoolOf(orm.em)?.counts() ?? { used: 0, free: 0, pending: 0 };
-  const pool = (orm.em.getConnection().getKnex() as unknown as { client: { pool?: TarnPool } }).client.pool;
-  if (!pool) return reads;
-  return { used: pool.numUsed() + reads.used, free: pool.numFree() + reads.free, pending: pool.numPendingAcquires() + pool.numPendingCreates() + reads.pending };
+  const primary = orm.em.getConnection('write');
+  const replica = orm.em.getConnection('read');
+  // Without replicas MikroORM answers `read` with the primary's connection: counted once.
+  const counts = [readPoolOf(orm.em)?.counts() ?? { used: 0, free: 0, pending: 0 }, knexCounts(primary), ...(replica === primary ? [] : [knexCounts(replica)])];
+  return counts.reduce((sum, c) => ({ used: sum.used + c.used, free: sum.free + c.free, pending: sum.pending + c.pending }));
 }
 
 /** Whether a query runs on the ORM's pool or waits for one of its connections. */

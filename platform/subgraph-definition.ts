@@ -49,6 +49,11 @@ export interface SubgraphDefinition<Settings = any, Deps = any> extends OrmDefin
    * holds them, so two running copies (tests, a second app) never share one by accident.
    */
   configure?: (settings: Settings, log: Logger) => Deps;
+  /**
+   * Whether some of its reads accept a replica's staleness (platform/replica/stale-read.ts): with
+   * DATABASE_REPLICA_URL set its ORM gets the replica and a lag monitor; the others never do.
+   */
+  staleReads?: boolean;
   /** The fair queues among those deps (expensive work: analytics, logo decodes), for the process's metrics. */
   fairQueues?: (deps: Deps) => readonly FairShare[];
 }

@@ -8,6 +8,8 @@ import { DEFAULT_SHUTDOWN_GRACE_MS } from './http-drain';
 import { attachJobQueue, openJobQueue, type JobQueue } from './jobs/job-queue';
 import { DEFAULT_SUPERVISE_SECONDS, type JobSettings } from './jobs/job-settings';
 import { closeOrm, closeWhenIdle, openOrm, runMigrations } from './orm';
+import { attachReplicaMonitor } from './replica/replica-monitor';
+import type { ReplicaSettings } from './replica/replica-settings';
 import { drainLegacyOutbox } from './jobs/drain-legacy-outbox';
 import { TenantScope } from './tenant-scope';
 import { AuditReadLog } from './audit/read-log';
@@ -52,6 +54,8 @@ export interface SubgraphOptions {
   jobs?: JobQueue;
   /** For a queue of its own (JOB_SUPERVISE_SECONDS). */
   jobSettings?: JobSettings;
+  /** DATABASE_REPLICA_URL and REPLICA_MAX_LAG_MS; used only by a definition with `staleReads`. Unset: no replica. */
+  replica?: ReplicaSettings;
 }
 
 /** Opens the ORM, optionally applies migrations, and builds the federated schema. */
@@ -60,13 +64,16 @@ export async function startSubgraph(
   databaseUrl: string,
   options: SubgraphOptions,
 ): Promise<RunningSubgraph> {
-  const orm = await openOrm(definition, databaseUrl, options.poolMax, options.readPool);
+  const replicaUrl = definition.staleReads ? (options.replica?.url ?? null) : null;
+  const orm = await openOrm(definition, databaseUrl, options.poolMax, options.readPool, replicaUrl);
   const publicUrl = (options.publicUrl ?? 'http://localhost:4000').replace(/\/+$/, '');
   const runsBackground = options.background !== false;
+  const log = options.log ?? pino({ level: 'silent' });
+  // Started before anything can fail, so the catch below always has it to stop.
+  const replica = replicaUrl ? attachReplicaMonitor(orm, definition.schema, options.replica!.maxLagMs, log) : undefined;
   let ownQueue: JobQueue | null = null;
   try {
     if (options.migrate) await runMigrations(orm, databaseUrl, definition.schema);
-    const log = options.log ?? pino({ level: 'silent' });
     if (!options.jobs) {
       const settings = options.jobSettings ?? { superviseSeconds: DEFAULT_SUPERVISE_SECONDS };
       ownQueue = await openJobQueue(databaseUrl, { supervise: runsBackground && !!definition.startBackground, settings, poolMax: 2, onError: (error) => log.error({ err: error }, 'job queue error') });
@@ -100,11 +107,13 @@ export async function startSubgraph(
         await background?.stop();
         await ownQueue?.stop(graceMs);
         await auditReads.close(graceMs);
+        replica?.stop();
         await closeWhenIdle(orm, graceMs);
       },
     };
   } catch (error) {
     await ownQueue?.stop(0).catch(() => undefined);
+    replica?.stop();
     await closeOrm(orm);
     throw error;
   }

@@ -7,7 +7,7 @@ import { haproxyProcess } from './haproxy';
 import { buildNetwork, listeners, run, sweep, unavailableReason } from './network';
 import { ClusterProcess } from './process';
 import { cloneReplica, createDatabase, postgresBinaries, preparePostgres } from './postgres';
-import { GATEWAY_PORT, LB_PORT, PRIMARY_PORT, REDIS_PORT, SUBGRAPH_PORTS, clusterHosts, namespaceOf, type Host } from './topology';
+import { CLUSTER_REPLICA_MAX_LAG_MS, GATEWAY_PORT, LB_PORT, PRIMARY_PORT, REDIS_PORT, REPLICA_PORT, SUBGRAPH_METRICS_PORT, SUBGRAPH_PORTS, clusterHosts, namespaceOf, type Host } from './topology';
 
 /** Settings of a harness run. */
 export interface ClusterOptions {
@@ -46,8 +46,9 @@ const DIST = join(repoRoot(), 'dist');
 
 /**
  * Starts the whole cluster of issue 36 in network namespaces: switch, hosts, PostgreSQL primary and
- * streaming replica, Redis, migrations, two replicas of each subgraph, the worker, two gateways and
- * HAProxy, every process bound to its own host's address. Anything left by an earlier run is swept
+ * streaming replica, Redis, migrations, two replicas of each subgraph (analytics reading from the
+ * PostgreSQL replica; each with its metrics port), the worker, two gateways and HAProxy, every
+ * process bound to its own host's address. Anything left by an earlier run is swept
  * first; a failure part-way tears down what was started and throws.
  */
 export async function startCluster(options: ClusterOptions = {}): Promise<Cluster> {
@@ -114,9 +115,12 @@ export async function startCluster(options: ClusterOptions = {}): Promise<Cluste
     const node = (name: string, on: Host, script: string, extra: NodeJS.ProcessEnv, readyLine: RegExp) =>
       new ClusterProcess({ name, host: on, command: process.execPath, args: [join(DIST, script)], env: { ...env, ...extra }, readyLine, readyMs: 120_000 }, logDir);
     const subgraphHosts = hosts.filter((h) => h.role === 'subgraph');
+    // Analytics reads its lists and aggregates from the streaming replica (docs/decisions.md, "Analytics reads from a replica").
+    const replica = { DATABASE_REPLICA_URL: `postgres://postgres@${db.address}:${REPLICA_PORT}/platform`, REPLICA_MAX_LAG_MS: String(CLUSTER_REPLICA_MAX_LAG_MS) };
     await Promise.all(
       subgraphHosts.map((h) => {
-        const service = node(h.name, h, join('subgraphs', h.subgraph!, 'main.js'), { HOST: h.address, PORT: String(SUBGRAPH_PORTS[h.subgraph!]) }, /"msg":"listening"/);
+        const own = { HOST: h.address, PORT: String(SUBGRAPH_PORTS[h.subgraph!]), METRICS_PORT: String(SUBGRAPH_METRICS_PORT), ...(h.subgraph === 'analytics' ? replica : {}) };
+        const service = node(h.name, h, join('subgraphs', h.subgraph!, 'main.js'), own, /"msg":"listening"/);
         processes.set(h.name, service);
         return service.start();
       }),

@@ -24,6 +24,10 @@ export const GATEWAY_PORT = 4000;
 export const PRIMARY_PORT = 5432;
 export const REPLICA_PORT = 5433;
 export const REDIS_PORT = 6379;
+/** Each subgraph host's Prometheus port (METRICS_PORT), on the host's own address. */
+export const SUBGRAPH_METRICS_PORT = 9464;
+/** The analytics hosts' REPLICA_MAX_LAG_MS: short, so the cluster suite sees a fall-back within seconds. */
+export const CLUSTER_REPLICA_MAX_LAG_MS = 2_000;
 export const LB_PORT = 80;
 
 /**

@@ -85,6 +85,7 @@ export async function bootPlatform(config: Config, log: Logger, options: BootOpt
         log: log.child({ subgraph: definition.name }),
         poolMax: config.dbPoolMax ?? undefined,
         readPool: config.plumbing.has('read-pool'),
+        replica: config.replica,
         jobs,
       });
       stops.push(() => subgraph.close(config.shutdownGraceMs));

@@ -6,7 +6,7 @@ import type { Config } from '../config';
 import type { Platform } from '../database/platform';
 import { joinClusterScrapes, scrapeAll, servePrimaryScrapes } from './cluster-scrape';
 import { watchBacklogs, watchPools } from './database-gauges';
-import { serveMetrics } from './metrics-server';
+import { serveMetrics } from '../../platform/metrics-server';
 
 /** Whether anything can scrape: a metrics port, or the operator's `/metrics`. */
 export const metricsEnabled = (config: Config): boolean => config.metricsPort !== null || config.operatorToken !== null;

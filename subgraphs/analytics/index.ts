@@ -38,4 +38,6 @@ export const analyticsSubgraph: SubgraphDefinition<AnalyticsSettings, AnalyticsD
   readSettings: readAnalyticsSettings,
   configure: configureAnalytics,
   fairQueues: (deps) => [deps.expensive],
+  // Dashboard, widget and campaign lists, analytics queries and revenue aggregates may read a replica (DATABASE_REPLICA_URL).
+  staleReads: true,
 };

@@ -135,21 +135,24 @@ export function sqlOrder(keys: SortKey<never>[], reverse: boolean): string {
   return keys.map((key) => `${key.field} ${orderText(key, reverse)}`).join(', ');
 }
 
-/** One window of an entity's rows matching `where`, in the keys' order (the usual case of a MikroORM list). */
+/**
+ * One window of an entity's rows matching `where`, in the keys' order (the usual case of a MikroORM
+ * list); `connectionType: 'read'` reads both statements from the replica (platform/replica/stale-read.ts).
+ */
 export function findSlice<Entity extends object>(
   em: EntityManager,
   entity: EntityName<Entity>,
   where: FilterQuery<Entity>,
   keys: SortKey<Entity>[],
   window: ListWindow,
-  options: { populate?: string[] } = {},
+  options: { populate?: string[]; connectionType?: 'read' | 'write' } = {},
 ): Promise<ListSlice<Entity>> {
   const anyKeys = keys as SortKey<never>[];
   return readSlice(
     window,
     keys,
-    (query) => em.find(entity, { $and: [where, ...query.conditions.map(entityCondition)] } as FilterQuery<Entity>, { orderBy: entityOrder(anyKeys, query.reverse) as never, limit: query.limit, offset: query.offset, populate: options.populate as never }),
-    () => em.count(entity, where),
+    (query) => em.find(entity, { $and: [where, ...query.conditions.map(entityCondition)] } as FilterQuery<Entity>, { orderBy: entityOrder(anyKeys, query.reverse) as never, limit: query.limit, offset: query.offset, populate: options.populate as never, connectionType: options.connectionType }),
+    () => em.count(entity, where, { connectionType: options.connectionType }),
   );
 }
 

@@ -4,6 +4,8 @@ import { clusterUnavailable, startCluster, strayListeners, type Cluster } from '
 import { FAULT_RUN_ENV, faultCatalogue } from '../../bench/cluster/fault-catalogue';
 import { percentile, prepareLoadTenant, runFault, type Fault, type FaultResult, type LoadTenant } from '../../bench/cluster/faults';
 import { harnessNamespaces, kernelHasNetem } from '../../bench/cluster/network';
+import { REPLICA_PORT, SUBGRAPH_METRICS_PORT, type Host } from '../../bench/cluster/topology';
+import { parseMetrics, sampleValue } from '../utils/metrics-text';
 
 /** Short steady load: four loops, a request every 50 ms each, for `seconds`. */
 const load = (seconds: number) => ({ seconds, concurrency: 4, pauseMs: 50 });
@@ -56,6 +58,39 @@ describeCluster('a cluster of test hosts (network namespaces, HAProxy, replicas)
     const db = cluster.host('db');
     const rows = cluster.exec(db, 'psql', ['-h', db.address, '-U', 'postgres', '-d', 'platform', '-tAc', 'select state from pg_stat_replication']);
     expect(rows.trim()).toBe('streaming');
+  });
+
+  it('reads analytics lists from the replica within its lag bound, from the primary past it, with the lag in metrics', async () => {
+    const db = cluster.host('db');
+    const analytics = cluster.hosts.filter((h) => h.subgraph === 'analytics');
+    const scrape = (h: Host) => parseMetrics(cluster.exec(cluster.host('client'), 'curl', ['-s', '--max-time', '5', `http://${h.address}:${SUBGRAPH_METRICS_PORT}/metrics`]));
+    const inUse = () => analytics.map((h) => sampleValue(scrape(h), 'hpp_db_replica_in_use', { pool: 'analytics' }));
+    const replay = (action: 'pause' | 'resume') => cluster.exec(db, 'psql', ['-h', db.address, '-p', String(REPLICA_PORT), '-U', 'postgres', '-d', 'platform', '-tAc', `select pg_wal_replay_${action}()`]);
+    const created = clientRequest(cluster, '/admin/tenants', { method: 'POST', headers: { authorization: `Bearer ${cluster.operatorToken}` }, body: { name: 'Replica clinic' } });
+    const { tenant, apiKey } = JSON.parse(created.body);
+    const headers = { TENANT: tenant.id, 'API-KEY': apiKey };
+    const listed = () => clientRequest(cluster, '/analytics/dashboards?per_page=100', { headers }).body;
+    const create = (name: string) => expect(clientRequest(cluster, '/analytics/dashboards', { method: 'POST', headers, body: { name } }).status).toBe(201);
+
+    await eventually(() => inUse().every((v) => v === 1), { what: 'both analytics hosts reading from the replica' });
+    for (const h of analytics) expect(sampleValue(scrape(h), 'hpp_db_replica_lag_seconds', { pool: 'analytics' })).toBeLessThan(2);
+    create('Replicated');
+    // The list comes from the replica, a moment behind the write.
+    await eventually(() => listed().includes('Replicated'), { what: 'the new dashboard listed' });
+    const replicaReads = analytics.reduce((sum, h) => sum + sampleValue(scrape(h), 'hpp_db_stale_reads_total', { pool: 'analytics', connection: 'replica' }), 0);
+    expect(replicaReads).toBeGreaterThan(0);
+
+    // Replay paused, the replica falls behind the next write; past the 2 s bound lists come from the primary, which has it.
+    replay('pause');
+    try {
+      create('Written while replay paused');
+      await eventually(() => inUse().every((v) => v === 0), { timeoutMs: 30_000, what: 'both analytics hosts back on the primary' });
+      expect(listed()).toContain('Written while replay paused');
+      for (const h of analytics) expect(sampleValue(scrape(h), 'hpp_db_replica_lag_seconds', { pool: 'analytics' })).toBeGreaterThan(2);
+    } finally {
+      replay('resume');
+    }
+    await eventually(() => inUse().every((v) => v === 1), { timeoutMs: 30_000, what: 'both analytics hosts on the replica again' });
   });
 
   describe('under load, one fault at a time (bench/cluster/fault-catalogue.ts)', () => {

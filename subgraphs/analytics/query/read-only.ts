@@ -2,6 +2,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { ValidationError, type ValidationIssue } from '../../../schema/errors';
 import type { IssueLoc } from '../../common/field-rules';
 import { TIME_ZONE_REASON } from '../../common/time-zone';
+import type { ReadConnection } from '../../../platform/replica/stale-read';
 
 /** One statement: `$n` placeholders and their values. */
 export interface Statement {
@@ -54,10 +55,11 @@ function translate(error: unknown, targets: RefusalTargets, statementTimeoutMs: 
  * Runs `work` on one pooled connection inside `BEGIN READ ONLY` with `SET LOCAL
  * statement_timeout`: the limit ends with the transaction, so the pooled connection goes back
  * unchanged. Statements go to `pg` as written (`$n` placeholders, arrays as arrays); the ORM's
- * query layer would expand array bindings into lists.
+ * query layer would expand array bindings into lists. `connectionType`: MikroORM's `read` (the
+ * replica, as staleRead chooses) or `write` (the primary).
  */
-export async function runReadOnly<T>(em: EntityManager, targets: RefusalTargets, work: (run: RunStatement) => Promise<T>, statementTimeoutMs: number): Promise<T> {
-  const client = em.getKnex().client;
+export async function runReadOnly<T>(em: EntityManager, targets: RefusalTargets, work: (run: RunStatement) => Promise<T>, statementTimeoutMs: number, connectionType: ReadConnection = 'write'): Promise<T> {
+  const client = em.getKnex(connectionType).client;
   const connection = (await client.acquireConnection()) as PgConnection;
   try {
     // The timeout is configuration (a validated integer), never request input.

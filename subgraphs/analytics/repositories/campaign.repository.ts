@@ -9,6 +9,7 @@ import { escapeLike } from '../../common/field-rules';
 import type { ListSlice } from '../../common/connection';
 import { readSlice, sqlCondition, sqlOrder } from '../../common/keyset';
 import type { ListWindow, SortKey, SortKeyKind } from '../../common/list-window';
+import type { ReadConnection } from '../../../platform/replica/stale-read';
 
 /** A campaign row with its opportunity counts, as reads return it (property names of the Campaign entity). */
 export interface CampaignRecord {
@@ -140,8 +141,8 @@ export class CampaignRepository {
     return row ?? null;
   }
 
-  /** One window of campaigns with counts, and the total of the list. */
-  list(query: CampaignListQuery, window: ListWindow): Promise<ListSlice<CampaignRecord>> {
+  /** One window of campaigns with counts, and the total of the list, read on `connection`. */
+  list(query: CampaignListQuery, window: ListWindow, connection: ReadConnection = 'write'): Promise<ListSlice<CampaignRecord>> {
     const filters: [string, unknown][] = [];
     if (query.locationId != null) filters.push(['c.location_id = ?', query.locationId]);
     if (query.isActive != null) filters.push(['c.is_active = ?', query.isActive]);
@@ -156,17 +157,17 @@ export class CampaignRepository {
       (slice) => {
         const sliceParams = [...params];
         const keyset = slice.conditions.map((term) => sqlCondition(term, sliceParams));
-        return this.select([where, ...keyset].join(' and '), sliceParams, sqlOrder(keys as SortKey<never>[], slice.reverse), slice.limit, slice.offset);
+        return this.select([where, ...keyset].join(' and '), sliceParams, sqlOrder(keys as SortKey<never>[], slice.reverse), slice.limit, slice.offset, connection);
       },
       async () => {
-        const [counted] = await this.em.getConnection().execute<{ total: string }[]>(`select count(*) as total from analytics.campaigns c where c.tenant_id = ? and ${where}`, [this.scope.tenantId, ...params]);
+        const [counted] = await this.em.getConnection(connection).execute<{ total: string }[]>(`select count(*) as total from analytics.campaigns c where c.tenant_id = ? and ${where}`, [this.scope.tenantId, ...params]);
         return Number(counted.total);
       },
     );
   }
 
-  /** Campaigns matching `condition` (over `c`) in `order` (over `c`), with their opportunity counts, in one statement. */
-  private async select(condition: string, params: unknown[], order: string, limit: number, offset: number): Promise<CampaignRecord[]> {
+  /** Campaigns matching `condition` (over `c`) in `order` (over `c`), with their opportunity counts, in one statement on `connection`. */
+  private async select(condition: string, params: unknown[], order: string, limit: number, offset: number, connection: ReadConnection = 'write'): Promise<CampaignRecord[]> {
     const sql = `with page as (
         select ${COLUMNS}, row_number() over (order by ${order}) as position
         from analytics.campaigns c
@@ -182,7 +183,7 @@ export class CampaignRepository {
       select page.*, coalesce(counts.opportunities, 0) as "opportunityCount", coalesce(counts.converted, 0) as "convertedCount"
       from page left join counts on counts.campaign_id = page.id
       order by page.position`;
-    const rows = await this.em.getConnection().execute<Record<string, any>[]>(sql, [this.scope.tenantId, ...params, limit, offset, this.scope.tenantId]);
+    const rows = await this.em.getConnection(connection).execute<Record<string, any>[]>(sql, [this.scope.tenantId, ...params, limit, offset, this.scope.tenantId]);
     return rows.map((row) => {
       // The driver hands timestamptz and bigint back as text; records carry Dates and numbers like the entity.
       for (const field of DATE_FIELDS) if (row[field] != null) row[field] = new Date(row[field]);

@@ -9,6 +9,7 @@ import { byFieldThenId, type ListWindow, type SortKey } from '../../common/list-
 import { Dashboard } from '../entities/dashboard.entity';
 import { DashboardSortField } from '../types/enums';
 import { escapeLike } from '../../common/field-rules';
+import type { ReadConnection } from '../../../platform/replica/stale-read';
 
 /** Entity property behind each `sort_by` value. */
 const SORT_COLUMNS: Record<DashboardSortField, 'name' | 'createdAt' | 'updatedAt'> = {
@@ -46,17 +47,17 @@ export class DashboardRepository {
     return !!key && (await this.em.count(Dashboard, { id: key, tenantId: this.scope.tenantId })) > 0;
   }
 
-  /** One window and the total: two statements (rows, count). */
-  list(query: DashboardQuery, window: ListWindow): Promise<ListSlice<Dashboard>> {
+  /** One window and the total: two statements (rows, count), on `connection` (the replica for a list that may be stale). */
+  list(query: DashboardQuery, window: ListWindow, connection: ReadConnection = 'write'): Promise<ListSlice<Dashboard>> {
     const where: FilterQuery<Dashboard> = { tenantId: this.scope.tenantId };
     if (query.locationId != null) where.locationId = query.locationId;
     if (query.name) where.name = { $ilike: `%${escapeLike(query.name)}%` };
-    return findSlice(this.em, Dashboard, where, dashboardKeys(query), window);
+    return findSlice(this.em, Dashboard, where, dashboardKeys(query), window, { connectionType: connection });
   }
 
-  /** Ids of the tenant's dashboards of one location. */
-  async idsOfLocation(locationId: string): Promise<string[]> {
-    const rows = await this.em.find(Dashboard, { locationId, tenantId: this.scope.tenantId }, { fields: ['id'] });
+  /** Ids of the tenant's dashboards of one location, read on `connection`. */
+  async idsOfLocation(locationId: string, connection: ReadConnection = 'write'): Promise<string[]> {
+    const rows = await this.em.find(Dashboard, { locationId, tenantId: this.scope.tenantId }, { fields: ['id'], connectionType: connection });
     return rows.map((d) => d.id);
   }
 

@@ -9,6 +9,7 @@ import { findSlice } from '../../common/keyset';
 import { byFieldThenId, type ListWindow, type SortKey } from '../../common/list-window';
 import { Widget } from '../entities/widget.entity';
 import { type ChartType, WidgetSortField } from '../types/enums';
+import type { ReadConnection } from '../../../platform/replica/stale-read';
 
 /** Entity property behind each `sort_by` value. */
 const SORT_COLUMNS: Record<WidgetSortField, 'name' | 'chartType' | 'createdAt' | 'updatedAt'> = {
@@ -46,8 +47,8 @@ export class WidgetRepository {
     return key ? this.em.findOne(Widget, { id: key, tenantId: this.scope.tenantId }) : Promise.resolve(null);
   }
 
-  /** One window and the total: two statements (rows, count). A dashboard id that cannot exist matches nothing (a filter, not a lookup: no 404). */
-  async list(args: WidgetQueryArgs, window: ListWindow): Promise<ListSlice<Widget>> {
+  /** One window and the total: two statements (rows, count) on `connection`. A dashboard id that cannot exist matches nothing (a filter, not a lookup: no 404). */
+  async list(args: WidgetQueryArgs, window: ListWindow, connection: ReadConnection = 'write'): Promise<ListSlice<Widget>> {
     const dashboardId = args.dashboardId == null ? null : storedId(args.dashboardId);
     if (args.dashboardId != null && !dashboardId) return EMPTY_SLICE;
     const where: FilterQuery<Widget> = { tenantId: this.scope.tenantId };
@@ -55,7 +56,7 @@ export class WidgetRepository {
     if (dashboardId) where.dashboardId = args.dashboardIds ? { $in: args.dashboardIds.filter((id) => id === dashboardId) } : dashboardId;
     if (args.chartType != null) where.chartType = args.chartType;
     if (args.isArchived != null) where.isArchived = args.isArchived;
-    return findSlice(this.em, Widget, where, widgetKeys(args), window);
+    return findSlice(this.em, Widget, where, widgetKeys(args), window, { connectionType: connection });
   }
 
   /** How many widgets the dashboard holds. */

@@ -12,6 +12,7 @@ import { parseBreakdownFilter, parseRevenueFilter, type RevenueFilter } from './
 import { countStatement, groupsStatement, groupSummariesStatement, lineKeys, linesStatement, summaryStatement } from './revenue-statements';
 import { DEFAULT_STATEMENT_TIMEOUT_MS } from '../analytics-deps';
 import type { FairShare } from '../../../platform/fair-share';
+import { staleRead } from '../../../platform/replica/stale-read';
 
 type Row = Record<string, unknown>;
 
@@ -139,7 +140,8 @@ export class RevenueBreakdownService {
   private run<T>(args: { timezone: string }, work: (run: RunStatement) => Promise<T>): Promise<T> {
     // A request cancelled by the statement timeout is pointed at as a whole (loc ["query"] over REST).
     const targets: RefusalTargets = { request: { loc: ['query'], input: null }, timezone: { loc: ['timezone'], input: args.timezone } };
-    const read = () => runReadOnly(this.em, targets, work, this.options.statementTimeoutMs ?? DEFAULT_STATEMENT_TIMEOUT_MS);
+    // Aggregates and pages of lines may be seconds stale: the replica's, while within its lag bound (docs/decisions.md, "Analytics reads from a replica").
+    const read = () => staleRead(this.em, (connection) => runReadOnly(this.em, targets, work, this.options.statementTimeoutMs ?? DEFAULT_STATEMENT_TIMEOUT_MS, connection));
     // One unit of the tenant's share per transaction: the slot is taken before the connection.
     return this.options.share ? this.options.share.run(this.tenantId, read, this.options.signal) : read();
   }

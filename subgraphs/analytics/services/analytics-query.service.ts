@@ -12,6 +12,7 @@ import { runReadOnly, type RunStatement } from '../query/read-only';
 import { isJsonObject, Issues } from './input-rules';
 import { DEFAULT_STATEMENT_TIMEOUT_MS } from '../analytics-deps';
 import type { FairShare } from '../../../platform/fair-share';
+import { staleRead } from '../../../platform/replica/stale-read';
 
 /** The answer of `execute-query`, in Cube's `/load` shape. */
 export interface AnalyticsQueryResult {
@@ -72,7 +73,8 @@ export class AnalyticsQueryService {
       const data = (await run(statement)).map((row) => shapeRow(row, statement.columns));
       return { data, patients: await patientsNamed(run, parsed.query, this.scope.tenantId, data) };
     };
-    const read = () => runReadOnly(this.em, targets, work, this.options.statementTimeoutMs ?? DEFAULT_STATEMENT_TIMEOUT_MS);
+    // An aggregate may be seconds stale: the replica's, while within its lag bound (docs/decisions.md, "Analytics reads from a replica").
+    const read = () => staleRead(this.em, (connection) => runReadOnly(this.em, targets, work, this.options.statementTimeoutMs ?? DEFAULT_STATEMENT_TIMEOUT_MS, connection));
     const { data, patients } = await (this.options.share ? this.options.share.run(this.scope.tenantId, read, this.options.signal) : read());
     // Rows grouped by patient name patients: a read of their PHI (docs/audit.md); other aggregates name nobody.
     this.audit.read('patient', patients);

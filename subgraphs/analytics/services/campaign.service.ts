@@ -14,6 +14,7 @@ import { toCampaignView, type CampaignView } from './campaign-view';
 import { parseHttpUrl } from '../../common/field-rules';
 import { checkName, checkOptionalText, Issues, MAX_REFERENCE_LENGTH, MAX_TEXT_LENGTH, typeIssue } from './input-rules';
 import { recordEvent } from '../../common/jobs/record-event';
+import { staleRead } from '../../../platform/replica/stale-read';
 
 /** Fields a campaign write may carry, once checked. */
 type CampaignChanges = Partial<Pick<Campaign, 'name' | 'locationId' | 'description' | 'platformId' | 'platformAssetId' | 'isActive' | 'startDate' | 'endDate' | 'budgetCents' | 'pipelineId' | 'redirectUrl'>>;
@@ -89,7 +90,9 @@ export class CampaignService {
   /** One window of the tenant's campaigns with their counts (one statement for the rows, one for the count). */
   async list(query: CampaignListQuery & ConnectionArgs): Promise<Connection<CampaignView>> {
     const keys = campaignKeys(query);
-    const slice = await this.campaigns.list(query, listWindow(query, keys));
+    const window = listWindow(query, keys);
+    // A list may be seconds stale (the replica's, within its lag bound); `get`, which a write answers with, reads the primary.
+    const slice = await staleRead(this.em, (connection) => this.campaigns.list(query, window, connection));
     return toConnection(slice, keyValues(keys), (r) => toCampaignView(r, this.publicUrl));
   }
 

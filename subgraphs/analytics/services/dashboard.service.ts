@@ -10,6 +10,7 @@ import type { CreateDashboardInput, UpdateDashboardInput } from '../inputs/dashb
 import { dashboardKeys, DashboardRepository, type DashboardQuery } from '../repositories/dashboard.repository';
 import { checkName, checkOptionalText, checkStoredJson, isJsonObject, Issues, MAX_REFERENCE_LENGTH, MAX_TEXT_LENGTH, type Loc } from './input-rules';
 import { recordEvent } from '../../common/jobs/record-event';
+import { staleRead } from '../../../platform/replica/stale-read';
 
 /** A layout is whatever grid the front end keeps, but always a JSON object or array. */
 function checkLayout(issues: Issues, loc: Loc, value: unknown): unknown {
@@ -34,10 +35,11 @@ export class DashboardService {
     return dashboard;
   }
 
-  /** One window of the tenant's dashboards. */
+  /** One window of the tenant's dashboards, from the replica when it is within its lag bound (a list may be seconds stale; a lookup by id may not). */
   async list(query: DashboardQuery & ConnectionArgs): Promise<Connection<Dashboard>> {
     const keys = dashboardKeys(query);
-    const slice = await this.dashboards.list(query, listWindow(query, keys));
+    const window = listWindow(query, keys);
+    const slice = await staleRead(this.em, (connection) => this.dashboards.list(query, window, connection));
     return toConnection(slice, keyValues(keys), (row) => row);
   }
 

@@ -16,6 +16,7 @@ import { WIDGET_POSITION_RULES } from '../../../schema/input-field-rules';
 import { checkIntRange } from '../../common/field-rules';
 import { canonicalTimeZone } from '../../common/time-zone';
 import { checkName, checkStoredJson, Issues, typeIssue, type Loc } from './input-rules';
+import { staleRead } from '../../../platform/replica/stale-read';
 
 /** Where a widget lands when the request does not place it. */
 const DEFAULT_POSITION = { x: 0, y: 0, w: 6, h: 4 };
@@ -64,12 +65,17 @@ export class WidgetService {
     return widget;
   }
 
-  /** One window of the tenant's widgets; a location narrows to its dashboards first. */
+  /**
+   * One window of the tenant's widgets; a location narrows to its dashboards first. From the
+   * replica when it is within its lag bound, both statements on the same connection.
+   */
   async list(args: Omit<WidgetQueryArgs, 'dashboardIds'> & ConnectionArgs & { locationId?: string | null }): Promise<Connection<Widget>> {
     const keys = widgetKeys(args);
     const window = listWindow(args, keys);
-    const dashboardIds = args.locationId != null ? await this.dashboards.idsOfLocation(args.locationId) : undefined;
-    const slice = dashboardIds?.length === 0 ? EMPTY_SLICE : await this.widgets.list({ ...args, dashboardIds }, window);
+    const slice = await staleRead(this.em, async (connection) => {
+      const dashboardIds = args.locationId != null ? await this.dashboards.idsOfLocation(args.locationId, connection) : undefined;
+      return dashboardIds?.length === 0 ? EMPTY_SLICE : this.widgets.list({ ...args, dashboardIds }, window, connection);
+    });
     return toConnection(slice, keyValues(keys), (row: Widget) => row);
   }
 

@@ -75,4 +75,10 @@ describe('configuration', () => {
     }
     expect(() => loadConfig({ ...distributed, SUBGRAPH_ANALYTICS_URL: 'analytics:4003' })).toThrow(/SUBGRAPH_ANALYTICS_URL \("analytics:4003"\)/);
   });
+
+  it('reads the analytics read replica for the in-process subgraphs; without DATABASE_URL there is none to name', () => {
+    expect(loadConfig({}).replica).toEqual({ url: null, maxLagMs: 5_000 });
+    expect(loadConfig({ DATABASE_URL: 'postgres://db/hpp', DATABASE_REPLICA_URL: 'postgres://replica/hpp', REPLICA_MAX_LAG_MS: '1000' }).replica).toEqual({ url: 'postgres://replica/hpp', maxLagMs: 1_000 });
+    expect(() => loadConfig({ DATABASE_REPLICA_URL: 'postgres://replica/hpp' })).toThrow(/DATABASE_REPLICA_URL needs DATABASE_URL/);
+  });
 });

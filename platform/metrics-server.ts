@@ -1,6 +1,6 @@
 import http, { type Server } from 'node:http';
 import type { Logger } from 'pino';
-import { METRICS_CONTENT_TYPE } from './cluster-scrape';
+import { register } from 'prom-client';
 
 /** A listening metrics port. */
 export interface MetricsServer {
@@ -11,7 +11,7 @@ export interface MetricsServer {
 }
 
 /**
- * METRICS_PORT: a plain HTTP server answering `GET /metrics` with `scrape()`'s text and 404 to
+ * METRICS_PORT (the gateway's, and a subgraph service's): a plain HTTP server answering `GET /metrics` with `scrape()`'s text and 404 to
  * anything else. No authentication: like Prometheus exporters, it is meant for a private network
  * (METRICS_HOST chooses the interface); the operator-token `/metrics` of the API port is the other way in.
  */
@@ -23,7 +23,7 @@ export async function serveMetrics(port: number, host: string, scrape: () => Pro
       return;
     }
     scrape().then(
-      (text) => res.writeHead(200, { 'content-type': METRICS_CONTENT_TYPE }).end(req.method === 'HEAD' ? undefined : text),
+      (text) => res.writeHead(200, { 'content-type': register.contentType }).end(req.method === 'HEAD' ? undefined : text),
       (error) => {
         log.error({ err: error }, 'metrics scrape failed');
         res.writeHead(503, { 'content-type': 'application/json' }).end(JSON.stringify({ detail: 'Metrics unavailable' }));
