@@ -10,6 +10,7 @@ import {
 } from 'graphql';
 import type { ValidationIssue } from '../schema/errors';
 import { coerceJson, coerceText, fail, isPlainObject } from './coerce-value';
+import { restBodyType, toGraphFields } from './body-rename';
 import type { BodyMapping, RouteDefinition } from './types';
 
 /** The parts of an HTTP request the bridge turns into variables; no framework types, so no I/O. */
@@ -82,7 +83,8 @@ export function coerceRequest(
     for (const [field, value] of Object.entries(body ?? {})) if (!Object.hasOwn(route.body.fields, field)) fail(issues, 'extra_forbidden', ['body', field], value);
   } else if (route.body) {
     const variable = resolveVariable(route, defs, schema, route.body.variable);
-    variables[variable.name] = coerceBody(route.body, variable.type, input.body, issues);
+    const rename = route.body.rename;
+    variables[variable.name] = toGraphFields(coerceBody(route.body, restBodyType(variable.type, rename), input.body, issues), rename);
   }
   return issues.length > 0 ? { issues } : { variables };
 }

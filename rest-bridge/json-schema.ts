@@ -21,6 +21,7 @@ import {
   ValueNode,
   valueFromASTUntyped,
 } from 'graphql';
+import { GRAPH_NAME } from './body-rename';
 import { restSpelling, restSpellings } from './enum-spelling';
 import { INPUT_FIELD_RULES, type InputFieldRule } from '../schema/input-field-rules';
 
@@ -51,7 +52,6 @@ const SCALARS: Record<string, JsonSchema> = {
   String: { type: 'string' },
   ID: { type: 'string' },
   DateTime: { type: 'string', format: 'date-time' },
-  DateTimeISO: { type: 'string', format: 'date-time' },
   Date: { type: 'string', format: 'date' },
   UUID: { type: 'string', format: 'uuid' },
   JSON: {},
@@ -121,7 +121,8 @@ function registerInputObject(type: GraphQLInputObjectType, components: SchemaCom
   const properties: Record<string, JsonSchema> = {};
   const required: string[] = [];
   for (const field of Object.values(type.getFields())) {
-    let property = described(ruledFieldSchema(field.type, INPUT_FIELD_RULES[type.name]?.[field.name], components), field.description);
+    const rule = INPUT_FIELD_RULES[type.name]?.[(field.extensions[GRAPH_NAME] as string | undefined) ?? field.name];
+    let property = described(ruledFieldSchema(field.type, rule, components), field.description);
     if (field.defaultValue !== undefined) {
       // graphql-js holds field defaults as internal values; astFromValue serializes them back.
       const ast = astFromValue(field.defaultValue, field.type);

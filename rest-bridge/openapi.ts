@@ -15,6 +15,7 @@ import {
   valueFromASTUntyped,
   VariableDefinitionNode,
 } from 'graphql';
+import { restBodyType } from './body-rename';
 import { inputTypeSchema, JsonSchema, notNull, objectSchema, parameterSchema, SchemaComponents } from './json-schema';
 import { tagObjects } from './openapi-tags';
 import { pageSchema, withPageVariable } from './page-list';
@@ -215,7 +216,7 @@ function operationObject(route: DocumentedRoute, schema: GraphQLSchema, schemas:
   } else if (route.body) {
     const { type } = variable(route.body.variable, 'the body');
     // The body is one JSON object even when the variable is nullable: an absent body becomes `{}`.
-    const body = inputTypeSchema(new GraphQLNonNull(getNullableType(type)), schemas);
+    const body = inputTypeSchema(new GraphQLNonNull(getNullableType(restBodyType(type, route.body.rename))), schemas);
     result.requestBody = { required: route.body.required, content: withExample(json(body), route.requestExample) };
   }
   if (route.upload) result.requestBody = uploadRequestBody(route.upload);

@@ -17,6 +17,12 @@ export interface WholeBodyMapping {
   variable: string;
   /** A missing or empty body is a 422 `missing` at `["body"]` when true; `{}` is used when false. */
   required: boolean;
+  /**
+   * REST body field -> field of the variable's input object, where the graph renamed a field the
+   * contract names (`startDate` -> `startsAt`): the body, its document and its 422s keep the
+   * contract's name (body-rename.ts).
+   */
+  rename?: Record<string, string>;
 }
 
 /**

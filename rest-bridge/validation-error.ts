@@ -1,4 +1,5 @@
 import type { ValidationIssue } from '../schema/errors';
+import { restIssue } from './body-rename';
 import type { RouteDefinition, ValidationStyle } from './types';
 
 /**
@@ -149,9 +150,11 @@ export function relocate(issues: ValidationIssue[], route: RouteDefinition): Val
   else if (route.body) heads.set(route.body.variable, ['body']);
   if (route.upload) heads.set(route.upload.variable, ['body', route.upload.field]);
 
+  const rename = route.body && 'variable' in route.body ? route.body.rename : undefined;
   return issues.map((issue) => {
     const [head, ...rest] = issue.loc;
     const target = typeof head === 'string' ? heads.get(head) : undefined;
-    return target ? { ...issue, loc: [...target, ...rest] } : issue;
+    const located = target ? { ...issue, loc: [...target, ...rest] } : issue;
+    return rename ? restIssue(located, rename) : located;
   });
 }

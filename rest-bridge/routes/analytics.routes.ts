@@ -1,7 +1,7 @@
 import type { DocumentedRoute } from '../openapi';
 
-const DASHBOARD = 'id name description locationId layout createdDate updatedDate';
-const WIDGET = 'id dashboardId name chartType query timezone position { x y w h } isArchived createdDate updatedDate';
+const DASHBOARD = 'id name description locationId layout createdDate: createdAt updatedDate: updatedAt';
+const WIDGET = 'id dashboardId name chartType query timezone position { x y w h } isArchived createdDate: createdAt updatedDate: updatedAt';
 const ISO = { type: 'string', format: 'date-time' };
 
 /** One widget as REST shows it; spelled out because `GET /analytics/widgets` answers a page's items, not the page. */
@@ -35,7 +35,7 @@ const GROUP = {
   groupLabel: { ...nullable('string'), description: 'The location or provider name; otherwise the key' },
 };
 const object = (properties: Record<string, unknown>) => ({ type: 'object', properties, required: Object.keys(properties) });
-const LINE_FIELDS = 'id source locationId locationName providerId providerName patientId patientName itemCategory itemType itemName paymentMedium grossAmount discountAmount netAmount comment createdDate localDate';
+const LINE_FIELDS = 'id source locationId locationName providerId providerName patientId patientName itemCategory itemType itemName paymentMedium grossAmount discountAmount netAmount comment createdDate: createdAt localDate';
 const LINE_SCHEMA = object({
   id: { type: 'string' },
   source: { type: 'string', enum: ['charge_item', 'sold_package'] },
@@ -282,7 +282,7 @@ export const ANALYTICS_ROUTES: DocumentedRoute[] = [
     tag: 'Analytics',
     document: `query RevenueBreakdownSummary(${FILTER_VARIABLES}, $minNetAmount: Float, $maxNetAmount: Float) {
       revenueBreakdownSummary(${FILTER_ARGS}) {
-        count grossAmount discountAmount netAmount averageNetAmount chargeItemCount soldPackageCount firstDate lastDate
+        count grossAmount discountAmount netAmount averageNetAmount chargeItemCount soldPackageCount firstDate: firstLineAt lastDate: lastLineAt
       }
     }`,
     queryParams: { timezone: 'timezone', ...DATES, ...LISTS, ...AMOUNT_COMMENT },

@@ -1,10 +1,11 @@
 import type { DocumentedRoute } from '../openapi';
 
+// The contract's names for the graph's instants (docs/api.md, "Schema style"): `startDate: startsAt`.
 const CAMPAIGN = `id name locationId description platformId platformAssetId
   externalCampaignId externalResourceName externalName externalStatus externalCurrency
   externalDailyBudgetCents externalLifetimeBudgetCents externalLastSeenAt externalLastSyncedAt externalStaleAt externalSyncError
-  isActive startDate endDate budgetCents pipelineId webhook { webhookKey webhookUrl redirectUrl }
-  createdDate updatedDate opportunityCount convertedCount`;
+  isActive startDate: startsAt endDate: endsAt budgetCents pipelineId webhook { webhookKey webhookUrl redirectUrl }
+  createdDate: createdAt updatedDate: updatedAt opportunityCount convertedCount`;
 
 /** Contract part 4.5: campaigns, and the public lead endpoint behind each campaign's `webhook.webhookUrl` (part 6.1). */
 export const CAMPAIGN_ROUTES: DocumentedRoute[] = [
@@ -16,7 +17,7 @@ export const CAMPAIGN_ROUTES: DocumentedRoute[] = [
     tag: 'Campaigns',
     document: `mutation UpdateCampaign($id: ID!, $input: UpdateCampaignInput!) { updateCampaign(id: $id, input: $input) { ${CAMPAIGN} } }`,
     pathParams: { campaign_id: 'id' },
-    body: { variable: 'input', required: false },
+    body: { variable: 'input', required: false, rename: { startDate: 'startsAt', endDate: 'endsAt' } },
     result: (data) => data.updateCampaign,
     requestExample: { name: 'Spring check-up', isActive: true, startDate: '2026-03-01T00:00:00Z', endDate: '2026-05-31T23:59:59Z', budgetCents: 250000 },
   },

@@ -5,7 +5,7 @@ import type { LocationType } from './types/location.type';
 import type { PatientType } from './types/patient.type';
 import type { ProviderType } from './types/provider.type';
 
-/** A location as GraphQL returns it: the contract's field names (`createdDate`). */
+/** A location as GraphQL returns it. */
 export function toLocationView(location: Location): LocationType {
   return {
     id: location.id,
@@ -17,7 +17,7 @@ export function toLocationView(location: Location): LocationType {
     state: location.state,
     zipCode: location.zipCode,
     country: location.country,
-    createdDate: location.createdAt,
+    createdAt: location.createdAt,
     partnerLocationId: location.partnerLocationId,
   };
 }
@@ -33,8 +33,8 @@ export function toProviderView(provider: Provider): ProviderType {
     phone: provider.phone,
     npi: provider.npi,
     locationIds: provider.locations.getItems().map((l) => l.id).sort(),
-    createdDate: provider.createdAt,
-    updatedDate: provider.updatedAt,
+    createdAt: provider.createdAt,
+    updatedAt: provider.updatedAt,
   };
 }
 
@@ -47,7 +47,7 @@ export function toPatientView(patient: Patient): PatientType {
     email: patient.email,
     phone: patient.phone,
     dateOfBirth: patient.dateOfBirth,
-    createdDate: patient.createdAt,
-    updatedDate: patient.updatedAt,
+    createdAt: patient.createdAt,
+    updatedAt: patient.updatedAt,
   };
 }

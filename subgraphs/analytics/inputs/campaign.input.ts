@@ -1,7 +1,5 @@
-import { DateTimeInput } from '../../common/input-scalars';
+import { DateTimeScalar } from '../../common/date-time.scalar';
 import { Field, ID, InputType, Int } from 'type-graphql';
-
-// Input dates use the `DateTime` scalar: the REST bridge reads that name to give Pydantic's datetime errors.
 
 /** `createCampaign`: a campaign made by hand (the `external*` fields belong to a platform sync). */
 @InputType({ description: 'A new campaign' })
@@ -24,11 +22,11 @@ export class CreateCampaignInput {
   @Field({ defaultValue: true })
   isActive: boolean = true;
 
-  @Field(() => DateTimeInput, { nullable: true })
-  startDate?: Date | null;
+  @Field(() => DateTimeScalar, { nullable: true })
+  startsAt?: Date | null;
 
-  @Field(() => DateTimeInput, { nullable: true, description: 'Not before startDate' })
-  endDate?: Date | null;
+  @Field(() => DateTimeScalar, { nullable: true, description: 'Not before startsAt' })
+  endsAt?: Date | null;
 
   @Field(() => Int, { nullable: true, description: 'Budget in cents, not negative' })
   budgetCents?: number | null;
@@ -43,6 +41,7 @@ export class CreateCampaignInput {
 /**
  * Body of `PUT /opportunity/campaign/{campaign_id}` / `updateCampaign` (contract part 2, plus
  * `redirectUrl`): only the fields sent change. No initialisers, so absent fields stay absent.
+ * REST sends `startsAt`/`endsAt` as the contract's `startDate`/`endDate` (the route's body `rename`).
  */
 @InputType({ description: 'Changes to a campaign; absent fields keep their value' })
 export class UpdateCampaignInput {
@@ -58,11 +57,11 @@ export class UpdateCampaignInput {
   @Field(() => Boolean, { nullable: true })
   isActive?: boolean | null;
 
-  @Field(() => DateTimeInput, { nullable: true })
-  startDate?: Date | null;
+  @Field(() => DateTimeScalar, { nullable: true })
+  startsAt?: Date | null;
 
-  @Field(() => DateTimeInput, { nullable: true, description: 'Not before startDate' })
-  endDate?: Date | null;
+  @Field(() => DateTimeScalar, { nullable: true, description: 'Not before startsAt' })
+  endsAt?: Date | null;
 
   @Field(() => Int, { nullable: true, description: 'Budget in cents, not negative' })
   budgetCents?: number | null;

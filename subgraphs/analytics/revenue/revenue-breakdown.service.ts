@@ -56,7 +56,7 @@ function line(row: Row): RevenueBreakdownItemType {
     discountAmount: row.discount_cents as number,
     netAmount: row.net_cents as number,
     comment: row.comment as string | null,
-    createdDate: toDate(row.created_at)!,
+    createdAt: toDate(row.created_at)!,
     localDate: row.local_date as string,
   };
 }
@@ -99,7 +99,7 @@ export class RevenueBreakdownService {
   async summary(args: RevenueSummaryArgs): Promise<RevenueSummaryType> {
     const filter = this.validated((issues) => parseRevenueFilter(args, issues));
     const [row] = await this.run(args, (run) => run(summaryStatement(this.tenantId, filter, this.options.rollups)));
-    return { ...amounts(row), chargeItemCount: num(row.charge_items), soldPackageCount: num(row.sold_packages), firstDate: toDate(row.first_at), lastDate: toDate(row.last_at) };
+    return { ...amounts(row), chargeItemCount: num(row.charge_items), soldPackageCount: num(row.sold_packages), firstLineAt: toDate(row.first_at), lastLineAt: toDate(row.last_at) };
   }
 
   /** One window of lines and the total, in one read-only transaction so both see the same data; an audited read of the lines naming patients. */

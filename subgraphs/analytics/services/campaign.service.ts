@@ -47,13 +47,13 @@ function checkCampaign(input: CreateCampaignInput | UpdateCampaignInput, stored:
   reference('platformAssetId');
   if (input.isActive === null) issues.add(typeIssue(['input', 'isActive'], 'bool_type', null));
   else if (has('isActive')) changes.isActive = input.isActive;
-  if (has('startDate')) changes.startDate = input.startDate;
-  if (has('endDate')) changes.endDate = input.endDate;
-  const start = has('startDate') ? input.startDate : stored?.startDate;
-  const end = has('endDate') ? input.endDate : stored?.endDate;
+  if (has('startsAt')) changes.startDate = input.startsAt;
+  if (has('endsAt')) changes.endDate = input.endsAt;
+  const start = has('startsAt') ? input.startsAt : stored?.startDate;
+  const end = has('endsAt') ? input.endsAt : stored?.endDate;
   if (start && end && end < start) {
-    const field = has('endDate') ? 'endDate' : 'startDate';
-    issues.value(['input', field], 'endDate must not be before startDate', asSent(field === 'endDate' ? end : start));
+    const field = has('endsAt') ? 'endsAt' : 'startsAt';
+    issues.value(['input', field], 'endsAt must not be before startsAt', asSent(field === 'endsAt' ? end : start));
   }
   if (has('budgetCents')) {
     if (input.budgetCents != null && input.budgetCents < 0) issues.value(['input', 'budgetCents'], 'budgetCents must not be negative', input.budgetCents);

@@ -1,4 +1,4 @@
-import { DateTimeISOResolver } from 'graphql-scalars';
+import { DateTimeScalar } from '../../common/date-time.scalar';
 import { Field, ID, Int, ObjectType } from 'type-graphql';
 import { ConnectionType } from '../../common/connection';
 
@@ -57,13 +57,13 @@ export class CampaignType {
   @Field(() => Int, { nullable: true })
   externalLifetimeBudgetCents!: number | null;
 
-  @Field(() => DateTimeISOResolver, { nullable: true })
+  @Field(() => DateTimeScalar, { nullable: true })
   externalLastSeenAt!: Date | null;
 
-  @Field(() => DateTimeISOResolver, { nullable: true })
+  @Field(() => DateTimeScalar, { nullable: true })
   externalLastSyncedAt!: Date | null;
 
-  @Field(() => DateTimeISOResolver, { nullable: true })
+  @Field(() => DateTimeScalar, { nullable: true })
   externalStaleAt!: Date | null;
 
   @Field(() => String, { nullable: true })
@@ -72,10 +72,11 @@ export class CampaignType {
   @Field()
   isActive!: boolean;
 
-  @Field(() => DateTimeISOResolver, { nullable: true })
+  // Stored as start_date/end_date; REST keeps those names by aliasing (rest-bridge/routes/campaign.routes.ts).
+  @Field(() => DateTimeScalar, { nullable: true, name: 'startsAt' })
   startDate!: Date | null;
 
-  @Field(() => DateTimeISOResolver, { nullable: true })
+  @Field(() => DateTimeScalar, { nullable: true, name: 'endsAt' })
   endDate!: Date | null;
 
   @Field(() => Int, { nullable: true, description: 'Budget in cents' })
@@ -87,10 +88,10 @@ export class CampaignType {
   @Field(() => CampaignWebhookType)
   webhook!: CampaignWebhookType;
 
-  @Field(() => DateTimeISOResolver, { name: 'createdDate' })
+  @Field(() => DateTimeScalar)
   createdAt!: Date;
 
-  @Field(() => DateTimeISOResolver, { name: 'updatedDate' })
+  @Field(() => DateTimeScalar)
   updatedAt!: Date;
 
   @Field(() => Int, { description: 'Opportunities (leads) the campaign brought in' })

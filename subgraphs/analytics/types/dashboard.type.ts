@@ -1,4 +1,5 @@
-import { DateTimeISOResolver, JSONResolver } from 'graphql-scalars';
+import { DateTimeScalar } from '../../common/date-time.scalar';
+import { JSONResolver } from 'graphql-scalars';
 import { Field, ID, ObjectType } from 'type-graphql';
 import { ConnectionType } from '../../common/connection';
 
@@ -20,11 +21,11 @@ export class DashboardType {
   @Field(() => JSONResolver, { description: 'Front-end grid layout, stored as sent (a JSON object or array)' })
   layout!: unknown;
 
-  // The contract names the dates createdDate/updatedDate; the rows keep the house's createdAt/updatedAt.
-  @Field(() => DateTimeISOResolver, { name: 'createdDate' })
+  // REST keeps the contract's createdDate/updatedDate by aliasing these (rest-bridge/routes/analytics.routes.ts).
+  @Field(() => DateTimeScalar)
   createdAt!: Date;
 
-  @Field(() => DateTimeISOResolver, { name: 'updatedDate' })
+  @Field(() => DateTimeScalar)
   updatedAt!: Date;
 }
 

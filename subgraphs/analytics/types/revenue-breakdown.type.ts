@@ -1,4 +1,5 @@
-import { DateTimeISOResolver, SafeIntResolver } from 'graphql-scalars';
+import { DateTimeScalar } from '../../common/date-time.scalar';
+import { SafeIntResolver } from 'graphql-scalars';
 import { Field, ID, Int, ObjectType } from 'type-graphql';
 import { ConnectionType } from '../../common/connection';
 
@@ -56,11 +57,11 @@ export class RevenueSummaryType extends RevenueAmounts {
   @Field(() => Int, { description: 'Lines that are sold packages' })
   soldPackageCount!: number;
 
-  @Field(() => DateTimeISOResolver, { nullable: true, description: 'The earliest line; null when there is none' })
-  firstDate!: Date | null;
+  @Field(() => DateTimeScalar, { nullable: true, description: 'The earliest line; null when there is none' })
+  firstLineAt!: Date | null;
 
-  @Field(() => DateTimeISOResolver, { nullable: true, description: 'The latest line' })
-  lastDate!: Date | null;
+  @Field(() => DateTimeScalar, { nullable: true, description: 'The latest line' })
+  lastLineAt!: Date | null;
 }
 
 /** One revenue line, as the detail table shows it. */
@@ -114,10 +115,10 @@ export class RevenueBreakdownItemType {
   @Field(() => String, { nullable: true })
   comment!: string | null;
 
-  @Field(() => DateTimeISOResolver, { description: 'When the sale was recorded (UTC)' })
-  createdDate!: Date;
+  @Field(() => DateTimeScalar, { description: 'When the sale was recorded (UTC)' })
+  createdAt!: Date;
 
-  @Field({ description: 'The calendar day of createdDate in the requested timezone (the created_date group key)' })
+  @Field({ description: 'The calendar day of createdAt in the requested timezone (the created_date group key)' })
   localDate!: string;
 }
 

@@ -1,4 +1,5 @@
-import { DateTimeISOResolver, JSONObjectResolver } from 'graphql-scalars';
+import { DateTimeScalar } from '../../common/date-time.scalar';
+import { JSONObjectResolver } from 'graphql-scalars';
 import { Field, ID, Int, ObjectType } from 'type-graphql';
 import { ConnectionType } from '../../common/connection';
 import { ChartType } from './enums';
@@ -46,10 +47,10 @@ export class WidgetType {
   @Field()
   isArchived!: boolean;
 
-  @Field(() => DateTimeISOResolver, { name: 'createdDate' })
+  @Field(() => DateTimeScalar)
   createdAt!: Date;
 
-  @Field(() => DateTimeISOResolver, { name: 'updatedDate' })
+  @Field(() => DateTimeScalar)
   updatedAt!: Date;
 }
 

@@ -1,5 +1,5 @@
+import { DateTimeScalar } from '../../common/date-time.scalar';
 import { Field, ID, InputType, Int } from 'type-graphql';
-import { DateTimeInput } from '../../common/input-scalars';
 
 /** `issueGiftCard`: a new PENDING card. Values are integer cents; names and contacts default to the directory's when a patient id is given. */
 @InputType('IssueGiftCardInput', { description: 'A gift card to issue (PENDING until activated)' })
@@ -34,8 +34,8 @@ export class IssueGiftCardInput {
   @Field(() => String, { nullable: true, description: 'Shown in the notification, at most 1000 characters' })
   recipientNote?: string | null;
 
-  @Field(() => DateTimeInput, { nullable: true, description: 'Send the notification no earlier than this; a past date means at activation' })
-  scheduledSendDate?: Date | null;
+  @Field(() => DateTimeScalar, { nullable: true, description: 'Send the notification no earlier than this; a past date means at activation' })
+  scheduledSendAt?: Date | null;
 
   @Field(() => Boolean, { defaultValue: false, description: 'Never e-mail the recipient (e.g. a card handed over in person)' })
   suppressRecipientNotification: boolean = false;

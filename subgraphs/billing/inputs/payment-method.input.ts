@@ -1,6 +1,6 @@
+import { DateTimeScalar } from '../../common/date-time.scalar';
 import { JSONResolver } from 'graphql-scalars';
 import { Field, ID, InputType, Int } from 'type-graphql';
-import { DateTimeInput } from '../../common/input-scalars';
 import { NotFreeText } from '../../../platform/stored-text-rule';
 
 // Contract part 2, "Patient payment method": field names exactly as the REST body spells them.
@@ -101,9 +101,9 @@ export class CreatePaymentMethodInput {
   @Field(() => JSONResolver, { nullable: true, description: 'Free-form JSON object; must not carry card or account numbers' })
   metadata?: unknown;
 
-  @Field(() => DateTimeInput, { nullable: true, description: 'When the processor created the method' })
+  @Field(() => DateTimeScalar, { nullable: true, description: 'When the processor created the method' })
   createdAt?: Date | null;
 
-  @Field(() => DateTimeInput, { nullable: true, description: 'When the processor last changed the method' })
+  @Field(() => DateTimeScalar, { nullable: true, description: 'When the processor last changed the method' })
   updatedAt?: Date | null;
 }

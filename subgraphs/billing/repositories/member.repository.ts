@@ -30,8 +30,8 @@ const memberView = (m: Member, payments: MemberPayment[]): MemberView => ({
   interval: m.interval as MembershipInterval,
   status: m.status as MemberStatus,
   balanceDueCents: m.balanceDueCents,
-  createdDate: m.createdAt,
-  updatedDate: m.updatedAt,
+  createdAt: m.createdAt,
+  updatedAt: m.updatedAt,
   payments: payments.map(paymentView),
 });
 

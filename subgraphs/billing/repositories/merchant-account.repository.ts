@@ -18,8 +18,8 @@ const toView = (account: MerchantAccount, locationIds: string[]): MerchantAccoun
   perTransactionFee: account.perTransactionFeeCents,
   inPersonCardProcessingFee: account.inPersonCardProcessingFee,
   inPersonPerTransactionFee: account.inPersonPerTransactionFeeCents,
-  createdDate: account.createdAt,
-  updatedDate: account.updatedAt,
+  createdAt: account.createdAt,
+  updatedAt: account.updatedAt,
   locationIds,
 });
 

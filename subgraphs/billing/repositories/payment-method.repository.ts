@@ -31,8 +31,8 @@ export function paymentMethodView(method: PaymentMethod): PaymentMethodView {
     isArchived: method.isArchived,
     billingContact: method.billingContact as PaymentMethodView['billingContact'],
     metadata: method.metadata,
-    createdDate: method.createdAt,
-    updatedDate: method.updatedAt,
+    createdAt: method.createdAt,
+    updatedAt: method.updatedAt,
   };
 }
 

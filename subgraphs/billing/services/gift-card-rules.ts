@@ -66,7 +66,7 @@ export function validateIssue(input: IssueGiftCardInput, lookups: GiftCardLookup
     recipientPatientPhone: recipient.phone,
     recipientNote,
     chargeItemId: input.chargeItemId ? input.chargeItemId.toLowerCase() : null,
-    scheduledSendDate: input.scheduledSendDate ?? null,
+    scheduledSendDate: input.scheduledSendAt ?? null,
     suppressRecipientNotification: suppress,
   };
 }

@@ -51,7 +51,7 @@ export class GiftCardService {
           initialValue: issued.initialValue,
           purchasingPatientId: issued.purchasingPatientId,
           recipientPatientId: issued.recipientPatientId,
-          scheduledSendDate: issued.scheduledSendDate?.toISOString() ?? null,
+          scheduledSendDate: issued.scheduledSendAt?.toISOString() ?? null,
         });
         await this.audit.change(tx, 'gift_card.issue', 'gift_card', [issued.id]);
         return issued;
@@ -107,7 +107,7 @@ export class GiftCardService {
         await takeEmailSlot(new NotificationRepository(tx, this.scope), this.emailDailyLimit);
         const notification: GiftCardEmailJob = { notificationId: randomUUID(), tenantId: this.scope.tenantId };
         const jobId = randomUUID();
-        const due = await cards.queueNotification(notification.notificationId, jobId, activated.id, activated.recipientPatientEmail!, activated.scheduledSendDate);
+        const due = await cards.queueNotification(notification.notificationId, jobId, activated.id, activated.recipientPatientEmail!, activated.scheduledSendAt);
         await enqueue(tx, GIFT_CARD_EMAIL_QUEUE, [{ id: jobId, data: notification, startAfter: due }]);
       }
       await recordEvent(tx, this.scope, 'gift_card.activated', {

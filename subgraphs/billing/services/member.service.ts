@@ -34,7 +34,7 @@ export class MemberService {
       await this.audit.change(tx, 'member.create', 'member', [created.id]);
       return created;
     });
-    return { id: member.id, patientId, planName, priceCents, interval: input.interval, status: input.status, balanceDueCents, createdDate: member.createdAt, updatedDate: member.updatedAt, payments: [] };
+    return { id: member.id, patientId, planName, priceCents, interval: input.interval, status: input.status, balanceDueCents, createdAt: member.createdAt, updatedAt: member.updatedAt, payments: [] };
   }
 
   /** One member with payments; unknown and other tenants' ids are the same 404. */

@@ -32,7 +32,7 @@ function toView(line: ChargeItem | SoldPackage): RevenueLineView {
     discountCents: line.discountCents,
     netCents: line.netCents,
     comment: line.comment,
-    createdDate: line.createdAt,
+    createdAt: line.createdAt,
   };
 }
 

@@ -1,4 +1,4 @@
-import { DateTimeISOResolver } from 'graphql-scalars';
+import { DateTimeScalar } from '../../common/date-time.scalar';
 import { ArgsType, Field, ID, Int, ObjectType } from 'type-graphql';
 import { ConnectionArgs, ConnectionType } from '../../common/connection';
 import { GiftCardStatus, GiftCardTransactionType } from './enums';
@@ -18,7 +18,7 @@ export class GiftCardTransactionView {
   @Field(() => Int, { description: 'Balance after the movement, integer cents' })
   balanceAfterCents!: number;
 
-  @Field(() => DateTimeISOResolver)
+  @Field(() => DateTimeScalar)
   createdAt!: Date;
 }
 
@@ -31,11 +31,11 @@ export class IssuedGiftCardView {
   @Field(() => Int, { description: 'Integer cents; 0 until activation loads the initial value' }) currentBalance!: number;
   @Field() isActive!: boolean;
   @Field(() => GiftCardStatus) status!: GiftCardStatus;
-  @Field(() => DateTimeISOResolver) createdDate!: Date;
-  @Field(() => DateTimeISOResolver, { nullable: true }) activatedAt!: Date | null;
-  @Field(() => DateTimeISOResolver, { nullable: true }) scheduledSendDate!: Date | null;
-  @Field(() => DateTimeISOResolver, { nullable: true, description: 'When the recipient e-mail was sent' }) notificationSentAt!: Date | null;
-  @Field(() => DateTimeISOResolver) updatedDate!: Date;
+  @Field(() => DateTimeScalar) createdAt!: Date;
+  @Field(() => DateTimeScalar, { nullable: true }) activatedAt!: Date | null;
+  @Field(() => DateTimeScalar, { nullable: true }) scheduledSendAt!: Date | null;
+  @Field(() => DateTimeScalar, { nullable: true, description: 'When the recipient e-mail was sent' }) notificationSentAt!: Date | null;
+  @Field(() => DateTimeScalar) updatedAt!: Date;
   @Field(() => ID, { nullable: true }) purchasingPatientId!: string | null;
   @Field(() => String, { nullable: true }) purchasingPatientName!: string | null;
   @Field(() => String, { nullable: true }) purchasingPatientEmail!: string | null;

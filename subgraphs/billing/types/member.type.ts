@@ -1,4 +1,4 @@
-import { DateTimeISOResolver } from 'graphql-scalars';
+import { DateTimeScalar } from '../../common/date-time.scalar';
 import { ArgsType, Field, ID, Int, ObjectType } from 'type-graphql';
 import { ConnectionArgs, ConnectionType } from '../../common/connection';
 import { MemberStatus, MembershipInterval, PaymentStatus } from './enums';
@@ -13,7 +13,7 @@ export class MemberPaymentView {
   @Field(() => PaymentStatus) status!: PaymentStatus;
   @Field(() => String, { nullable: true, description: "The processor's decline code when FAILED" }) failureReason!: string | null;
   @Field(() => String, { nullable: true }) comment!: string | null;
-  @Field(() => DateTimeISOResolver) createdAt!: Date;
+  @Field(() => DateTimeScalar) createdAt!: Date;
 }
 
 /** A patient holding a membership (issue 4); `patient` resolves from the tenant subgraph. */
@@ -26,8 +26,8 @@ export class MemberView {
   @Field(() => MembershipInterval) interval!: MembershipInterval;
   @Field(() => MemberStatus) status!: MemberStatus;
   @Field(() => Int, { description: 'What the member owes, integer cents' }) balanceDueCents!: number;
-  @Field(() => DateTimeISOResolver) createdDate!: Date;
-  @Field(() => DateTimeISOResolver) updatedDate!: Date;
+  @Field(() => DateTimeScalar) createdAt!: Date;
+  @Field(() => DateTimeScalar) updatedAt!: Date;
   @Field(() => [MemberPaymentView], { description: 'Manual payments, newest first' }) payments!: MemberPaymentView[];
 }
 

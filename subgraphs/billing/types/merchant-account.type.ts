@@ -1,4 +1,4 @@
-import { DateTimeISOResolver } from 'graphql-scalars';
+import { DateTimeScalar } from '../../common/date-time.scalar';
 import { Field, Float, ID, Int, ObjectType } from 'type-graphql';
 
 /** A merchant account (contract part 2); `locations` resolve from the tenant subgraph by federation. */
@@ -25,11 +25,11 @@ export class MerchantAccountView {
   @Field(() => Int, { description: 'Integer cents' })
   inPersonPerTransactionFee!: number;
 
-  @Field(() => DateTimeISOResolver)
-  createdDate!: Date;
+  @Field(() => DateTimeScalar)
+  createdAt!: Date;
 
-  @Field(() => DateTimeISOResolver)
-  updatedDate!: Date;
+  @Field(() => DateTimeScalar)
+  updatedAt!: Date;
 
   @Field(() => [ID], { description: 'Ids of the locations, sorted' })
   locationIds!: string[];

@@ -1,4 +1,5 @@
-import { DateTimeISOResolver, JSONObjectResolver } from 'graphql-scalars';
+import { DateTimeScalar } from '../../common/date-time.scalar';
+import { JSONObjectResolver } from 'graphql-scalars';
 import { Field, ID, Int, ObjectType } from 'type-graphql';
 import { PaymentMethodType } from './enums';
 
@@ -83,9 +84,9 @@ export class PaymentMethodView {
   @Field(() => JSONObjectResolver, { nullable: true })
   metadata!: Record<string, unknown> | null;
 
-  @Field(() => DateTimeISOResolver)
-  createdDate!: Date;
+  @Field(() => DateTimeScalar)
+  createdAt!: Date;
 
-  @Field(() => DateTimeISOResolver)
-  updatedDate!: Date;
+  @Field(() => DateTimeScalar)
+  updatedAt!: Date;
 }

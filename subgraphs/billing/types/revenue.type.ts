@@ -1,4 +1,4 @@
-import { DateTimeISOResolver } from 'graphql-scalars';
+import { DateTimeScalar } from '../../common/date-time.scalar';
 import { Field, ID, Int, ObjectType } from 'type-graphql';
 
 /** Fields of a recorded sale; names are snapshots taken from the directory at sale time. */
@@ -19,7 +19,7 @@ export abstract class RevenueLineView {
   @Field(() => Int, { description: 'Integer cents' }) discountCents!: number;
   @Field(() => Int, { description: 'Integer cents, gross minus discount' }) netCents!: number;
   @Field(() => String, { nullable: true }) comment!: string | null;
-  @Field(() => DateTimeISOResolver) createdDate!: Date;
+  @Field(() => DateTimeScalar) createdAt!: Date;
 }
 
 /** A recorded product or service sale. */

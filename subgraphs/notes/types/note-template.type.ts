@@ -1,4 +1,4 @@
-import { DateTimeISOResolver } from 'graphql-scalars';
+import { DateTimeScalar } from '../../common/date-time.scalar';
 import { ArgsType, Field, ID, Int, ObjectType } from 'type-graphql';
 import { ConnectionArgs, ConnectionType } from '../../common/connection';
 import { SortDirection } from '../../common/pagination';
@@ -56,10 +56,10 @@ export class NoteTemplateType {
   @Field(() => [TemplateQuestionType], { description: 'Questions in order' })
   questions!: TemplateQuestionType[];
 
-  @Field(() => DateTimeISOResolver)
+  @Field(() => DateTimeScalar)
   createdAt!: Date;
 
-  @Field(() => DateTimeISOResolver)
+  @Field(() => DateTimeScalar)
   updatedAt!: Date;
 }
 

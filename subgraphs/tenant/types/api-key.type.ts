@@ -1,4 +1,4 @@
-import { DateTimeISOResolver } from 'graphql-scalars';
+import { DateTimeScalar } from '../../common/date-time.scalar';
 import { ArgsType, Field, ID, ObjectType, registerEnumType } from 'type-graphql';
 import { ConnectionArgs, ConnectionType } from '../../common/connection';
 import { SortDirection } from '../../common/pagination';
@@ -30,13 +30,13 @@ export class ApiKeyType {
   @Field(() => [String], { nullable: true, description: "A restricted key's scopes (docs/access.md); null for a full key, which has every scope" })
   scopes!: string[] | null;
 
-  @Field(() => DateTimeISOResolver)
+  @Field(() => DateTimeScalar)
   createdAt!: Date;
 
-  @Field(() => DateTimeISOResolver, { nullable: true, description: 'When the key stops working; null when it does not expire' })
+  @Field(() => DateTimeScalar, { nullable: true, description: 'When the key stops working; null when it does not expire' })
   expiresAt!: Date | null;
 
-  @Field(() => DateTimeISOResolver, { nullable: true })
+  @Field(() => DateTimeScalar, { nullable: true })
   revokedAt!: Date | null;
 }
 

@@ -1,7 +1,7 @@
-import { DateTimeISOResolver, SafeIntResolver } from 'graphql-scalars';
+import { DateTimeScalar } from '../../common/date-time.scalar';
+import { SafeIntResolver } from 'graphql-scalars';
 import { ArgsType, Field, ID, ObjectType, registerEnumType } from 'type-graphql';
 import type { ActorKind } from '../../../schema/actor';
-import { DateTimeInput } from '../../common/input-scalars';
 import { ConnectionArgs, ConnectionType } from '../../common/connection';
 import { SortDirection } from '../../common/pagination';
 import { graphEnum } from '../../common/graph-enum';
@@ -30,7 +30,7 @@ export class AuditEventType {
   @Field(() => SafeIntResolver, { description: "The record's number in the tenant's chain, from 1 without gaps" })
   seq!: number;
 
-  @Field(() => DateTimeISOResolver)
+  @Field(() => DateTimeScalar)
   occurredAt!: Date;
 
   @Field(() => AuditActorType)
@@ -74,10 +74,10 @@ export class AuditEventListArgs extends ConnectionArgs {
   @Field(() => String, { nullable: true, description: 'Only this action, exactly, e.g. `patient.read`' })
   action?: string | null;
 
-  @Field(() => DateTimeInput, { nullable: true, description: 'Only records from this instant on (inclusive)' })
+  @Field(() => DateTimeScalar, { nullable: true, description: 'Only records from this instant on (inclusive)' })
   from?: Date | null;
 
-  @Field(() => DateTimeInput, { nullable: true, description: 'Only records up to this instant (inclusive); not before `from`' })
+  @Field(() => DateTimeScalar, { nullable: true, description: 'Only records up to this instant (inclusive); not before `from`' })
   to?: Date | null;
 
   @Field(() => SortDirection, { defaultValue: SortDirection.DESC, description: 'By sequence number: newest first by default' })

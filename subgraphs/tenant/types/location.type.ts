@@ -1,4 +1,4 @@
-import { DateTimeISOResolver } from 'graphql-scalars';
+import { DateTimeScalar } from '../../common/date-time.scalar';
 import { ArgsType, Directive, Field, ID, ObjectType } from 'type-graphql';
 import { ConnectionArgs, ConnectionType } from '../../common/connection';
 
@@ -33,8 +33,8 @@ export class LocationType {
   @Field(() => String, { nullable: true, description: 'ISO 3166-1 alpha-2 code' })
   country!: string | null;
 
-  @Field(() => DateTimeISOResolver)
-  createdDate!: Date;
+  @Field(() => DateTimeScalar)
+  createdAt!: Date;
 
   @Field(() => ID, { nullable: true, description: "The location's id in a partner system" })
   partnerLocationId!: string | null;

@@ -1,4 +1,4 @@
-import { DateTimeISOResolver } from 'graphql-scalars';
+import { DateTimeScalar } from '../../common/date-time.scalar';
 import { ArgsType, Directive, Field, ID, ObjectType } from 'type-graphql';
 import { ConnectionArgs, ConnectionType } from '../../common/connection';
 import { SortDirection } from '../../common/pagination';
@@ -25,11 +25,11 @@ export class PatientType {
   @Field(() => String, { nullable: true, description: 'Date of birth, YYYY-MM-DD' })
   dateOfBirth!: string | null;
 
-  @Field(() => DateTimeISOResolver)
-  createdDate!: Date;
+  @Field(() => DateTimeScalar)
+  createdAt!: Date;
 
-  @Field(() => DateTimeISOResolver)
-  updatedDate!: Date;
+  @Field(() => DateTimeScalar)
+  updatedAt!: Date;
 }
 
 /** Patients as a Relay connection. */

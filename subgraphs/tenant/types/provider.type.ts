@@ -1,4 +1,4 @@
-import { DateTimeISOResolver } from 'graphql-scalars';
+import { DateTimeScalar } from '../../common/date-time.scalar';
 import { ArgsType, Directive, Field, ID, ObjectType } from 'type-graphql';
 import { ConnectionArgs, ConnectionType } from '../../common/connection';
 
@@ -30,11 +30,11 @@ export class ProviderType {
   @Field(() => [ID], { description: 'Ids of the locations the provider works at' })
   locationIds!: string[];
 
-  @Field(() => DateTimeISOResolver)
-  createdDate!: Date;
+  @Field(() => DateTimeScalar)
+  createdAt!: Date;
 
-  @Field(() => DateTimeISOResolver)
-  updatedDate!: Date;
+  @Field(() => DateTimeScalar)
+  updatedAt!: Date;
 }
 
 /** Providers as a Relay connection (docs/api.md, "Pagination"). */

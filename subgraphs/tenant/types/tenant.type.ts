@@ -1,5 +1,6 @@
+import { DateTimeScalar } from '../../common/date-time.scalar';
 import { Directive, Field, ID, Int, ObjectType } from 'type-graphql';
-import { DateTimeISOResolver } from 'graphql-scalars';
+
 
 /** The tenant's postal address. */
 @ObjectType('TenantAddress', { description: "The practice's postal address; every line optional" })
@@ -85,10 +86,10 @@ export class TenantType {
   @Field({ description: "False for a tenant's test twin: the tenant a test key's requests run as, with test data only (docs/api.md, Test mode)" })
   livemode!: boolean;
 
-  @Field(() => DateTimeISOResolver)
+  @Field(() => DateTimeScalar)
   createdAt!: Date;
 
-  @Field(() => DateTimeISOResolver)
+  @Field(() => DateTimeScalar)
   updatedAt!: Date;
 }
 

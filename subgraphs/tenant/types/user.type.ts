@@ -1,4 +1,4 @@
-import { DateTimeISOResolver } from 'graphql-scalars';
+import { DateTimeScalar } from '../../common/date-time.scalar';
 import { ArgsType, Field, ID, InputType, ObjectType, registerEnumType } from 'type-graphql';
 import { ConnectionArgs, ConnectionType } from '../../common/connection';
 import { ALL_ROLES, type Role } from '../../../schema/roles';
@@ -34,7 +34,7 @@ export class UserType {
   @Field({ description: 'Whether they sign in with a second factor (TOTP)' })
   twoFactorEnabled!: boolean;
 
-  @Field(() => DateTimeISOResolver)
+  @Field(() => DateTimeScalar)
   createdAt!: Date;
 }
 
@@ -76,6 +76,6 @@ export class InvitedUserType {
   @Field({ description: 'Whether the invitation was e-mailed to the person (SMTP_URL, or an .eml file under DATA_DIR/mail without it); when not, hand them the token' })
   invitationSent!: boolean;
 
-  @Field(() => DateTimeISOResolver)
+  @Field(() => DateTimeScalar)
   expiresAt!: Date;
 }

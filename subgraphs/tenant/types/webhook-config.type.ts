@@ -1,4 +1,4 @@
-import { DateTimeISOResolver } from 'graphql-scalars';
+import { DateTimeScalar } from '../../common/date-time.scalar';
 import { Field, ObjectType } from 'type-graphql';
 
 /** The tenant's webhook endpoint configuration (contract part 6.1). */
@@ -22,13 +22,13 @@ export class WebhookConfigType {
   })
   secret!: string | null;
 
-  @Field(() => DateTimeISOResolver, { nullable: true, description: 'Null until configured' })
+  @Field(() => DateTimeScalar, { nullable: true, description: 'Null until configured' })
   createdAt!: Date | null;
 
-  @Field(() => DateTimeISOResolver, { nullable: true, description: 'Null until configured' })
+  @Field(() => DateTimeScalar, { nullable: true, description: 'Null until configured' })
   updatedAt!: Date | null;
 
-  @Field(() => DateTimeISOResolver, {
+  @Field(() => DateTimeScalar, {
     nullable: true,
     description: 'When the platform disabled the endpoint (every attempt failing for a while, or a 410 Gone answer); null once the tenant re-enables it (enabled: true)',
   })

@@ -1,4 +1,4 @@
-import { DateTimeISOResolver } from 'graphql-scalars';
+import { DateTimeScalar } from '../../common/date-time.scalar';
 import { ArgsType, Field, ID, Int, ObjectType, registerEnumType } from 'type-graphql';
 import { ConnectionArgs, ConnectionType } from '../../common/connection';
 
@@ -16,7 +16,7 @@ export class WebhookAttemptType {
   @Field(() => Int)
   attemptNumber!: number;
 
-  @Field(() => DateTimeISOResolver)
+  @Field(() => DateTimeScalar)
   attemptedAt!: Date;
 
   @Field(() => Int, { nullable: true, description: 'HTTP status; null when no response came (timeout, network error)' })
@@ -47,7 +47,7 @@ export class WebhookDeliveryType {
   @Field(() => Int)
   attemptCount!: number;
 
-  @Field(() => DateTimeISOResolver, { nullable: true, description: 'When the next attempt is due (pending only)' })
+  @Field(() => DateTimeScalar, { nullable: true, description: 'When the next attempt is due (pending only)' })
   nextAttemptAt!: Date | null;
 
   @Field(() => Int, { nullable: true })
@@ -56,10 +56,10 @@ export class WebhookDeliveryType {
   @Field(() => String, { nullable: true })
   lastError!: string | null;
 
-  @Field(() => DateTimeISOResolver, { nullable: true })
+  @Field(() => DateTimeScalar, { nullable: true })
   deliveredAt!: Date | null;
 
-  @Field(() => DateTimeISOResolver)
+  @Field(() => DateTimeScalar)
   createdAt!: Date;
 }
 

@@ -5,8 +5,8 @@ import { schemaDir } from '../../../schema/paths';
 
 /**
  * The graph's style rules that hold today (docs/api.md, "Schema style"), checked over the composed
- * schema so a new field that breaks one fails here, named. The rules still to come (enum casing,
- * money in `*Cents`, one timestamp naming) join this file as they are applied.
+ * schema so a new field that breaks one fails here, named. The rules still to come (money in
+ * `*Cents`) join this file as they are applied.
  */
 const schema = buildSchema(readFileSync(join(schemaDir(), 'supergraph.graphql'), 'utf8'), { assumeValidSDL: true });
 // Federation's own types and the schema's introspection types are not ours to name.
@@ -33,5 +33,28 @@ describe('schema style (docs/api.md)', () => {
     const identifiers = coordinates().filter(([, member]) => /^id$|Ids?$/.test(member.name));
     expect(identifiers.map(([coordinate]) => coordinate)).toEqual(expect.arrayContaining(['Campaign.locationId', 'Query.revenueBreakdown(locationIds)', 'UpdateDashboardInput.locationId', 'Query.dashboard(id)']));
     expect(identifiers.filter(([, member]) => getNamedType(member.type).name !== 'ID').map(([coordinate, member]) => `${coordinate}: ${String(member.type)}`)).toEqual([]);
+  });
+
+  // Instants bounding a range are named for their place in it, as `first`/`after` are: `...At` says when something happened.
+  const INSTANTS_NOT_AT: Record<string, string> = {
+    'Query.auditEvents(from)': 'lower bound of a range over AuditEvent.occurredAt',
+    'Query.auditEvents(to)': 'upper bound of a range over AuditEvent.occurredAt',
+  };
+
+  it('names an instant …At and types it DateTime, the one instant scalar', () => {
+    expect(schema.getType('DateTimeISO')).toBeUndefined();
+    const typed = (name: string) => coordinates().filter(([, member]) => getNamedType(member.type).name === name);
+    expect(typed('DateTime').map(([coordinate]) => coordinate)).toEqual(expect.arrayContaining(['Dashboard.createdAt', 'Campaign.startsAt', 'UpdateCampaignInput.endsAt', 'RevenueSummary.firstLineAt']));
+    expect(typed('DateTime').filter(([coordinate, member]) => !member.name.endsWith('At') && !(coordinate in INSTANTS_NOT_AT)).map(([coordinate]) => coordinate)).toEqual([]);
+    const named = coordinates().filter(([, member]) => /[a-z]At$/.test(member.name));
+    expect(named.filter(([, member]) => getNamedType(member.type).name !== 'DateTime').map(([coordinate, member]) => `${coordinate}: ${String(member.type)}`)).toEqual([]);
+    // An exception that no longer exists is dropped here, not left to excuse a future field.
+    expect(Object.keys(INSTANTS_NOT_AT).filter((coordinate) => !typed('DateTime').some(([c]) => c === coordinate))).toEqual([]);
+  });
+
+  it('names a calendar day …Date and types it String (YYYY-MM-DD), never DateTime', () => {
+    const days = coordinates().filter(([, member]) => /Date$/.test(member.name));
+    expect(days.map(([coordinate]) => coordinate)).toEqual(expect.arrayContaining(['RevenueBreakdownItem.localDate', 'Query.revenueBreakdown(createdDate)']));
+    expect(days.filter(([, member]) => getNamedType(member.type).name !== 'String').map(([coordinate, member]) => `${coordinate}: ${String(member.type)}`)).toEqual([]);
   });
 });
