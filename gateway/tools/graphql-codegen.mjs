@@ -21,7 +21,7 @@ const { result, error } = await executeCodegen({
         enumsAsTypes: true,
         useTypeImports: true,
         strictScalars: true,
-        scalars: { DateTime: 'string', DateTimeISO: 'string', SafeInt: 'number', JSON: 'unknown', JSONObject: 'Record<string, unknown>' },
+        scalars: { DateTime: 'string', SafeInt: 'number', JSON: 'unknown', JSONObject: 'Record<string, unknown>' },
       },
     },
   },

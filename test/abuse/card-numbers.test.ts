@@ -83,7 +83,7 @@ describe(`no card number is stored or echoed (${process.env.E2E_MODE} mode)`, ()
     expectRefused(await post('/analytics/dashboards', { name: 'Revenue', description: `paid ${PAN}` }), ['body', 'description']);
     expectRefused(await send(tenant, 'PUT', '/tenant/update', { name: `Clinic ${PAN}` }), ['body', 'name']);
     expectRefused(await admin('/tenants', { method: 'POST', body: JSON.stringify({ name: `Clinic ${PAN}` }) }), ['body', 'name']);
-    const campaign = await gql(tenant, 'mutation($i: CreateCampaignInput!) { createCampaign(input: $i) { id webhook { webhookKey } } }', { i: { name: 'Leads', startDate: '2026-03-01T00:00:00Z' } });
+    const campaign = await gql(tenant, 'mutation($i: CreateCampaignInput!) { createCampaign(input: $i) { id webhook { webhookKey } } }', { i: { name: 'Leads', startsAt: '2026-03-01T00:00:00Z' } });
     const lead = (body: unknown) => request(`${baseUrl()}/opportunity/leads/${campaign.createCampaign.webhook.webhookKey}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
     expectRefused(await lead({ name: PAN }), ['body', 'name']);
     expectRefused(await lead({ name: 'Jane', fields: { comment: `my card is ${PAN}` } }), ['body', 'fields', 'comment']);

@@ -29,7 +29,7 @@ describe(`bounded free-form maps and stored JSON (${process.env.E2E_MODE} mode)`
     const lead = (body: unknown) => request(`${baseUrl()}/opportunity/leads/${key}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
     const count = async () => (await gql(tenant, 'query($id: ID!) { campaign(id: $id) { opportunityCount } }', { id: campaignId })).campaign.opportunityCount;
     beforeAll(async () => {
-      const created = await gql(tenant, 'mutation($i: CreateCampaignInput!) { createCampaign(input: $i) { id webhook { webhookKey } } }', { i: { name: 'Leads', startDate: '2026-03-01T00:00:00Z' } });
+      const created = await gql(tenant, 'mutation($i: CreateCampaignInput!) { createCampaign(input: $i) { id webhook { webhookKey } } }', { i: { name: 'Leads', startsAt: '2026-03-01T00:00:00Z' } });
       key = created.createCampaign.webhook.webhookKey;
       campaignId = created.createCampaign.id;
     });

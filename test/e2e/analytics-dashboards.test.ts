@@ -172,7 +172,7 @@ describe(`analytics dashboards (${process.env.E2E_MODE} mode)`, () => {
     }
     const res = await tenant.graphql(`{
       dashboard(id: "${one.id}") { name widgets { name } }
-      dashboards(sortBy: NAME, sortDirection: ASC) { totalCount nodes { name createdDate widgets { name dashboardId } } }
+      dashboards(sortBy: NAME, sortDirection: ASC) { totalCount nodes { name createdAt widgets { name dashboardId } } }
     }`);
     expect(res.body.errors).toBeUndefined();
     expect(res.body.data.dashboard).toEqual({ name: 'One', widgets: [{ name: 'a' }, { name: 'b' }] });

@@ -4,7 +4,7 @@ import { eventually } from '../utils/eventually';
 
 const activatePath = (id: string) => `/billing/gift-cards/issued/${id}/activate`;
 const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
-const READ = 'query($id: ID!) { issuedGiftCard(id: $id) { status notificationSentAt scheduledSendDate transactions { type } } }';
+const READ = 'query($id: ID!) { issuedGiftCard(id: $id) { status notificationSentAt scheduledSendAt transactions { type } } }';
 
 describe(`gift card activation (${process.env.E2E_MODE} mode)`, () => {
   let tenant: TestTenant;
@@ -77,9 +77,9 @@ describe(`gift card activation (${process.env.E2E_MODE} mode)`, () => {
     expect((await gql(tenant, READ, { id: quiet.id })).issuedGiftCard.notificationSentAt).toBeNull();
   });
 
-  it('holds the e-mail until a future scheduledSendDate', async () => {
+  it('holds the e-mail until a future scheduledSendAt', async () => {
     const at = new Date(Date.now() + 2_000);
-    const card = await issueCard(tenant, { initialValue: 1000, recipientPatientEmail: 'later@example.com', scheduledSendDate: at.toISOString() });
+    const card = await issueCard(tenant, { initialValue: 1000, recipientPatientEmail: 'later@example.com', scheduledSendAt: at.toISOString() });
     expect((await send(tenant, 'POST', activatePath(card.id))).status).toBe(200);
     // The file is written before the sender's transaction records notificationSentAt: wait for both.
     await eventually(() => mailsMentioning(card.code).length > 0);

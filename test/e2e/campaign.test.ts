@@ -15,18 +15,19 @@ const postLead = (key: string, body: unknown) =>
 
 const CAMPAIGN_FIELDS = `id name locationId description platformId platformAssetId externalCampaignId externalResourceName externalName
   externalStatus externalCurrency externalDailyBudgetCents externalLifetimeBudgetCents externalLastSeenAt externalLastSyncedAt
-  externalStaleAt externalSyncError isActive startDate endDate budgetCents pipelineId webhook { webhookKey webhookUrl redirectUrl }
-  createdDate updatedDate opportunityCount convertedCount`;
+  externalStaleAt externalSyncError isActive startsAt endsAt budgetCents pipelineId webhook { webhookKey webhookUrl redirectUrl }
+  createdAt updatedAt opportunityCount convertedCount`;
 
 async function createCampaign(tenant: TestTenant, input: Record<string, unknown> = {}) {
   const res = await tenant.graphql(`mutation($input: CreateCampaignInput!) { createCampaign(input: $input) { ${CAMPAIGN_FIELDS} } }`, {
-    input: { name: 'Spring offer', startDate: '2026-03-01T00:00:00Z', endDate: '2026-05-31T00:00:00Z', budgetCents: 50000, ...input },
+    input: { name: 'Spring offer', startsAt: '2026-03-01T00:00:00Z', endsAt: '2026-05-31T00:00:00Z', budgetCents: 50000, ...input },
   });
   expect(res.body.errors).toBeUndefined();
   return res.body.data.createCampaign;
 }
 
-const valueError = (field: string, reason: string, input: unknown) => ({ type: 'value_error', loc: ['body', field], msg: `Value error, ${reason}`, input, ctx: { error: reason } });
+const valueErrorAt = (loc: string[], reason: string, input: unknown) => ({ type: 'value_error', loc, msg: `Value error, ${reason}`, input, ctx: { error: reason } });
+const valueError = (field: string, reason: string, input: unknown) => valueErrorAt(['body', field], reason, input);
 
 describe(`campaigns (${process.env.E2E_MODE} mode)`, () => {
   it('createCampaign makes a real lead webhook; PUT answers every field of the campaign record', async () => {
@@ -91,8 +92,13 @@ describe(`campaigns (${process.env.E2E_MODE} mode)`, () => {
     const url = await send(tenant, 'PUT', `/opportunity/campaign/${campaign.id}`, { redirectUrl: 'javascript:alert(1)' });
     expect(url.body).toEqual({ detail: [valueError('redirectUrl', 'redirectUrl must be an absolute http or https URL', 'javascript:alert(1)')] });
     // Nothing was half-written.
-    const unchanged = await tenant.graphql(`{ campaign(id: "${campaign.id}") { name startDate endDate budgetCents webhook { redirectUrl } } }`);
-    expect(unchanged.body.data.campaign).toEqual({ name: 'Spring offer', startDate: campaign.startDate, endDate: campaign.endDate, budgetCents: 50000, webhook: { redirectUrl: null } });
+    const unchanged = await tenant.graphql(`{ campaign(id: "${campaign.id}") { name startsAt endsAt budgetCents webhook { redirectUrl } } }`);
+    expect(unchanged.body.data.campaign).toEqual({ name: 'Spring offer', startsAt: campaign.startsAt, endsAt: campaign.endsAt, budgetCents: 50000, webhook: { redirectUrl: null } });
+    // The graph's names are the graph's: REST's body refuses them, and the graph words the same refusal in its own.
+    const graphName = await send(tenant, 'PUT', `/opportunity/campaign/${campaign.id}`, { startsAt: '2026-03-01T00:00:00Z' });
+    expect(graphName.body).toEqual({ detail: [{ type: 'extra_forbidden', loc: ['body', 'startsAt'], msg: 'Extra inputs are not permitted', input: '2026-03-01T00:00:00Z' }] });
+    const onGraph = await tenant.graphql('mutation($id: ID!, $i: UpdateCampaignInput!) { updateCampaign(id: $id, input: $i) { id } }', { id: campaign.id, i: { endsAt: '2026-01-01T00:00:00Z' } });
+    expect(onGraph.body.errors[0].extensions).toMatchObject({ code: 'BAD_USER_INPUT', validation: [valueErrorAt(['input', 'endsAt'], 'endsAt must not be before startsAt', '2026-01-01T00:00:00Z')] });
   });
 
   it('PUT on an unknown campaign, of any id shape or of another tenant, is 404', async () => {

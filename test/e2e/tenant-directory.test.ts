@@ -1,8 +1,8 @@
 import { createTestTenant, request, type TestTenant } from '../utils/e2e';
 
-const CREATE_LOCATION = 'mutation($i: CreateLocationInput!) { createLocation(input: $i) { id name isVirtual city country createdDate partnerLocationId } }';
+const CREATE_LOCATION = 'mutation($i: CreateLocationInput!) { createLocation(input: $i) { id name isVirtual city country createdAt partnerLocationId } }';
 const CREATE_PROVIDER = 'mutation($i: CreateProviderInput!) { createProvider(input: $i) { id firstName lastName title npi locationIds locations { id name } } }';
-const CREATE_PATIENT = 'mutation($i: CreatePatientInput!) { createPatient(input: $i) { id firstName lastName email phone dateOfBirth createdDate updatedDate } }';
+const CREATE_PATIENT = 'mutation($i: CreatePatientInput!) { createPatient(input: $i) { id firstName lastName email phone dateOfBirth createdAt updatedAt } }';
 
 async function ok(tenant: TestTenant, query: string, variables?: Record<string, unknown>) {
   const res = await tenant.graphql(query, variables);

@@ -70,7 +70,6 @@ export function inputValue(type: GraphQLInputType, depth = 0): fc.Arbitrary<unkn
     case 'JSONObject':
       return fc.jsonValue({ maxDepth: 2 });
     case 'DateTime':
-    case 'DateTimeISO':
       return fc.constantFrom('2026-01-01T00:00:00Z', '2025-06-30T12:00:00.000Z');
     default:
       return type.name === 'String' ? fc.string({ maxLength: 12 }) : fc.string({ maxLength: 12 });
@@ -130,6 +129,6 @@ export function minimalValue(type: GraphQLInputType): unknown {
     const required = Object.values(type.getFields()).filter((f) => isNonNullType(f.type) && f.defaultValue === undefined);
     return Object.fromEntries(required.map((f) => [f.name, minimalValue(f.type)]));
   }
-  const scalars: Record<string, unknown> = { Int: 1, Float: 1, Boolean: false, ID: '00000000-0000-4000-8000-000000000000', JSON: {}, JSONObject: {}, DateTime: '2026-01-01T00:00:00Z', DateTimeISO: '2026-01-01T00:00:00Z' };
+  const scalars: Record<string, unknown> = { Int: 1, Float: 1, Boolean: false, ID: '00000000-0000-4000-8000-000000000000', JSON: {}, JSONObject: {}, DateTime: '2026-01-01T00:00:00Z' };
   return type.name in scalars ? scalars[type.name] : 'x';
 }

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { codeOf, issuesOf, startBillingKit, type BillingKit } from './billing-kit';
 import { eventually } from '../../utils/eventually';
 
-const CARD = `id code initialValue currentBalance isActive status activatedAt scheduledSendDate notificationSentAt
+const CARD = `id code initialValue currentBalance isActive status activatedAt scheduledSendAt notificationSentAt
   purchasingPatientId purchasingPatientName purchasingPatientEmail recipientPatientId recipientPatientName recipientPatientEmail recipientNote
   chargeItemId suppressRecipientNotification transactions { id type amountCents balanceAfterCents createdAt }`;
 const ISSUE = `mutation($i: IssueGiftCardInput!) { issueGiftCard(input: $i) { ${CARD} } }`;
@@ -118,7 +118,7 @@ describe('billing subgraph: issued gift cards and their notifications (real Post
 
   it('holds a scheduled notification until its date', async () => {
     const at = new Date(Date.now() + 1500);
-    const card = await issue(a, { initialValue: 1000, recipientPatientEmail: 'later@example.com', scheduledSendDate: at.toISOString() });
+    const card = await issue(a, { initialValue: 1000, recipientPatientEmail: 'later@example.com', scheduledSendAt: at.toISOString() });
     await kit.run(a, ACTIVATE, { id: card.id, send: true });
     expect(mailsFor(card.code)).toEqual([]);
     expect(await delivered(card.code)).toHaveLength(1);

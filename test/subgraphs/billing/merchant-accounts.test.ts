@@ -25,7 +25,7 @@ class OpeningProcessor implements PaymentProcessor {
   }
 }
 
-const CREATE = 'mutation($i: CreateMerchantAccountInput!) { createMerchantAccount(input: $i) { id name isDefault cardProcessingFee perTransactionFee inPersonCardProcessingFee inPersonPerTransactionFee locationIds createdDate updatedDate } }';
+const CREATE = 'mutation($i: CreateMerchantAccountInput!) { createMerchantAccount(input: $i) { id name isDefault cardProcessingFee perTransactionFee inPersonCardProcessingFee inPersonPerTransactionFee locationIds createdAt updatedAt } }';
 const LIST = '{ merchantAccounts { id isDefault locationIds } }';
 // Processor ids are one tenant's across the database, which outlives a run: each run uses its own.
 const run = Math.random().toString(36).slice(2, 10);

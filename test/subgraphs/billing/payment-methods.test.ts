@@ -3,7 +3,7 @@ import { WEBHOOK_EVENT_QUEUE } from '../../../platform/jobs/webhook-event';
 import { PaymentMethodRepository } from '../../../subgraphs/billing/repositories/payment-method.repository';
 import { codeOf, issuesOf, startBillingKit, type BillingKit } from './billing-kit';
 
-const FIELDS = 'id patientId processorPaymentMethodId fingerprint brand last4 expMonth expYear accountHolderType accountNumberLast4 bankName routingNumber walletType description type isDefault isArchived billingContact { name email } metadata createdDate updatedDate';
+const FIELDS = 'id patientId processorPaymentMethodId fingerprint brand last4 expMonth expYear accountHolderType accountNumberLast4 bankName routingNumber walletType description type isDefault isArchived billingContact { name email } metadata createdAt updatedAt';
 const CREATE = `mutation($p: ID!, $i: CreatePaymentMethodInput!) { createPatientPaymentMethod(patientId: $p, input: $i) { ${FIELDS} } }`;
 const card = (over: Record<string, unknown> = {}) => ({ paymentMethodId: `pm_${Math.random().toString(36).slice(2)}`, methodType: 'card', card: { brand: 'visa', last4: '4242', expMonth: 12, expYear: 2031 }, ...over });
 

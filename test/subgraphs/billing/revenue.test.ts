@@ -5,7 +5,7 @@ const VIEW_COLUMNS = [
   'tenant_id', 'id', 'source', 'location_id', 'location_name', 'provider_id', 'provider_name', 'patient_id', 'patient_name', 'item_category',
   'item_type', 'item_name', 'payment_medium', 'gross_cents', 'discount_cents', 'net_cents', 'comment', 'created_at',
 ];
-const LINE = 'id locationId locationName providerId providerName patientId patientName itemCategory itemType itemName paymentMedium grossCents discountCents netCents comment createdDate';
+const LINE = 'id locationId locationName providerId providerName patientId patientName itemCategory itemType itemName paymentMedium grossCents discountCents netCents comment createdAt';
 
 describe('billing subgraph: revenue lines and billing.revenue_line (real PostgreSQL)', () => {
   let kit: BillingKit;

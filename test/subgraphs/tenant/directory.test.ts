@@ -1,6 +1,6 @@
 import { issuesOf, startTenantKit, type TenantSubgraphKit } from './subgraph-kit';
 
-const LOCATION = 'id isVirtual name addressLineOne addressLineTwo city state zipCode country createdDate partnerLocationId';
+const LOCATION = 'id isVirtual name addressLineOne addressLineTwo city state zipCode country createdAt partnerLocationId';
 
 describe('tenant subgraph directory (real PostgreSQL)', () => {
   let kit: TenantSubgraphKit;
@@ -32,7 +32,7 @@ describe('tenant subgraph directory (real PostgreSQL)', () => {
       state: 'OR',
       zipCode: '97103',
       country: 'US',
-      createdDate: expect.any(String),
+      createdAt: expect.any(String),
       partnerLocationId: 'P-9',
     });
     const read = await kit.run(a, `query($id: ID!) { location(id: $id) { ${LOCATION} } }`, { id: location.id });
