@@ -35,7 +35,7 @@ async function createWidget(tenant: TestTenant, dashboardId: string, over: Recor
 }
 
 async function createCampaign(tenant: TestTenant): Promise<string> {
-  const res = await tenant.graphql('mutation($i: CreateCampaignInput!) { createCampaign(input: $i) { id } }', { i: { name: 'Original', startDate: '2026-03-01T00:00:00Z' } });
+  const res = await tenant.graphql('mutation($i: CreateCampaignInput!) { createCampaign(input: $i) { id } }', { i: { name: 'Original', startsAt: '2026-03-01T00:00:00Z' } });
   expect(res.body.errors).toBeUndefined();
   return res.body.data.createCampaign.id;
 }
