@@ -814,8 +814,11 @@ export interface components {
             paymentMethodConfigId?: string | null;
             /** @description Identifies the underlying card or account; the same one for the same patient returns the existing record */
             fingerprint?: string | null;
-            /** @description card, ach or wallet_pay (any case) */
-            methodType: string;
+            /**
+             * @description What the method is; REST also takes the lower-case spelling
+             * @enum {string}
+             */
+            methodType: "CARD" | "ACH" | "WALLET_PAY";
             /** @description Required when methodType is card; optional for wallet_pay (the card in the wallet) */
             card?: components["schemas"]["PaymentMethodCardInput"] | null;
             /** @description Required when methodType is ach */
@@ -847,8 +850,8 @@ export interface components {
             expYear: number;
         };
         PaymentMethodAchInput: {
-            /** @description individual or company */
-            accountHolderType: string;
+            /** @enum {string} */
+            accountHolderType: "individual" | "company";
             /** @description Last four digits of the account number, exactly 4 digits */
             accountNumberLast4: string;
             bankName: string;
@@ -856,8 +859,8 @@ export interface components {
             routingNumber: string;
         };
         PaymentMethodWalletPayInput: {
-            /** @description apple_pay, google_pay, samsung_pay, link, amazon_pay, paypal, masterpass or visa_checkout */
-            type: string;
+            /** @enum {string} */
+            type: "apple_pay" | "google_pay" | "samsung_pay" | "link" | "amazon_pay" | "paypal" | "masterpass" | "visa_checkout";
             brand?: string | null;
             brandDesc?: string | null;
             description?: string | null;
@@ -5839,7 +5842,7 @@ export interface operations {
                  * @example {
                  *       "paymentMethodId": "pm_1QxYz2AbCdEf",
                  *       "fingerprint": "Xt5EWLLDS7FJjR1c",
-                 *       "methodType": "card",
+                 *       "methodType": "CARD",
                  *       "card": {
                  *         "brand": "visa",
                  *         "last4": "4242",

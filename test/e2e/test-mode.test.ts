@@ -62,7 +62,7 @@ const DASHBOARD = 'mutation($i: CreateDashboardInput!) { createDashboard(input: 
 /** A patient with a card and a member owing 49.00, made with `who`'s key; the member paid through the processor of `who`'s mode. */
 async function paidMember(who: Client) {
   const { createPatient } = await data(who, PATIENT, { i: { firstName: 'Tess', lastName: 'Mode' } });
-  const card = { paymentMethodId: `pm_${Math.random().toString(36).slice(2)}`, methodType: 'card', card: { brand: 'visa', last4: '4242', expMonth: 12, expYear: 2040 } };
+  const card = { paymentMethodId: `pm_${Math.random().toString(36).slice(2)}`, methodType: 'CARD', card: { brand: 'visa', last4: '4242', expMonth: 12, expYear: 2040 } };
   const { createPatientPaymentMethod } = await data(who, METHOD, { p: createPatient.id, i: card });
   const member = { patientId: createPatient.id, planName: 'Wellness monthly', priceCents: 4900, interval: 'MONTH', status: 'PAST_DUE', balanceDueCents: 4900 };
   const { createMember } = await data(who, MEMBER, { i: member });

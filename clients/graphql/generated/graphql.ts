@@ -5,6 +5,11 @@ type Exact<T extends { [key: string]: unknown }> = { [K in keyof T]: T[K] };
 /** Internal type. DO NOT USE DIRECTLY. */
 export type Incremental<T> = T | { [P in keyof T]?: P extends ' $fragmentName' | '__typename' ? T[P] : never };
 import type { TypedDocumentNode as DocumentNode } from '@graphql-typed-document-node/core';
+/** Who holds the bank account behind an ACH payment method */
+export type AccountHolderType =
+  | 'COMPANY'
+  | 'INDIVIDUAL';
+
 /** KEY (an API key), USER (a signed-in person), OPERATOR (CLI, `/admin`) or SYSTEM (the platform itself) */
 export type AuditActorKind =
   | 'KEY'
@@ -86,8 +91,8 @@ export type CreatePaymentMethodInput = {
   fingerprint?: string | null | undefined;
   /** Free-form JSON object; must not carry card or account numbers */
   metadata?: unknown;
-  /** card, ach or wallet_pay (any case) */
-  methodType: string;
+  /** What the method is; REST also takes the lower-case spelling */
+  methodType: PaymentMethodType;
   paymentMethodConfigId?: string | number | null | undefined;
   /** The processor's id of the tokenised method */
   paymentMethodId: string | number;
@@ -181,8 +186,7 @@ export type PaymentMedium =
   | 'WALLET_PAY';
 
 export type PaymentMethodAchInput = {
-  /** individual or company */
-  accountHolderType: string;
+  accountHolderType: AccountHolderType;
   /** Last four digits of the account number, exactly 4 digits */
   accountNumberLast4: string;
   bankName: string;
@@ -223,8 +227,7 @@ export type PaymentMethodWalletPayInput = {
   brand?: string | null | undefined;
   brandDesc?: string | null | undefined;
   description?: string | null | undefined;
-  /** apple_pay, google_pay, samsung_pay, link, amazon_pay, paypal, masterpass or visa_checkout */
-  type: string;
+  type: WalletType;
 };
 
 /** Kind of a template question */
@@ -269,6 +272,17 @@ export type RevenueGroupBy =
   | 'LOCATION'
   | 'PAYMENT_MEDIUM'
   | 'PROVIDER';
+
+/** What a revenue line sold: a product, a service or a package of sessions */
+export type RevenueItemType =
+  | 'PACKAGE'
+  | 'PRODUCT'
+  | 'SERVICE';
+
+/** A charge item (a product or service sale) or a sold package */
+export type RevenueLineSource =
+  | 'CHARGE_ITEM'
+  | 'SOLD_PACKAGE';
 
 /** A question to add to a note template */
 export type TemplateQuestionInput = {
@@ -347,6 +361,17 @@ export type UpdateWidgetInput = {
   position?: WidgetPositionInput | null | undefined;
   query?: unknown;
 };
+
+/** The mobile wallet a WALLET_PAY payment method is kept in */
+export type WalletType =
+  | 'AMAZON_PAY'
+  | 'APPLE_PAY'
+  | 'GOOGLE_PAY'
+  | 'LINK'
+  | 'MASTERPASS'
+  | 'PAYPAL'
+  | 'SAMSUNG_PAY'
+  | 'VISA_CHECKOUT';
 
 /** A widget's cell on the dashboard grid */
 export type WidgetPositionInput = {
@@ -463,7 +488,7 @@ export type RevenueBreakdownQueryVariables = Exact<{
 }>;
 
 
-export type RevenueBreakdownQuery = { revenueBreakdown: { totalCount: number, pageInfo: { hasNextPage: boolean, endCursor: string | null }, nodes: Array<{ id: string, source: string, locationId: string, locationName: string, providerName: string | null, patientName: string | null, itemCategory: string, itemType: string, itemName: string, paymentMedium: string, grossAmount: number, discountAmount: number, netAmount: number, createdDate: string, localDate: string }> } };
+export type RevenueBreakdownQuery = { revenueBreakdown: { totalCount: number, pageInfo: { hasNextPage: boolean, endCursor: string | null }, nodes: Array<{ id: string, source: RevenueLineSource, locationId: string, locationName: string, providerName: string | null, patientName: string | null, itemCategory: string, itemType: RevenueItemType, itemName: string, paymentMedium: PaymentMedium, grossAmount: number, discountAmount: number, netAmount: number, createdDate: string, localDate: string }> } };
 
 export type IssuedGiftCardFieldsFragment = { id: string, code: string, initialValue: number, currentBalance: number, isActive: boolean, status: GiftCardStatus, recipientPatientId: string | null, recipientPatientName: string | null, activatedAt: string | null, createdDate: string };
 
@@ -511,7 +536,7 @@ export type RecordChargeItemMutationVariables = Exact<{
 }>;
 
 
-export type RecordChargeItemMutation = { recordChargeItem: { id: string, locationId: string, locationName: string, itemName: string, paymentMedium: string, grossCents: number, discountCents: number, netCents: number, createdDate: string } };
+export type RecordChargeItemMutation = { recordChargeItem: { id: string, locationId: string, locationName: string, itemName: string, paymentMedium: PaymentMedium, grossCents: number, discountCents: number, netCents: number, createdDate: string } };
 
 export type TemplateQuestionFieldsFragment = { id: string, templateId: string, kind: QuestionKind, label: string, helpText: string | null, options: Array<string>, required: boolean, order: number, isLegacy: boolean };
 
