@@ -1186,6 +1186,7 @@ export interface operations {
                      *         "sendReceiptEmails": true,
                      *         "defaultNoteTemplateId": null
                      *       },
+                     *       "livemode": true,
                      *       "createdAt": "2026-11-22T08:00:00.000Z",
                      *       "updatedAt": "2026-12-01T09:30:00.000Z"
                      *     }
@@ -1231,6 +1232,8 @@ export interface operations {
                             /** @description Note template new notes start from (default none) */
                             defaultNoteTemplateId: string | null;
                         };
+                        /** @description False for a tenant's test twin: the tenant a test key's requests run as, with test data only (docs/api.md, Test mode) */
+                        livemode: boolean;
                         /** Format: date-time */
                         createdAt: string;
                         /** Format: date-time */
@@ -1605,6 +1608,7 @@ export interface operations {
                      *         "sendReceiptEmails": true,
                      *         "defaultNoteTemplateId": null
                      *       },
+                     *       "livemode": true,
                      *       "createdAt": "2026-11-22T08:00:00.000Z",
                      *       "updatedAt": "2026-12-01T09:30:00.000Z"
                      *     }
@@ -1650,6 +1654,8 @@ export interface operations {
                             /** @description Note template new notes start from (default none) */
                             defaultNoteTemplateId: string | null;
                         };
+                        /** @description False for a tenant's test twin: the tenant a test key's requests run as, with test data only (docs/api.md, Test mode) */
+                        livemode: boolean;
                         /** Format: date-time */
                         createdAt: string;
                         /** Format: date-time */
@@ -2501,6 +2507,7 @@ export interface operations {
                      *         "sendReceiptEmails": true,
                      *         "defaultNoteTemplateId": null
                      *       },
+                     *       "livemode": true,
                      *       "createdAt": "2026-11-22T08:00:00.000Z",
                      *       "updatedAt": "2026-12-01T09:30:00.000Z",
                      *       "webhookConfig": {
@@ -2560,6 +2567,8 @@ export interface operations {
                             /** @description Note template new notes start from (default none) */
                             defaultNoteTemplateId: string | null;
                         };
+                        /** @description False for a tenant's test twin: the tenant a test key's requests run as, with test data only (docs/api.md, Test mode) */
+                        livemode: boolean;
                         /** Format: date-time */
                         createdAt: string;
                         /** Format: date-time */
@@ -5027,9 +5036,9 @@ export interface operations {
                 patient_ids?: string[] | null;
                 patient_names?: string[] | null;
                 item_categories?: string[] | null;
-                item_types?: string[] | null;
+                item_types?: ("product" | "service" | "package")[] | null;
                 item_names?: string[] | null;
-                payment_mediums?: string[] | null;
+                payment_mediums?: ("card" | "cash" | "ach" | "gift_card" | "wallet_pay" | "check" | "insurance" | "other")[] | null;
                 min_net_amount?: number | null;
                 max_net_amount?: number | null;
                 comment?: string | null;
@@ -5217,9 +5226,9 @@ export interface operations {
                 patient_ids?: string[] | null;
                 patient_names?: string[] | null;
                 item_categories?: string[] | null;
-                item_types?: string[] | null;
+                item_types?: ("product" | "service" | "package")[] | null;
                 item_names?: string[] | null;
-                payment_mediums?: string[] | null;
+                payment_mediums?: ("card" | "cash" | "ach" | "gift_card" | "wallet_pay" | "check" | "insurance" | "other")[] | null;
                 min_net_amount?: number | null;
                 max_net_amount?: number | null;
                 comment?: string | null;
@@ -5442,9 +5451,9 @@ export interface operations {
                 patient_ids?: string[] | null;
                 patient_names?: string[] | null;
                 item_categories?: string[] | null;
-                item_types?: string[] | null;
+                item_types?: ("product" | "service" | "package")[] | null;
                 item_names?: string[] | null;
-                payment_mediums?: string[] | null;
+                payment_mediums?: ("card" | "cash" | "ach" | "gift_card" | "wallet_pay" | "check" | "insurance" | "other")[] | null;
                 min_net_amount?: number | null;
                 max_net_amount?: number | null;
                 comment?: string | null;
@@ -5636,9 +5645,9 @@ export interface operations {
                 patient_ids?: string[] | null;
                 patient_names?: string[] | null;
                 item_categories?: string[] | null;
-                item_types?: string[] | null;
+                item_types?: ("product" | "service" | "package")[] | null;
                 item_names?: string[] | null;
-                payment_mediums?: string[] | null;
+                payment_mediums?: ("card" | "cash" | "ach" | "gift_card" | "wallet_pay" | "check" | "insurance" | "other")[] | null;
                 min_net_amount?: number | null;
                 max_net_amount?: number | null;
                 comment?: string | null;

@@ -124,6 +124,9 @@ describe('test mode: test keys see only their tenant\'s test data (real HTTP, Po
     expect(twin).toEqual({ id: expect.any(String), name: 'Test Mode Clinic', livemode: false });
     expect(twin.id).not.toBe(tenant.tenantId);
     expect((await data(tenant, '{ tenant { id livemode } }')).tenant).toEqual({ id: tenant.tenantId, livemode: true });
+    // REST says the mode too: a test key's `GET /tenant/private` is its twin's record.
+    expect((await test.get('/tenant/private')).body).toMatchObject({ id: twin.id, livemode: false });
+    expect((await tenant.get('/tenant/private')).body).toMatchObject({ id: tenant.tenantId, livemode: true });
     // The twin's own id names it too; another tenant's id is refused, as for a live key.
     expect((await data(client(server.url, { ...test.headers, TENANT: twin.id }), '{ tenant { livemode } }')).tenant.livemode).toBe(false);
     const other = await createTestTenant('Other Clinic', server.url);
