@@ -839,6 +839,7 @@ export interface components {
              */
             updatedAt?: string | null;
         };
+        /** @description The card behind a card (or wallet) payment method: display details only, never its number */
         PaymentMethodCardInput: {
             /** @description Card brand as the processor names it, e.g. visa */
             brand: string;
@@ -849,6 +850,7 @@ export interface components {
             /** @description Four-digit year; the card must not have expired */
             expYear: number;
         };
+        /** @description The bank account behind an ACH payment method: display details only, never its number */
         PaymentMethodAchInput: {
             /** @enum {string} */
             accountHolderType: "individual" | "company";
@@ -858,6 +860,7 @@ export interface components {
             /** @description ABA routing number: 9 digits with a valid checksum */
             routingNumber: string;
         };
+        /** @description The mobile wallet of a WALLET_PAY payment method */
         PaymentMethodWalletPayInput: {
             /** @enum {string} */
             type: "apple_pay" | "google_pay" | "samsung_pay" | "link" | "amazon_pay" | "paypal" | "masterpass" | "visa_checkout";
@@ -865,6 +868,7 @@ export interface components {
             brandDesc?: string | null;
             description?: string | null;
         };
+        /** @description Who pays, as the processor collected it (personal data: stored hidden, never logged) */
         PaymentMethodBillingContactInput: {
             name?: string | null;
             addressLine1?: string | null;

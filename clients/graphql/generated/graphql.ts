@@ -41,6 +41,7 @@ export type CreateDashboardInput = {
   name: string;
 };
 
+/** A clinic location of the tenant: physical (an address) or virtual (telehealth) */
 export type CreateLocationInput = {
   /** Required for a physical location */
   addressLineOne?: string | null | undefined;
@@ -69,6 +70,7 @@ export type CreateNoteTemplateInput = {
   questions?: Array<TemplateQuestionInput> | null | undefined;
 };
 
+/** A patient of the tenant (personal health information: never logged) */
 export type CreatePatientInput = {
   /** Date of birth, YYYY-MM-DD */
   dateOfBirth?: string | null | undefined;
@@ -102,6 +104,7 @@ export type CreatePaymentMethodInput = {
   walletPay?: PaymentMethodWalletPayInput | null | undefined;
 };
 
+/** A provider (clinician) of the tenant, with their NPI and the locations they work at */
 export type CreateProviderInput = {
   email?: string | null | undefined;
   firstName: string;
@@ -185,6 +188,7 @@ export type PaymentMedium =
   | 'OTHER'
   | 'WALLET_PAY';
 
+/** The bank account behind an ACH payment method: display details only, never its number */
 export type PaymentMethodAchInput = {
   accountHolderType: AccountHolderType;
   /** Last four digits of the account number, exactly 4 digits */
@@ -194,6 +198,7 @@ export type PaymentMethodAchInput = {
   routingNumber: string;
 };
 
+/** Who pays, as the processor collected it (personal data: stored hidden, never logged) */
 export type PaymentMethodBillingContactInput = {
   addressLine1?: string | null | undefined;
   addressLine2?: string | null | undefined;
@@ -206,6 +211,7 @@ export type PaymentMethodBillingContactInput = {
   state?: string | null | undefined;
 };
 
+/** The card behind a card (or wallet) payment method: display details only, never its number */
 export type PaymentMethodCardInput = {
   /** Card brand as the processor names it, e.g. visa */
   brand: string;
@@ -223,6 +229,7 @@ export type PaymentMethodType =
   | 'CARD'
   | 'WALLET_PAY';
 
+/** The mobile wallet of a WALLET_PAY payment method */
 export type PaymentMethodWalletPayInput = {
   brand?: string | null | undefined;
   brandDesc?: string | null | undefined;

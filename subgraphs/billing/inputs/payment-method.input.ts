@@ -7,7 +7,7 @@ import { AccountHolderType, PaymentMethodType, WalletType } from '../types/enums
 // Contract part 2, "Patient payment method": field names exactly as the REST body spells them.
 
 /** The card behind a card (or wallet) payment method: display details only. */
-@InputType('PaymentMethodCardInput')
+@InputType('PaymentMethodCardInput', { description: 'The card behind a card (or wallet) payment method: display details only, never its number' })
 export class CardInput {
   @Field({ description: 'Card brand as the processor names it, e.g. visa' })
   brand!: string;
@@ -23,7 +23,7 @@ export class CardInput {
 }
 
 /** The bank account behind an ACH payment method: display details only. */
-@InputType('PaymentMethodAchInput')
+@InputType('PaymentMethodAchInput', { description: 'The bank account behind an ACH payment method: display details only, never its number' })
 export class AchInput {
   @Field(() => AccountHolderType)
   accountHolderType!: AccountHolderType;
@@ -39,7 +39,7 @@ export class AchInput {
 }
 
 /** A mobile wallet (Apple Pay, Google Pay, ...). */
-@InputType('PaymentMethodWalletPayInput')
+@InputType('PaymentMethodWalletPayInput', { description: 'The mobile wallet of a WALLET_PAY payment method' })
 export class WalletPayInput {
   @Field(() => WalletType)
   type!: WalletType;
@@ -55,7 +55,7 @@ export class WalletPayInput {
 }
 
 /** Who pays, as the processor collected it (personal data: stored hidden, never logged). */
-@InputType('PaymentMethodBillingContactInput')
+@InputType('PaymentMethodBillingContactInput', { description: 'Who pays, as the processor collected it (personal data: stored hidden, never logged)' })
 export class BillingContactInput {
   @Field(() => String, { nullable: true }) name?: string | null;
   @Field(() => String, { nullable: true }) addressLine1?: string | null;

@@ -3,7 +3,7 @@ import { Field, ID, Int, ObjectType } from 'type-graphql';
 import { AccountHolderType, PaymentMethodType, WalletType } from './enums';
 
 /** The billing contact the processor collected (personal data). */
-@ObjectType('PaymentMethodBillingContact')
+@ObjectType('PaymentMethodBillingContact', { description: 'Who pays, as the processor collected it (personal data)' })
 export class BillingContactType {
   @Field(() => String, { nullable: true }) name!: string | null;
   @Field(() => String, { nullable: true }) addressLine1!: string | null;
