@@ -2,6 +2,7 @@ import { DateTimeScalar } from '../../common/date-time.scalar';
 import { SafeIntResolver } from 'graphql-scalars';
 import { Field, ID, Int, ObjectType } from 'type-graphql';
 import { ConnectionType } from '../../common/connection';
+import { PaymentMedium, RevenueItemType, RevenueLineSource } from './revenue-enums';
 
 // Sums of cents outgrow GraphQL's 32-bit Int long before a practice's revenue does: SafeInt holds up to 2^53 - 1.
 
@@ -70,8 +71,8 @@ export class RevenueBreakdownItemType {
   @Field(() => ID)
   id!: string;
 
-  @Field({ description: 'charge_item or sold_package' })
-  source!: string;
+  @Field(() => RevenueLineSource)
+  source!: RevenueLineSource;
 
   @Field(() => ID)
   locationId!: string;
@@ -94,14 +95,14 @@ export class RevenueBreakdownItemType {
   @Field()
   itemCategory!: string;
 
-  @Field({ description: 'product, service or package' })
-  itemType!: string;
+  @Field(() => RevenueItemType)
+  itemType!: RevenueItemType;
 
   @Field()
   itemName!: string;
 
-  @Field()
-  paymentMedium!: string;
+  @Field(() => PaymentMedium)
+  paymentMedium!: PaymentMedium;
 
   @Field(() => Int, { description: 'Cents' })
   grossAmount!: number;
