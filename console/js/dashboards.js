@@ -6,7 +6,7 @@ import { pageOf, pageWindow } from './pages.js';
 const PER_PAGE = 10;
 const LIST = `query Dashboards($first: Int!, $after: String, $name: String) {
   dashboards(first: $first, after: $after, name: $name, sortBy: name, sortDirection: asc) {
-    totalCount nodes { id name description locationId updatedDate widgets { id isArchived } }
+    totalCount nodes { id name description locationId updatedAt widgets { id isArchived } }
   }
 }`;
 

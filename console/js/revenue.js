@@ -16,7 +16,7 @@ const EXPLORE = `query Revenue($timezone: String!, $startDate: String, $endDate:
   $itemCategories: [String!], $itemTypes: [String!], $itemNames: [String!], $paymentMediums: [String!], $comment: String,
   $minNet: Float, $maxNet: Float, $minNetInt: Int, $maxNetInt: Int, $grouped: Boolean!, $groupBy: RevenueGroupBy, $groupByOrAny: RevenueGroupBy!, $groupKey: String,
   $groupSort: RevenueGroupSortField!, $groupDirection: SortDirection!, $sortBy: RevenueBreakdownSortField!, $sortDirection: SortDirection!, $first: Int!, $after: String) {
-  summary: revenueBreakdownSummary(${FILTER_ARGS}, minNetAmount: $minNet, maxNetAmount: $maxNet) { count grossAmount discountAmount netAmount averageNetAmount chargeItemCount soldPackageCount firstDate lastDate }
+  summary: revenueBreakdownSummary(${FILTER_ARGS}, minNetAmount: $minNet, maxNetAmount: $maxNet) { count grossAmount discountAmount netAmount averageNetAmount chargeItemCount soldPackageCount firstLineAt lastLineAt }
   groups: revenueBreakdownGroupSummaries(${FILTER_ARGS}, minNetAmount: $minNetInt, maxNetAmount: $maxNetInt, groupBy: $groupByOrAny, sortBy: $groupSort, sortDirection: $groupDirection) @include(if: $grouped) { groupKey groupLabel count grossAmount discountAmount netAmount averageNetAmount }
   lines: revenueBreakdown(${FILTER_ARGS}, minNetAmount: $minNet, maxNetAmount: $maxNet, groupBy: $groupBy, groupKey: $groupKey, sortBy: $sortBy, sortDirection: $sortDirection, first: $first, after: $after) {
     totalCount nodes { ${LINE_COLUMNS.join(' ')} }
@@ -165,7 +165,7 @@ async function createExplorer(view) {
       figure('Net', money(s.netAmount)),
       figure('Average net per line', money(s.averageNetAmount)),
       figure('Charge items / sold packages', `${number(s.chargeItemCount)} / ${number(s.soldPackageCount)}`),
-      figure('First – last sale', s.firstDate ? `${s.firstDate.slice(0, 10)} – ${s.lastDate.slice(0, 10)}` : '—'),
+      figure('First – last sale', s.firstLineAt ? `${s.firstLineAt.slice(0, 10)} – ${s.lastLineAt.slice(0, 10)}` : '—'),
     );
   }
 
