@@ -3,7 +3,7 @@ import type { DocumentedRoute } from '../openapi';
 // The selections are the contract's records (part 2), field for field.
 const PAYMENT_METHOD = `id patientId processorPaymentMethodId brand last4 expMonth expYear accountHolderType
   accountNumberLast4 bankName routingNumber description type isDefault isArchived`;
-const GIFT_CARD = `id code initialValue currentBalance isActive status createdDate activatedAt scheduledSendDate notificationSentAt updatedDate
+const GIFT_CARD = `id code initialValue: initialValueCents currentBalance: currentBalanceCents isActive status createdDate activatedAt scheduledSendDate notificationSentAt updatedDate
   purchasingPatientId purchasingPatientName purchasingPatientEmail purchasingPatientPhone
   recipientPatientId recipientPatientName recipientPatientEmail recipientPatientPhone recipientNote
   chargeItemId suppressRecipientNotification transactions { id type amountCents balanceAfterCents createdAt }`;

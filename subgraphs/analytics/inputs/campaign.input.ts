@@ -1,5 +1,6 @@
+import { SafeIntResolver } from 'graphql-scalars';
 import { DateTimeInput } from '../../common/input-scalars';
-import { Field, ID, InputType, Int } from 'type-graphql';
+import { Field, ID, InputType } from 'type-graphql';
 
 // Input dates use the `DateTime` scalar: the REST bridge reads that name to give Pydantic's datetime errors.
 
@@ -30,7 +31,7 @@ export class CreateCampaignInput {
   @Field(() => DateTimeInput, { nullable: true, description: 'Not before startDate' })
   endDate?: Date | null;
 
-  @Field(() => Int, { nullable: true, description: 'Budget in cents, not negative' })
+  @Field(() => SafeIntResolver, { nullable: true, description: 'Budget in cents, not negative' })
   budgetCents?: number | null;
 
   @Field(() => ID, { nullable: true })
@@ -64,7 +65,7 @@ export class UpdateCampaignInput {
   @Field(() => DateTimeInput, { nullable: true, description: 'Not before startDate' })
   endDate?: Date | null;
 
-  @Field(() => Int, { nullable: true, description: 'Budget in cents, not negative' })
+  @Field(() => SafeIntResolver, { nullable: true, description: 'Budget in cents, not negative' })
   budgetCents?: number | null;
 
   @Field(() => ID, { nullable: true })

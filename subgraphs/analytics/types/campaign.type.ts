@@ -1,4 +1,4 @@
-import { DateTimeISOResolver } from 'graphql-scalars';
+import { DateTimeISOResolver, SafeIntResolver } from 'graphql-scalars';
 import { Field, ID, Int, ObjectType } from 'type-graphql';
 import { ConnectionType } from '../../common/connection';
 
@@ -51,10 +51,10 @@ export class CampaignType {
   @Field(() => String, { nullable: true })
   externalCurrency!: string | null;
 
-  @Field(() => Int, { nullable: true })
+  @Field(() => SafeIntResolver, { nullable: true })
   externalDailyBudgetCents!: number | null;
 
-  @Field(() => Int, { nullable: true })
+  @Field(() => SafeIntResolver, { nullable: true })
   externalLifetimeBudgetCents!: number | null;
 
   @Field(() => DateTimeISOResolver, { nullable: true })
@@ -78,7 +78,7 @@ export class CampaignType {
   @Field(() => DateTimeISOResolver, { nullable: true })
   endDate!: Date | null;
 
-  @Field(() => Int, { nullable: true, description: 'Budget in cents' })
+  @Field(() => SafeIntResolver, { nullable: true, description: 'Budget in cents' })
   budgetCents!: number | null;
 
   @Field(() => ID, { nullable: true })

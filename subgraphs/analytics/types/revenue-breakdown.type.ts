@@ -2,7 +2,7 @@ import { DateTimeISOResolver, SafeIntResolver } from 'graphql-scalars';
 import { Field, ID, Int, ObjectType } from 'type-graphql';
 import { ConnectionType } from '../../common/connection';
 
-// Sums of cents outgrow GraphQL's 32-bit Int long before a practice's revenue does: SafeInt holds up to 2^53 - 1.
+// Money is SafeInt everywhere on the graph (docs/api.md, Schema style): sums of cents outgrow GraphQL's 32-bit Int long before a practice's revenue does.
 
 /** One group of a grouped revenue table. */
 @ObjectType('RevenueGroupItem', { description: 'A group key and how many lines it holds' })
@@ -25,16 +25,16 @@ abstract class RevenueAmounts {
   count!: number;
 
   @Field(() => SafeIntResolver, { description: 'Cents' })
-  grossAmount!: number;
+  grossCents!: number;
 
   @Field(() => SafeIntResolver, { description: 'Cents' })
-  discountAmount!: number;
+  discountCents!: number;
 
   @Field(() => SafeIntResolver, { description: 'Cents' })
-  netAmount!: number;
+  netCents!: number;
 
   @Field(() => SafeIntResolver, { nullable: true, description: 'Net amount per line in cents, rounded half away from zero; null when there are no lines' })
-  averageNetAmount!: number | null;
+  averageNetCents!: number | null;
 }
 
 /** Sums of one group. */
@@ -102,14 +102,14 @@ export class RevenueBreakdownItemType {
   @Field()
   paymentMedium!: string;
 
-  @Field(() => Int, { description: 'Cents' })
-  grossAmount!: number;
+  @Field(() => SafeIntResolver, { description: 'Cents' })
+  grossCents!: number;
 
-  @Field(() => Int, { description: 'Cents' })
-  discountAmount!: number;
+  @Field(() => SafeIntResolver, { description: 'Cents' })
+  discountCents!: number;
 
-  @Field(() => Int, { description: 'Cents: gross minus discount' })
-  netAmount!: number;
+  @Field(() => SafeIntResolver, { description: 'Cents: gross minus discount' })
+  netCents!: number;
 
   @Field(() => String, { nullable: true })
   comment!: string | null;

@@ -1,4 +1,4 @@
-import { DateTimeISOResolver } from 'graphql-scalars';
+import { DateTimeISOResolver, SafeIntResolver } from 'graphql-scalars';
 import { Field, ID, Int, ObjectType } from 'type-graphql';
 
 /** Fields of a recorded sale; names are snapshots taken from the directory at sale time. */
@@ -15,9 +15,9 @@ export abstract class RevenueLineView {
   @Field({ description: 'product, service or package' }) itemType!: string;
   @Field() itemName!: string;
   @Field({ description: 'card, cash, ach, gift_card, wallet_pay, check, insurance or other' }) paymentMedium!: string;
-  @Field(() => Int, { description: 'Integer cents' }) grossCents!: number;
-  @Field(() => Int, { description: 'Integer cents' }) discountCents!: number;
-  @Field(() => Int, { description: 'Integer cents, gross minus discount' }) netCents!: number;
+  @Field(() => SafeIntResolver, { description: 'Integer cents' }) grossCents!: number;
+  @Field(() => SafeIntResolver, { description: 'Integer cents' }) discountCents!: number;
+  @Field(() => SafeIntResolver, { description: 'Integer cents, gross minus discount' }) netCents!: number;
   @Field(() => String, { nullable: true }) comment!: string | null;
   @Field(() => DateTimeISOResolver) createdDate!: Date;
 }
