@@ -5,7 +5,8 @@ export const FLOAT_AMOUNTS = { min_net_amount: 'Float', max_net_amount: 'Float' 
 /** min/max_net_amount on revenue-breakdown-group-summaries: 32-bit integers, as the contract types them there. */
 export const INT_AMOUNTS = { min_net_amount: 'Int', max_net_amount: 'Int' } as const;
 const MAX_SAFE = Number.MAX_SAFE_INTEGER;
-const clampSafe = (n: number) => Math.max(-MAX_SAFE, Math.min(MAX_SAFE, n));
+// `|| 0`: Math.ceil(-0.5) is -0, which should travel as a plain 0.
+const clampSafe = (n: number) => Math.max(-MAX_SAFE, Math.min(MAX_SAFE, n)) || 0;
 
 /**
  * REST's number bounds as the graph's whole cents, selecting the same lines: net_cents is a 32-bit
