@@ -81,7 +81,7 @@ const LOOKUPS: [string, string][] = [
 /** Rows of each kind made with `who`'s key: a patient and a paid member, a gift card, a dashboard. */
 async function rowsOf(who: Client) {
   const { patientId, memberId, payment } = await paidMember(who);
-  const { issueGiftCard } = await data(who, GIFT_CARD, { i: { initialValue: 2500, suppressRecipientNotification: true } });
+  const { issueGiftCard } = await data(who, GIFT_CARD, { i: { initialValueCents: 2500, suppressRecipientNotification: true } });
   const { createDashboard } = await data(who, DASHBOARD, { i: { name: 'Test mode board' } });
   return { ids: { patient: patientId, member: memberId, giftCard: issueGiftCard.id as string, dashboard: createDashboard.id as string }, payment };
 }
@@ -218,7 +218,7 @@ describe('test mode: test keys see only their tenant\'s test data (real HTTP, Po
     const mailDir = join(process.env.E2E_DATA_DIR!, 'mail');
     const mailsFor = (code: string) => (existsSync(mailDir) ? readdirSync(mailDir).map((f) => readFileSync(join(mailDir, f), 'utf8')) : []).filter((m) => m.includes(code));
     const issueAndSend = async (who: Client) => {
-      const { issueGiftCard } = await data(who, 'mutation($i: IssueGiftCardInput!) { issueGiftCard(input: $i) { id code } }', { i: { initialValue: 1000, recipientPatientEmail: 'tess@example.com' } });
+      const { issueGiftCard } = await data(who, 'mutation($i: IssueGiftCardInput!) { issueGiftCard(input: $i) { id code } }', { i: { initialValueCents: 1000, recipientPatientEmail: 'tess@example.com' } });
       await data(who, 'mutation($id: ID!) { activateGiftCard(id: $id, sendNotification: true) { id } }', { id: issueGiftCard.id });
       return issueGiftCard as { id: string; code: string };
     };
