@@ -26,9 +26,16 @@ export default [
       // Pages, summaries, settings and other value types have no identity of their own; the
       // entities' ids are checked by test/unit/schema/schema-style.test.ts (identifiers typed ID).
       '@graphql-eslint/strict-id-in-types': 'off',
-      // Planned (issue 35): a description on every type, input and root field. 31 are missing today,
-      // among them the root types, which type-graphql gives no description.
-      '@graphql-eslint/require-description': 'off',
+      // Every type, input and root field says what it is, but for the operation root types (type-graphql
+      // gives them none; their fields are described) and Relay's connection and edge boilerplate, as the
+      // rule's own documentation suggests.
+      '@graphql-eslint/require-description': [
+        'error',
+        {
+          ...recommended['@graphql-eslint/require-description'][1],
+          ignoredSelectors: ['[type=ObjectTypeDefinition][name.value=/^(Query|Mutation|Subscription)$/]', '[type=ObjectTypeDefinition][name.value=/(Connection|Edge)$/]'],
+        },
+      ],
       // `PaymentMethod.paymentMethodConfigId` is the contract's field name (REST part 2), kept on the graph.
       '@graphql-eslint/no-typename-prefix': 'off',
     },

@@ -13,12 +13,15 @@ const CONNECTION_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EH
  */
 const UNAVAILABLE_SQLSTATES = /^(08...|57P0[123]|53300)$/;
 
+// Where a driver's message starts: the text's start, or after the `<sql> - ` knex puts in front of a failed query's message.
+const START = String.raw`(?:^|\s-\s)`;
+
 /** Messages of the pg driver, the knex pool and ioredis for a dependency that did not answer (they carry no code). */
 const UNAVAILABLE_MESSAGES = [
-  /^Connection terminated/, // pg: the server closed the connection (a restart), or connecting timed out
-  /^Timeout acquiring a connection/, // knex: the pool had no connection to give within its timeout
-  /^timeout exceeded when trying to connect/, // pg-pool (the hot reads' pool): the same
-  /^Client (has encountered a connection error|was closed) and is not queryable/, // pg: a query on a connection the restart broke
+  new RegExp(`${START}Connection terminated`), // pg: the server closed the connection (a restart), or connecting timed out
+  new RegExp(`${START}Timeout acquiring a connection`), // knex: the pool had no connection to give within its timeout
+  new RegExp(`${START}timeout exceeded when trying to connect`), // pg-pool (the hot reads' pool): the same
+  new RegExp(`${START}Client (has encountered a connection error|was closed) and is not queryable`), // pg: a query on a connection the restart broke
   /^Command timed out/, // ioredis: commandTimeout
   /enableOfflineQueue options is false/, // ioredis: not connected and no queue
   /^Connection is closed/, // ioredis

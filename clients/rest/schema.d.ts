@@ -814,8 +814,11 @@ export interface components {
             paymentMethodConfigId?: string | null;
             /** @description Identifies the underlying card or account; the same one for the same patient returns the existing record */
             fingerprint?: string | null;
-            /** @description card, ach or wallet_pay (any case) */
-            methodType: string;
+            /**
+             * @description What the method is; REST also takes the lower-case spelling
+             * @enum {string}
+             */
+            methodType: "CARD" | "ACH" | "WALLET_PAY";
             /** @description Required when methodType is card; optional for wallet_pay (the card in the wallet) */
             card?: components["schemas"]["PaymentMethodCardInput"] | null;
             /** @description Required when methodType is ach */
@@ -836,6 +839,7 @@ export interface components {
              */
             updatedAt?: string | null;
         };
+        /** @description The card behind a card (or wallet) payment method: display details only, never its number */
         PaymentMethodCardInput: {
             /** @description Card brand as the processor names it, e.g. visa */
             brand: string;
@@ -846,22 +850,25 @@ export interface components {
             /** @description Four-digit year; the card must not have expired */
             expYear: number;
         };
+        /** @description The bank account behind an ACH payment method: display details only, never its number */
         PaymentMethodAchInput: {
-            /** @description individual or company */
-            accountHolderType: string;
+            /** @enum {string} */
+            accountHolderType: "individual" | "company";
             /** @description Last four digits of the account number, exactly 4 digits */
             accountNumberLast4: string;
             bankName: string;
             /** @description ABA routing number: 9 digits with a valid checksum */
             routingNumber: string;
         };
+        /** @description The mobile wallet of a WALLET_PAY payment method */
         PaymentMethodWalletPayInput: {
-            /** @description apple_pay, google_pay, samsung_pay, link, amazon_pay, paypal, masterpass or visa_checkout */
-            type: string;
+            /** @enum {string} */
+            type: "apple_pay" | "google_pay" | "samsung_pay" | "link" | "amazon_pay" | "paypal" | "masterpass" | "visa_checkout";
             brand?: string | null;
             brandDesc?: string | null;
             description?: string | null;
         };
+        /** @description Who pays, as the processor collected it (personal data: stored hidden, never logged) */
         PaymentMethodBillingContactInput: {
             name?: string | null;
             addressLine1?: string | null;
@@ -1183,6 +1190,7 @@ export interface operations {
                      *         "sendReceiptEmails": true,
                      *         "defaultNoteTemplateId": null
                      *       },
+                     *       "livemode": true,
                      *       "createdAt": "2026-11-22T08:00:00.000Z",
                      *       "updatedAt": "2026-12-01T09:30:00.000Z"
                      *     }
@@ -1228,6 +1236,8 @@ export interface operations {
                             /** @description Note template new notes start from (default none) */
                             defaultNoteTemplateId: string | null;
                         };
+                        /** @description False for a tenant's test twin: the tenant a test key's requests run as, with test data only (docs/api.md, Test mode) */
+                        livemode: boolean;
                         /** Format: date-time */
                         createdAt: string;
                         /** Format: date-time */
@@ -1602,6 +1612,7 @@ export interface operations {
                      *         "sendReceiptEmails": true,
                      *         "defaultNoteTemplateId": null
                      *       },
+                     *       "livemode": true,
                      *       "createdAt": "2026-11-22T08:00:00.000Z",
                      *       "updatedAt": "2026-12-01T09:30:00.000Z"
                      *     }
@@ -1647,6 +1658,8 @@ export interface operations {
                             /** @description Note template new notes start from (default none) */
                             defaultNoteTemplateId: string | null;
                         };
+                        /** @description False for a tenant's test twin: the tenant a test key's requests run as, with test data only (docs/api.md, Test mode) */
+                        livemode: boolean;
                         /** Format: date-time */
                         createdAt: string;
                         /** Format: date-time */
@@ -2498,6 +2511,7 @@ export interface operations {
                      *         "sendReceiptEmails": true,
                      *         "defaultNoteTemplateId": null
                      *       },
+                     *       "livemode": true,
                      *       "createdAt": "2026-11-22T08:00:00.000Z",
                      *       "updatedAt": "2026-12-01T09:30:00.000Z",
                      *       "webhookConfig": {
@@ -2557,6 +2571,8 @@ export interface operations {
                             /** @description Note template new notes start from (default none) */
                             defaultNoteTemplateId: string | null;
                         };
+                        /** @description False for a tenant's test twin: the tenant a test key's requests run as, with test data only (docs/api.md, Test mode) */
+                        livemode: boolean;
                         /** Format: date-time */
                         createdAt: string;
                         /** Format: date-time */
@@ -5024,9 +5040,9 @@ export interface operations {
                 patient_ids?: string[] | null;
                 patient_names?: string[] | null;
                 item_categories?: string[] | null;
-                item_types?: string[] | null;
+                item_types?: ("product" | "service" | "package")[] | null;
                 item_names?: string[] | null;
-                payment_mediums?: string[] | null;
+                payment_mediums?: ("card" | "cash" | "ach" | "gift_card" | "wallet_pay" | "check" | "insurance" | "other")[] | null;
                 min_net_amount?: number | null;
                 max_net_amount?: number | null;
                 comment?: string | null;
@@ -5214,9 +5230,9 @@ export interface operations {
                 patient_ids?: string[] | null;
                 patient_names?: string[] | null;
                 item_categories?: string[] | null;
-                item_types?: string[] | null;
+                item_types?: ("product" | "service" | "package")[] | null;
                 item_names?: string[] | null;
-                payment_mediums?: string[] | null;
+                payment_mediums?: ("card" | "cash" | "ach" | "gift_card" | "wallet_pay" | "check" | "insurance" | "other")[] | null;
                 min_net_amount?: number | null;
                 max_net_amount?: number | null;
                 comment?: string | null;
@@ -5439,9 +5455,9 @@ export interface operations {
                 patient_ids?: string[] | null;
                 patient_names?: string[] | null;
                 item_categories?: string[] | null;
-                item_types?: string[] | null;
+                item_types?: ("product" | "service" | "package")[] | null;
                 item_names?: string[] | null;
-                payment_mediums?: string[] | null;
+                payment_mediums?: ("card" | "cash" | "ach" | "gift_card" | "wallet_pay" | "check" | "insurance" | "other")[] | null;
                 min_net_amount?: number | null;
                 max_net_amount?: number | null;
                 comment?: string | null;
@@ -5633,9 +5649,9 @@ export interface operations {
                 patient_ids?: string[] | null;
                 patient_names?: string[] | null;
                 item_categories?: string[] | null;
-                item_types?: string[] | null;
+                item_types?: ("product" | "service" | "package")[] | null;
                 item_names?: string[] | null;
-                payment_mediums?: string[] | null;
+                payment_mediums?: ("card" | "cash" | "ach" | "gift_card" | "wallet_pay" | "check" | "insurance" | "other")[] | null;
                 min_net_amount?: number | null;
                 max_net_amount?: number | null;
                 comment?: string | null;
@@ -5839,7 +5855,7 @@ export interface operations {
                  * @example {
                  *       "paymentMethodId": "pm_1QxYz2AbCdEf",
                  *       "fingerprint": "Xt5EWLLDS7FJjR1c",
-                 *       "methodType": "card",
+                 *       "methodType": "CARD",
                  *       "card": {
                  *         "brand": "visa",
                  *         "last4": "4242",

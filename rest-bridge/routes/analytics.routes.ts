@@ -61,7 +61,7 @@ const LINE_SCHEMA = object({
 // Contract part 4.3: the filters every breakdown endpoint takes, in the table's order. Amounts are integer cents.
 const FILTER_VARIABLES = `$timezone: String!, $startDate: String, $endDate: String, $locationIds: [ID!], $locationNames: [String!],
   $providerIds: [ID!], $providerNames: [String!], $patientIds: [ID!], $patientNames: [String!], $itemCategories: [String!],
-  $itemTypes: [String!], $itemNames: [String!], $paymentMediums: [String!], $comment: String`;
+  $itemTypes: [RevenueItemType!], $itemNames: [String!], $paymentMediums: [PaymentMedium!], $comment: String`;
 const FILTER_ARGS = `timezone: $timezone, startDate: $startDate, endDate: $endDate, locationIds: $locationIds, locationNames: $locationNames,
   providerIds: $providerIds, providerNames: $providerNames, patientIds: $patientIds, patientNames: $patientNames, itemCategories: $itemCategories,
   itemTypes: $itemTypes, itemNames: $itemNames, paymentMediums: $paymentMediums, minNetCents: $minNetCents, maxNetCents: $maxNetCents, comment: $comment`;

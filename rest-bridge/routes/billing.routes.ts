@@ -47,7 +47,7 @@ const PAYMENT_METHOD_SCHEMA = {
 const CARD_REQUEST = {
   paymentMethodId: 'pm_1QxYz2AbCdEf',
   fingerprint: 'Xt5EWLLDS7FJjR1c',
-  methodType: 'card',
+  methodType: 'CARD',
   card: { brand: 'visa', last4: '4242', expMonth: 12, expYear: 2030 },
   billingContact: { name: 'Ada Lovelace', postalCode: '97201', country: 'US', email: 'ada@example.com' },
 };

@@ -6,7 +6,7 @@ const PUBLIC_FIELDS = 'id name timezone locale currency website phone primaryCol
 const PRIVATE_FIELDS = `id name legalName timezone locale currency website phone contactEmail primaryColor logoUrl receiptLogoUrl
   address { line1 line2 city state postalCode country }
   settings { appointmentReminderHours sendReceiptEmails defaultNoteTemplateId }
-  createdAt updatedAt`;
+  livemode createdAt updatedAt`;
 const WEBHOOK_FIELDS = 'url enabled events secretHint createdAt updatedAt disabledAt disabledReason';
 
 const EXAMPLE_ID = '6f1c2a9e-3b7d-4c1e-9a52-0d8e4f7b1c33';
@@ -29,6 +29,7 @@ const PRIVATE_EXAMPLE = {
   contactEmail: 'frontdesk@riverside.example.com',
   address: { line1: '120 Riverside Drive', line2: 'Suite 200', city: 'Portland', state: 'OR', postalCode: '97201', country: 'US' },
   settings: { appointmentReminderHours: 24, sendReceiptEmails: true, defaultNoteTemplateId: null },
+  livemode: true,
   createdAt: '2026-11-22T08:00:00.000Z',
   updatedAt: '2026-12-01T09:30:00.000Z',
 };

@@ -5,7 +5,7 @@ import { TenantRepository } from './repositories/tenant.repository';
 import { ApiKeyService, OPERATOR_CLI, type ApiKeySummary, type IssuedKey, type KeyChangeOrigin, type KeyLimits, type KeyPrincipal } from './services/api-key.service';
 import { recordChange } from '../../platform/audit/request-audit';
 import type { ChainVerdict } from '../../platform/audit/audit-chain';
-import { NotFoundError } from '../../schema/errors';
+import { ConflictError, NotFoundError } from '../../schema/errors';
 import { TenantScope } from '../../platform/tenant-scope';
 import { SortDirection } from '../common/pagination';
 import { AuditEventRepository, type AuditEventFilter, type AuditEventRecord } from './repositories/audit-event.repository';
@@ -156,7 +156,10 @@ export class TenantAccess {
     const view = (user: User) => toUserView(user);
     return {
       invite: async (email, name, role) => {
-        if (!(await TenantRepository.existsUnscoped(em, tenantId))) throw new NotFoundError('Tenant not found');
+        const mode = await TenantRepository.modeUnscoped(em, tenantId);
+        if (!mode) throw new NotFoundError('Tenant not found');
+        // People sign in to the live tenant and reach its test data with a test key; a twin has no people of its own.
+        if (mode.liveTenantId) throw new ConflictError(`Tenant ${tenantId} is the test twin of ${mode.liveTenantId}: invite people to the live tenant`);
         const invited = await service.invite(email, name, role);
         return { user: view(invited.user), invitationToken: invited.invitationToken, expiresAt: invited.expiresAt.toISOString() };
       },

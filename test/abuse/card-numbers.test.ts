@@ -52,7 +52,9 @@ describe(`no card number is stored or echoed (${process.env.E2E_MODE} mode)`, ()
   });
 
   it.each(VARIANTS)('GraphQL payment method: a PAN in $name is BAD_USER_INPUT naming the field', async ({ body, at }) => {
-    const input = { ...cardBody(), methodType: 'card', ...body };
+    // The graph's enum names (CARD, APPLE_PAY) where REST takes the contract's spellings.
+    const rest = { ...cardBody(), methodType: 'card', ...body } as Record<string, any>;
+    const input = { ...rest, methodType: rest.methodType.toUpperCase(), ...(rest.walletPay ? { walletPay: { ...rest.walletPay, type: rest.walletPay.type.toUpperCase() } } : {}) };
     const res = await tenant.graphql('mutation($p: ID!, $i: CreatePaymentMethodInput!) { createPatientPaymentMethod(patientId: $p, input: $i) { id brand } }', { p: patientId, i: input });
     expect(res.text).not.toMatch(PAN_DIGITS);
     expect(res.body.data).toBeNull();

@@ -48,6 +48,10 @@ describe(`the admin CLI reaches the same database as the server (${process.env.E
     expect(res.body.data.tenant).toEqual({ id: issued.dataTenantId, livemode: false });
     const keys = await admin('list-keys', tenant.tenantId);
     expect(keys.map((k: { name: string; livemode: boolean }) => [k.name, k.livemode])).toEqual([['ci', false], ['initial', true]]);
+    // People belong to the live tenant: the twin's id is refused, saying which tenant to use.
+    const refused = await run(process.execPath, [CLI, 'invite-user', issued.dataTenantId, 'twin.person@example.com', '--role', 'analyst'], { env: process.env }).catch((error) => error);
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toContain(`is the test twin of ${tenant.tenantId}: invite people to the live tenant`);
   }, 60_000);
 
   it('invites a person who then signs in on the running server, changes their role and removes them, ending their session', async () => {

@@ -21,7 +21,7 @@ describe(`OpenAPI for the billing routes (${process.env.E2E_MODE} mode)`, () => 
     expect(schema.properties.accountNumberLast4.type).toEqual(['integer', 'null']);
     expect(schema.properties.routingNumber.type).toEqual(['integer', 'null']);
     expect(schema.properties.type.enum).toEqual(['CARD', 'ACH', 'WALLET_PAY']);
-    expect(op.requestBody.content['application/json'].example).toMatchObject({ methodType: 'card' });
+    expect(op.requestBody.content['application/json'].example).toMatchObject({ methodType: 'CARD' });
   });
 
   it('derives the gift card, payment and merchant account bodies from the selections', () => {

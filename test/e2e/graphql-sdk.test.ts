@@ -182,7 +182,7 @@ describe(`the typed GraphQL operations against the server (${process.env.E2E_MOD
     it("CreatePatientPaymentMethod saves a card that the patient's chart then shows", async () => {
       const processorId = `pm_sdk_${randomUUID().slice(0, 8)}`;
       const card = { brand: 'visa', last4: '4242', expMonth: 12, expYear: new Date().getUTCFullYear() + 3 };
-      const { createPatientPaymentMethod } = await graph.request(ops.CreatePatientPaymentMethodDocument, { patientId, input: { paymentMethodId: processorId, methodType: 'card', card } });
+      const { createPatientPaymentMethod } = await graph.request(ops.CreatePatientPaymentMethodDocument, { patientId, input: { paymentMethodId: processorId, methodType: 'CARD', card } });
       expect(createPatientPaymentMethod).toMatchObject({ patientId, processorPaymentMethodId: processorId, ...card, isArchived: false });
       const { patient } = await graph.request(ops.PatientDocument, { id: patientId });
       expect(patient!.paymentMethods).toEqual([expect.objectContaining({ id: createPatientPaymentMethod.id, brand: 'visa', last4: '4242' })]);

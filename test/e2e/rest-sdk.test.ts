@@ -89,7 +89,7 @@ const CASES: Record<string, (ctx: Ctx) => Promise<Answer>> = {
     answer(
       await api.POST('/user/patient/payment-methods/create', {
         params: { query: { patient_id: ids.patient_id } },
-        body: { paymentMethodId: `pm_sdk_${Math.random().toString(36).slice(2, 12)}`, methodType: 'card', card: { brand: 'visa', last4: '4242', expMonth: 12, expYear: new Date().getUTCFullYear() + 3 } },
+        body: { paymentMethodId: `pm_sdk_${Math.random().toString(36).slice(2, 12)}`, methodType: 'CARD', card: { brand: 'visa', last4: '4242', expMonth: 12, expYear: new Date().getUTCFullYear() + 3 } },
       }),
     ),
   'PUT /opportunity/campaign/{campaign_id}': async ({ api, ids }) =>

@@ -39,6 +39,7 @@ describe(`tenant reads through every layer (${process.env.E2E_MODE} mode)`, () =
       receiptLogoUrl: null,
       address: { line1: null, line2: null, city: null, state: null, postalCode: null, country: null },
       settings: { appointmentReminderHours: 24, sendReceiptEmails: true, defaultNoteTemplateId: null },
+      livemode: true,
       createdAt: expect.any(String),
       updatedAt: expect.any(String),
     });
@@ -49,7 +50,7 @@ describe(`tenant reads through every layer (${process.env.E2E_MODE} mode)`, () =
     const tenant = await createTestTenant('Hillview Clinic');
     const publicFields = 'id name timezone locale currency website phone primaryColor logoUrl receiptLogoUrl';
     const privateFields = `id name legalName timezone locale currency website phone contactEmail primaryColor logoUrl receiptLogoUrl
-      address { line1 line2 city state postalCode country } settings { appointmentReminderHours sendReceiptEmails defaultNoteTemplateId } createdAt updatedAt`;
+      address { line1 line2 city state postalCode country } settings { appointmentReminderHours sendReceiptEmails defaultNoteTemplateId } livemode createdAt updatedAt`;
     const gql = await tenant.graphql(`{ publicTenant { ${publicFields} } tenant { ${privateFields} } }`);
     expect(gql.status).toBe(200);
     expect(gql.body.errors).toBeUndefined();

@@ -62,7 +62,7 @@ const DASHBOARD = 'mutation($i: CreateDashboardInput!) { createDashboard(input: 
 /** A patient with a card and a member owing 49.00, made with `who`'s key; the member paid through the processor of `who`'s mode. */
 async function paidMember(who: Client) {
   const { createPatient } = await data(who, PATIENT, { i: { firstName: 'Tess', lastName: 'Mode' } });
-  const card = { paymentMethodId: `pm_${Math.random().toString(36).slice(2)}`, methodType: 'card', card: { brand: 'visa', last4: '4242', expMonth: 12, expYear: 2040 } };
+  const card = { paymentMethodId: `pm_${Math.random().toString(36).slice(2)}`, methodType: 'CARD', card: { brand: 'visa', last4: '4242', expMonth: 12, expYear: 2040 } };
   const { createPatientPaymentMethod } = await data(who, METHOD, { p: createPatient.id, i: card });
   const member = { patientId: createPatient.id, planName: 'Wellness monthly', priceCents: 4900, interval: 'MONTH', status: 'PAST_DUE', balanceDueCents: 4900 };
   const { createMember } = await data(who, MEMBER, { i: member });
@@ -124,6 +124,9 @@ describe('test mode: test keys see only their tenant\'s test data (real HTTP, Po
     expect(twin).toEqual({ id: expect.any(String), name: 'Test Mode Clinic', livemode: false });
     expect(twin.id).not.toBe(tenant.tenantId);
     expect((await data(tenant, '{ tenant { id livemode } }')).tenant).toEqual({ id: tenant.tenantId, livemode: true });
+    // REST says the mode too: a test key's `GET /tenant/private` is its twin's record.
+    expect((await test.get('/tenant/private')).body).toMatchObject({ id: twin.id, livemode: false });
+    expect((await tenant.get('/tenant/private')).body).toMatchObject({ id: tenant.tenantId, livemode: true });
     // The twin's own id names it too; another tenant's id is refused, as for a live key.
     expect((await data(client(server.url, { ...test.headers, TENANT: twin.id }), '{ tenant { livemode } }')).tenant.livemode).toBe(false);
     const other = await createTestTenant('Other Clinic', server.url);

@@ -111,7 +111,7 @@ export const SAMPLES: Record<string, (f: Fixtures) => Sample[]> = {
     { name: 'the first page, defaults', variables: { timezone: TZ }, expect: 'rows' },
     { name: "one group's lines", variables: { groupBy: 'LOCATION', groupKey: f.locationId, timezone: TZ, perPage: 5 }, expect: 'rows' },
     { name: 'page 3 by net amount ascending, a window', variables: { ...window(f), sortBy: 'NET_AMOUNT', sortDirection: 'ASC', after: offsetCursor(14), perPage: 7 }, expect: 'rows' },
-    { name: 'provider names and item types', variables: { timezone: TZ, providerNames: [f.providerName], itemTypes: ['service', 'product'], perPage: 4 }, expect: 'rows' },
+    { name: 'provider names and item types', variables: { timezone: TZ, providerNames: [f.providerName], itemTypes: ['SERVICE', 'PRODUCT'], perPage: 4 }, expect: 'rows' },
     { name: 'row-level filters (location name, day)', variables: { timezone: TZ, location: f.locationId, createdDate: f.lastDay }, expect: 'data' },
     { name: "another tenant's location", variables: { timezone: TZ, locationIds: [f.otherLocationId] }, expect: 'data' },
     { name: 'per_page over the limit', variables: { timezone: TZ, perPage: 100_000 }, expect: 'BAD_USER_INPUT' },

@@ -5,6 +5,11 @@ type Exact<T extends { [key: string]: unknown }> = { [K in keyof T]: T[K] };
 /** Internal type. DO NOT USE DIRECTLY. */
 export type Incremental<T> = T | { [P in keyof T]?: P extends ' $fragmentName' | '__typename' ? T[P] : never };
 import type { TypedDocumentNode as DocumentNode } from '@graphql-typed-document-node/core';
+/** Who holds the bank account behind an ACH payment method */
+export type AccountHolderType =
+  | 'COMPANY'
+  | 'INDIVIDUAL';
+
 /** KEY (an API key), USER (a signed-in person), OPERATOR (CLI, `/admin`) or SYSTEM (the platform itself) */
 export type AuditActorKind =
   | 'KEY'
@@ -36,6 +41,7 @@ export type CreateDashboardInput = {
   name: string;
 };
 
+/** A clinic location of the tenant: physical (an address) or virtual (telehealth) */
 export type CreateLocationInput = {
   /** Required for a physical location */
   addressLineOne?: string | null | undefined;
@@ -64,6 +70,7 @@ export type CreateNoteTemplateInput = {
   questions?: Array<TemplateQuestionInput> | null | undefined;
 };
 
+/** A patient of the tenant (personal health information: never logged) */
 export type CreatePatientInput = {
   /** Date of birth, YYYY-MM-DD */
   dateOfBirth?: string | null | undefined;
@@ -86,8 +93,8 @@ export type CreatePaymentMethodInput = {
   fingerprint?: string | null | undefined;
   /** Free-form JSON object; must not carry card or account numbers */
   metadata?: unknown;
-  /** card, ach or wallet_pay (any case) */
-  methodType: string;
+  /** What the method is; REST also takes the lower-case spelling */
+  methodType: PaymentMethodType;
   paymentMethodConfigId?: string | number | null | undefined;
   /** The processor's id of the tokenised method */
   paymentMethodId: string | number;
@@ -97,6 +104,7 @@ export type CreatePaymentMethodInput = {
   walletPay?: PaymentMethodWalletPayInput | null | undefined;
 };
 
+/** A provider (clinician) of the tenant, with their NPI and the locations they work at */
 export type CreateProviderInput = {
   email?: string | null | undefined;
   firstName: string;
@@ -180,9 +188,9 @@ export type PaymentMedium =
   | 'OTHER'
   | 'WALLET_PAY';
 
+/** The bank account behind an ACH payment method: display details only, never its number */
 export type PaymentMethodAchInput = {
-  /** individual or company */
-  accountHolderType: string;
+  accountHolderType: AccountHolderType;
   /** Last four digits of the account number, exactly 4 digits */
   accountNumberLast4: string;
   bankName: string;
@@ -190,6 +198,7 @@ export type PaymentMethodAchInput = {
   routingNumber: string;
 };
 
+/** Who pays, as the processor collected it (personal data: stored hidden, never logged) */
 export type PaymentMethodBillingContactInput = {
   addressLine1?: string | null | undefined;
   addressLine2?: string | null | undefined;
@@ -202,6 +211,7 @@ export type PaymentMethodBillingContactInput = {
   state?: string | null | undefined;
 };
 
+/** The card behind a card (or wallet) payment method: display details only, never its number */
 export type PaymentMethodCardInput = {
   /** Card brand as the processor names it, e.g. visa */
   brand: string;
@@ -219,12 +229,12 @@ export type PaymentMethodType =
   | 'CARD'
   | 'WALLET_PAY';
 
+/** The mobile wallet of a WALLET_PAY payment method */
 export type PaymentMethodWalletPayInput = {
   brand?: string | null | undefined;
   brandDesc?: string | null | undefined;
   description?: string | null | undefined;
-  /** apple_pay, google_pay, samsung_pay, link, amazon_pay, paypal, masterpass or visa_checkout */
-  type: string;
+  type: WalletType;
 };
 
 /** Kind of a template question */
@@ -269,6 +279,17 @@ export type RevenueGroupBy =
   | 'LOCATION'
   | 'PAYMENT_MEDIUM'
   | 'PROVIDER';
+
+/** What a revenue line sold: a product, a service or a package of sessions */
+export type RevenueItemType =
+  | 'PACKAGE'
+  | 'PRODUCT'
+  | 'SERVICE';
+
+/** A charge item (a product or service sale) or a sold package */
+export type RevenueLineSource =
+  | 'CHARGE_ITEM'
+  | 'SOLD_PACKAGE';
 
 /** A question to add to a note template */
 export type TemplateQuestionInput = {
@@ -347,6 +368,17 @@ export type UpdateWidgetInput = {
   position?: WidgetPositionInput | null | undefined;
   query?: unknown;
 };
+
+/** The mobile wallet a WALLET_PAY payment method is kept in */
+export type WalletType =
+  | 'AMAZON_PAY'
+  | 'APPLE_PAY'
+  | 'GOOGLE_PAY'
+  | 'LINK'
+  | 'MASTERPASS'
+  | 'PAYPAL'
+  | 'SAMSUNG_PAY'
+  | 'VISA_CHECKOUT';
 
 /** A widget's cell on the dashboard grid */
 export type WidgetPositionInput = {
@@ -463,7 +495,7 @@ export type RevenueBreakdownQueryVariables = Exact<{
 }>;
 
 
-export type RevenueBreakdownQuery = { revenueBreakdown: { totalCount: number, pageInfo: { hasNextPage: boolean, endCursor: string | null }, nodes: Array<{ id: string, source: string, locationId: string, locationName: string, providerName: string | null, patientName: string | null, itemCategory: string, itemType: string, itemName: string, paymentMedium: string, grossCents: number, discountCents: number, netCents: number, createdDate: string, localDate: string }> } };
+export type RevenueBreakdownQuery = { revenueBreakdown: { totalCount: number, pageInfo: { hasNextPage: boolean, endCursor: string | null }, nodes: Array<{ id: string, source: RevenueLineSource, locationId: string, locationName: string, providerName: string | null, patientName: string | null, itemCategory: string, itemType: RevenueItemType, itemName: string, paymentMedium: PaymentMedium, grossCents: number, discountCents: number, netCents: number, createdDate: string, localDate: string }> } };
 
 export type IssuedGiftCardFieldsFragment = { id: string, code: string, initialValueCents: number, currentBalanceCents: number, isActive: boolean, status: GiftCardStatus, recipientPatientId: string | null, recipientPatientName: string | null, activatedAt: string | null, createdDate: string };
 
@@ -511,7 +543,7 @@ export type RecordChargeItemMutationVariables = Exact<{
 }>;
 
 
-export type RecordChargeItemMutation = { recordChargeItem: { id: string, locationId: string, locationName: string, itemName: string, paymentMedium: string, grossCents: number, discountCents: number, netCents: number, createdDate: string } };
+export type RecordChargeItemMutation = { recordChargeItem: { id: string, locationId: string, locationName: string, itemName: string, paymentMedium: PaymentMedium, grossCents: number, discountCents: number, netCents: number, createdDate: string } };
 
 export type TemplateQuestionFieldsFragment = { id: string, templateId: string, kind: QuestionKind, label: string, helpText: string | null, options: Array<string>, required: boolean, order: number, isLegacy: boolean };
 

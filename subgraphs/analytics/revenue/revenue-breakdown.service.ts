@@ -8,6 +8,7 @@ import { QueryIssues } from '../query/query-issues';
 import { runReadOnly, type RefusalTargets, type RunStatement } from '../query/read-only';
 import type { RevenueBreakdownArgs, RevenueGroupsArgs, RevenueGroupSummariesArgs, RevenueSummaryArgs } from '../types/revenue-breakdown.args';
 import type { RevenueBreakdownItemType, RevenueGroupItemType, RevenueGroupSummaryType, RevenueSummaryType } from '../types/revenue-breakdown.type';
+import type { PaymentMedium, RevenueItemType, RevenueLineSource } from '../types/revenue-enums';
 import { parseBreakdownFilter, parseRevenueFilter, type RevenueFilter } from './revenue-filter';
 import { countStatement, groupsStatement, groupSummariesStatement, lineKeys, linesStatement, summaryStatement } from './revenue-statements';
 import { DEFAULT_STATEMENT_TIMEOUT_MS } from '../analytics-deps';
@@ -41,7 +42,7 @@ const group = (row: Row) => ({ groupKey: (row.group_key as string | null) ?? nul
 function line(row: Row): RevenueBreakdownItemType {
   return {
     id: row.id as string,
-    source: row.source as string,
+    source: row.source as RevenueLineSource,
     locationId: row.location_id as string,
     locationName: row.location_name as string,
     providerId: row.provider_id as string | null,
@@ -49,9 +50,9 @@ function line(row: Row): RevenueBreakdownItemType {
     patientId: row.patient_id as string | null,
     patientName: row.patient_name as string | null,
     itemCategory: row.item_category as string,
-    itemType: row.item_type as string,
+    itemType: row.item_type as RevenueItemType,
     itemName: row.item_name as string,
-    paymentMedium: row.payment_medium as string,
+    paymentMedium: row.payment_medium as PaymentMedium,
     grossCents: row.gross_cents as number,
     discountCents: row.discount_cents as number,
     netCents: row.net_cents as number,

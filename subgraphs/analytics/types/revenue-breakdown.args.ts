@@ -2,7 +2,7 @@ import { SafeIntResolver } from 'graphql-scalars';
 import { ArgsType, Field, ID } from 'type-graphql';
 import { ConnectionArgsOf } from '../../common/connection';
 import { SortDirection } from '../../common/pagination';
-import { RevenueBreakdownSortField, RevenueGroupBy, RevenueGroupSortField } from './revenue-enums';
+import { PaymentMedium, RevenueBreakdownSortField, RevenueGroupBy, RevenueGroupSortField, RevenueItemType } from './revenue-enums';
 
 const LIST = { nullable: true } as const;
 
@@ -39,14 +39,14 @@ export class RevenueFilterArgs {
   @Field(() => [String], { ...LIST, description: 'Exact, case-insensitive' })
   itemCategories?: string[] | null;
 
-  @Field(() => [String], { ...LIST, description: 'product, service or package' })
-  itemTypes?: string[] | null;
+  @Field(() => [RevenueItemType], LIST)
+  itemTypes?: RevenueItemType[] | null;
 
   @Field(() => [String], { ...LIST, description: 'Exact, case-insensitive' })
   itemNames?: string[] | null;
 
-  @Field(() => [String], { ...LIST, description: 'card, cash, ach, gift_card, wallet_pay, check, insurance, other' })
-  paymentMediums?: string[] | null;
+  @Field(() => [PaymentMedium], LIST)
+  paymentMediums?: PaymentMedium[] | null;
 
   @Field(() => String, { nullable: true, description: 'Lines whose comment contains this text (case-insensitive)' })
   comment?: string | null;

@@ -1,6 +1,7 @@
 import { DateTimeISOResolver, SafeIntResolver } from 'graphql-scalars';
 import { Field, ID, Int, ObjectType } from 'type-graphql';
 import { ConnectionType } from '../../common/connection';
+import { PaymentMedium, RevenueItemType, RevenueLineSource } from './revenue-enums';
 
 // Money is SafeInt everywhere on the graph (docs/api.md, Schema style): sums of cents outgrow GraphQL's 32-bit Int long before a practice's revenue does.
 
@@ -69,8 +70,8 @@ export class RevenueBreakdownItemType {
   @Field(() => ID)
   id!: string;
 
-  @Field({ description: 'charge_item or sold_package' })
-  source!: string;
+  @Field(() => RevenueLineSource)
+  source!: RevenueLineSource;
 
   @Field(() => ID)
   locationId!: string;
@@ -93,14 +94,14 @@ export class RevenueBreakdownItemType {
   @Field()
   itemCategory!: string;
 
-  @Field({ description: 'product, service or package' })
-  itemType!: string;
+  @Field(() => RevenueItemType)
+  itemType!: RevenueItemType;
 
   @Field()
   itemName!: string;
 
-  @Field()
-  paymentMedium!: string;
+  @Field(() => PaymentMedium)
+  paymentMedium!: PaymentMedium;
 
   @Field(() => SafeIntResolver, { description: 'Cents' })
   grossCents!: number;

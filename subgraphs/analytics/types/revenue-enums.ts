@@ -37,3 +37,33 @@ export enum RevenueGroupSortField {
   AVERAGE_NET_AMOUNT = 'average_net_amount',
 }
 registerEnumType(RevenueGroupSortField, { name: 'RevenueGroupSortField', description: "Fields group summaries can be ordered by; created_date means the group's most recent line" });
+
+// The billing subgraph declares the same three enums: a federated enum must have the same values wherever it is declared.
+
+/** How a sale was paid; stored lower case in revenue_line.payment_medium. */
+export enum PaymentMedium {
+  CARD = 'card',
+  CASH = 'cash',
+  ACH = 'ach',
+  GIFT_CARD = 'gift_card',
+  WALLET_PAY = 'wallet_pay',
+  CHECK = 'check',
+  INSURANCE = 'insurance',
+  OTHER = 'other',
+}
+registerEnumType(PaymentMedium, { name: 'PaymentMedium', description: 'How a sale was paid; revenue_line.payment_medium holds the lower-case value' });
+
+/** What a revenue line sold; stored lower case in revenue_line.item_type. */
+export enum RevenueItemType {
+  PRODUCT = 'product',
+  SERVICE = 'service',
+  PACKAGE = 'package',
+}
+registerEnumType(RevenueItemType, { name: 'RevenueItemType', description: 'What a revenue line sold: a product, a service or a package of sessions' });
+
+/** Which table a revenue line comes from. */
+export enum RevenueLineSource {
+  CHARGE_ITEM = 'charge_item',
+  SOLD_PACKAGE = 'sold_package',
+}
+registerEnumType(RevenueLineSource, { name: 'RevenueLineSource', description: 'A charge item (a product or service sale) or a sold package' });

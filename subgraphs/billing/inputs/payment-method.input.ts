@@ -2,11 +2,12 @@ import { JSONResolver } from 'graphql-scalars';
 import { Field, ID, InputType, Int } from 'type-graphql';
 import { DateTimeInput } from '../../common/input-scalars';
 import { NotFreeText } from '../../../platform/stored-text-rule';
+import { AccountHolderType, PaymentMethodType, WalletType } from '../types/enums';
 
 // Contract part 2, "Patient payment method": field names exactly as the REST body spells them.
 
 /** The card behind a card (or wallet) payment method: display details only. */
-@InputType('PaymentMethodCardInput')
+@InputType('PaymentMethodCardInput', { description: 'The card behind a card (or wallet) payment method: display details only, never its number' })
 export class CardInput {
   @Field({ description: 'Card brand as the processor names it, e.g. visa' })
   brand!: string;
@@ -22,10 +23,10 @@ export class CardInput {
 }
 
 /** The bank account behind an ACH payment method: display details only. */
-@InputType('PaymentMethodAchInput')
+@InputType('PaymentMethodAchInput', { description: 'The bank account behind an ACH payment method: display details only, never its number' })
 export class AchInput {
-  @Field({ description: 'individual or company' })
-  accountHolderType!: string;
+  @Field(() => AccountHolderType)
+  accountHolderType!: AccountHolderType;
 
   @Field({ description: 'Last four digits of the account number, exactly 4 digits' })
   accountNumberLast4!: string;
@@ -38,10 +39,10 @@ export class AchInput {
 }
 
 /** A mobile wallet (Apple Pay, Google Pay, ...). */
-@InputType('PaymentMethodWalletPayInput')
+@InputType('PaymentMethodWalletPayInput', { description: 'The mobile wallet of a WALLET_PAY payment method' })
 export class WalletPayInput {
-  @Field({ description: 'apple_pay, google_pay, samsung_pay, link, amazon_pay, paypal, masterpass or visa_checkout' })
-  type!: string;
+  @Field(() => WalletType)
+  type!: WalletType;
 
   @Field(() => String, { nullable: true })
   brand?: string | null;
@@ -54,7 +55,7 @@ export class WalletPayInput {
 }
 
 /** Who pays, as the processor collected it (personal data: stored hidden, never logged). */
-@InputType('PaymentMethodBillingContactInput')
+@InputType('PaymentMethodBillingContactInput', { description: 'Who pays, as the processor collected it (personal data: stored hidden, never logged)' })
 export class BillingContactInput {
   @Field(() => String, { nullable: true }) name?: string | null;
   @Field(() => String, { nullable: true }) addressLine1?: string | null;
@@ -82,8 +83,8 @@ export class CreatePaymentMethodInput {
   @NotFreeText('processor-issued')
   fingerprint?: string | null;
 
-  @Field({ description: 'card, ach or wallet_pay (any case)' })
-  methodType!: string;
+  @Field(() => PaymentMethodType, { description: 'What the method is; REST also takes the lower-case spelling' })
+  methodType!: PaymentMethodType;
 
   @Field(() => CardInput, { nullable: true, description: 'Required when methodType is card; optional for wallet_pay (the card in the wallet)' })
   card?: CardInput | null;

@@ -2,7 +2,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { storedId, storedIds } from '../../../platform/ids';
 import type { TenantScope } from '../../../platform/tenant-scope';
 import { PaymentMethod } from '../entities/payment-method.entity';
-import { PaymentMethodType } from '../types/enums';
+import { PaymentMethodType, type AccountHolderType, type WalletType } from '../types/enums';
 import type { PaymentMethodView } from '../types/payment-method.type';
 
 /** A payment method row as reads return it: the GraphQL view's fields. */
@@ -20,11 +20,12 @@ export function paymentMethodView(method: PaymentMethod): PaymentMethodView {
     last4: method.last4,
     expMonth: method.expMonth,
     expYear: method.expYear,
-    accountHolderType: method.accountHolderType,
+    // Stored as the service's rules wrote them: the enums' lower-case values.
+    accountHolderType: method.accountHolderType as AccountHolderType | null,
     accountNumberLast4: method.accountNumberLast4,
     bankName: method.bankName,
     routingNumber: method.routingNumber,
-    walletType: method.walletType,
+    walletType: method.walletType as WalletType | null,
     description: method.description,
     type: PaymentMethodType[method.type],
     isDefault: method.isDefault,

@@ -7,6 +7,7 @@ import type { RecordChargeItemInput, RecordSoldPackageInput } from '../inputs/re
 import { DirectoryRepository, patientName } from '../repositories/directory.repository';
 import { RevenueRepository } from '../repositories/revenue.repository';
 import type { ChargeItemView, RevenueLineView, SoldPackageView } from '../types/revenue.type';
+import type { PaymentMedium, RevenueItemType } from '../types/enums';
 import { cents, MAX_NOTE, optionalString, requiredText, unknownReference } from './rules';
 
 /** Largest single line: 1,000,000.00 in cents. */
@@ -25,9 +26,9 @@ function toView(line: ChargeItem | SoldPackage): RevenueLineView {
     patientId: line.patientId,
     patientName: line.patientName,
     itemCategory: line.itemCategory,
-    itemType: line.itemType,
+    itemType: line.itemType as RevenueItemType,
     itemName: line.itemName,
-    paymentMedium: line.paymentMedium,
+    paymentMedium: line.paymentMedium as PaymentMedium,
     grossCents: line.grossCents,
     discountCents: line.discountCents,
     netCents: line.netCents,

@@ -69,3 +69,31 @@ export enum ChargeItemType {
   SERVICE = 'service',
 }
 registerEnumType(ChargeItemType, { name: 'ChargeItemType', description: 'A product or a service; revenue_line.item_type holds the lower-case value' });
+
+/** What a revenue line sold: a charge item's product or service, or a package; stored lower case (revenue_line.item_type). */
+export enum RevenueItemType {
+  PRODUCT = 'product',
+  SERVICE = 'service',
+  PACKAGE = 'package',
+}
+registerEnumType(RevenueItemType, { name: 'RevenueItemType', description: 'What a revenue line sold: a product, a service or a package of sessions' });
+
+/** Who holds an ACH account; stored lower case. */
+export enum AccountHolderType {
+  INDIVIDUAL = 'individual',
+  COMPANY = 'company',
+}
+registerEnumType(AccountHolderType, { name: 'AccountHolderType', description: 'Who holds the bank account behind an ACH payment method' });
+
+/** The mobile wallet of a WALLET_PAY payment method; stored lower case. */
+export enum WalletType {
+  APPLE_PAY = 'apple_pay',
+  GOOGLE_PAY = 'google_pay',
+  SAMSUNG_PAY = 'samsung_pay',
+  LINK = 'link',
+  AMAZON_PAY = 'amazon_pay',
+  PAYPAL = 'paypal',
+  MASTERPASS = 'masterpass',
+  VISA_CHECKOUT = 'visa_checkout',
+}
+registerEnumType(WalletType, { name: 'WalletType', description: 'The mobile wallet a WALLET_PAY payment method is kept in' });

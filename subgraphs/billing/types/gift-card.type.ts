@@ -4,7 +4,7 @@ import { ConnectionArgs, ConnectionType } from '../../common/connection';
 import { GiftCardStatus, GiftCardTransactionType } from './enums';
 
 /** One balance movement of a gift card (the card's `transactions` items; docs/api.md documents the shape). */
-@ObjectType('GiftCardTransaction')
+@ObjectType('GiftCardTransaction', { description: "A movement of a gift card's balance" })
 export class GiftCardTransactionView {
   @Field(() => ID)
   id!: string;

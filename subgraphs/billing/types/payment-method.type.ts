@@ -1,9 +1,9 @@
 import { DateTimeISOResolver, JSONObjectResolver } from 'graphql-scalars';
 import { Field, ID, Int, ObjectType } from 'type-graphql';
-import { PaymentMethodType } from './enums';
+import { AccountHolderType, PaymentMethodType, WalletType } from './enums';
 
 /** The billing contact the processor collected (personal data). */
-@ObjectType('PaymentMethodBillingContact')
+@ObjectType('PaymentMethodBillingContact', { description: 'Who pays, as the processor collected it (personal data)' })
 export class BillingContactType {
   @Field(() => String, { nullable: true }) name!: string | null;
   @Field(() => String, { nullable: true }) addressLine1!: string | null;
@@ -50,8 +50,8 @@ export class PaymentMethodView {
   @Field(() => Int, { nullable: true })
   expYear!: number | null;
 
-  @Field(() => String, { nullable: true, description: 'individual or company (ACH)' })
-  accountHolderType!: string | null;
+  @Field(() => AccountHolderType, { nullable: true, description: 'ACH only' })
+  accountHolderType!: AccountHolderType | null;
 
   @Field(() => String, { nullable: true, description: 'Last 4 digits of the bank account, as text (ACH)' })
   accountNumberLast4!: string | null;
@@ -62,8 +62,8 @@ export class PaymentMethodView {
   @Field(() => String, { nullable: true, description: 'ABA routing number, 9 digits as text (ACH)' })
   routingNumber!: string | null;
 
-  @Field(() => String, { nullable: true, description: 'apple_pay, google_pay, ... (WALLET_PAY)' })
-  walletType!: string | null;
+  @Field(() => WalletType, { nullable: true, description: 'WALLET_PAY only' })
+  walletType!: WalletType | null;
 
   @Field(() => String, { nullable: true, description: 'Human description, e.g. "visa ending in 4242"' })
   description!: string | null;

@@ -1,5 +1,6 @@
 import { DateTimeISOResolver, SafeIntResolver } from 'graphql-scalars';
 import { Field, ID, Int, ObjectType } from 'type-graphql';
+import { PaymentMedium, RevenueItemType } from './enums';
 
 /** Fields of a recorded sale; names are snapshots taken from the directory at sale time. */
 @ObjectType()
@@ -12,9 +13,9 @@ export abstract class RevenueLineView {
   @Field(() => ID, { nullable: true }) patientId!: string | null;
   @Field(() => String, { nullable: true }) patientName!: string | null;
   @Field() itemCategory!: string;
-  @Field({ description: 'product, service or package' }) itemType!: string;
+  @Field(() => RevenueItemType) itemType!: RevenueItemType;
   @Field() itemName!: string;
-  @Field({ description: 'card, cash, ach, gift_card, wallet_pay, check, insurance or other' }) paymentMedium!: string;
+  @Field(() => PaymentMedium) paymentMedium!: PaymentMedium;
   @Field(() => SafeIntResolver, { description: 'Integer cents' }) grossCents!: number;
   @Field(() => SafeIntResolver, { description: 'Integer cents' }) discountCents!: number;
   @Field(() => SafeIntResolver, { description: 'Integer cents, gross minus discount' }) netCents!: number;

@@ -1,7 +1,7 @@
 import { Field, ID, InputType } from 'type-graphql';
 
 /** `createLocation`: a new location of the calling tenant. */
-@InputType('CreateLocationInput')
+@InputType('CreateLocationInput', { description: 'A clinic location of the tenant: physical (an address) or virtual (telehealth)' })
 export class CreateLocationInput {
   @Field({ description: '1 to 200 characters' })
   name!: string;

@@ -1,7 +1,7 @@
 import { Field, InputType } from 'type-graphql';
 
 /** `createPatient`: a new patient of the calling tenant. */
-@InputType('CreatePatientInput')
+@InputType('CreatePatientInput', { description: 'A patient of the tenant (personal health information: never logged)' })
 export class CreatePatientInput {
   @Field()
   firstName!: string;

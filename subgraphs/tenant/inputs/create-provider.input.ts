@@ -1,7 +1,7 @@
 import { Field, ID, InputType } from 'type-graphql';
 
 /** `createProvider`: a new clinician of the calling tenant. */
-@InputType('CreateProviderInput')
+@InputType('CreateProviderInput', { description: 'A provider (clinician) of the tenant, with their NPI and the locations they work at' })
 export class CreateProviderInput {
   @Field()
   firstName!: string;

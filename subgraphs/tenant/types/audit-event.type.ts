@@ -11,7 +11,7 @@ export const AuditActorKind = graphEnum<ActorKind>(['key', 'user', 'operator', '
 registerEnumType(AuditActorKind, { name: 'AuditActorKind', description: 'KEY (an API key), USER (a signed-in person), OPERATOR (CLI, `/admin`) or SYSTEM (the platform itself)' });
 
 /** The actor of an audit record. */
-@ObjectType('AuditActor')
+@ObjectType('AuditActor', { description: 'Who acted: an API key, a signed-in person, the operator or the platform itself' })
 export class AuditActorType {
   @Field(() => AuditActorKind)
   kind!: ActorKind;

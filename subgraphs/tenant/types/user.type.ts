@@ -52,7 +52,7 @@ export class UserConnection extends ConnectionType(UserType, 'User') {}
 export class UserListArgs extends ConnectionArgs {}
 
 /** `inviteUser`. */
-@InputType('InviteUserInput')
+@InputType('InviteUserInput', { description: 'A person to invite: their e-mail address, role and (optionally) name' })
 export class InviteUserInput {
   @Field()
   email!: string;
@@ -65,7 +65,7 @@ export class InviteUserInput {
 }
 
 /** A person invited, with the invitation's one-time token (shown once: send it to them). */
-@ObjectType('InvitedUser')
+@ObjectType('InvitedUser', { description: 'A person just invited, with the one-time token of their invitation' })
 export class InvitedUserType {
   @Field(() => UserType)
   user!: UserType;

@@ -11,7 +11,7 @@ export enum WebhookDeliveryStatus {
 registerEnumType(WebhookDeliveryStatus, { name: 'WebhookDeliveryStatus', description: 'PENDING until a 2xx (DELIVERED) or the last retry / a 410 (FAILED)' });
 
 /** One HTTP attempt of a delivery. */
-@ObjectType('WebhookAttempt')
+@ObjectType('WebhookAttempt', { description: 'One HTTP attempt of a webhook delivery: when, the status answered (null when none) and how long it took' })
 export class WebhookAttemptType {
   @Field(() => Int)
   attemptNumber!: number;
@@ -30,7 +30,7 @@ export class WebhookAttemptType {
 }
 
 /** One event sent (or being sent) to the tenant's webhook endpoint. */
-@ObjectType('WebhookDelivery')
+@ObjectType('WebhookDelivery', { description: "One event sent to the tenant's webhook endpoint, with its attempts and retries" })
 export class WebhookDeliveryType {
   @Field(() => ID, { description: 'The event id, sent as `webhook-id` on every attempt' })
   id!: string;

@@ -48,7 +48,7 @@ describe('billing subgraph: members and manual payments (real PostgreSQL, sandbo
   /** A patient with a card ending in `last4`, and a member owing `balance`. */
   async function setup(tenantId: string, last4 = '4242', balance = 4900, status = 'PAST_DUE') {
     const patient = await kit.patient(tenantId);
-    const method = await kit.run(tenantId, PM, { p: patient, i: { paymentMethodId: `pm_${Math.random()}`, methodType: 'card', card: { brand: 'visa', last4, expMonth: 1, expYear: 2032 } } });
+    const method = await kit.run(tenantId, PM, { p: patient, i: { paymentMethodId: `pm_${Math.random()}`, methodType: 'CARD', card: { brand: 'visa', last4, expMonth: 1, expYear: 2032 } } });
     const member = await kit.run(tenantId, MEMBER, { i: { patientId: patient, planName: 'Wellness monthly', priceCents: 4900, interval: 'MONTH', status, balanceDueCents: balance } });
     expect(member.errors).toBeUndefined();
     return { patient, methodId: method.data.createPatientPaymentMethod.id as string, memberId: member.data.createMember.id as string };
@@ -141,7 +141,7 @@ describe('billing subgraph: members and manual payments (real PostgreSQL, sandbo
 
     it('settles it before a payment with another method, which then finds nothing due (and the settlement stays)', async () => {
       const { patient, methodId, memberId } = await setup(a);
-      const second = await kit.run(a, PM, { p: patient, i: { paymentMethodId: `pm_${Math.random()}`, methodType: 'card', card: { brand: 'visa', last4: '1881', expMonth: 1, expYear: 2032 } } });
+      const second = await kit.run(a, PM, { p: patient, i: { paymentMethodId: `pm_${Math.random()}`, methodType: 'CARD', card: { brand: 'visa', last4: '1881', expMonth: 1, expYear: 2032 } } });
       await kit.run(a, PAY, { i: { memberId, paymentMethodId: methodId } });
       const other = await kit.run(a, PAY, { i: { memberId, paymentMethodId: second.data.createPatientPaymentMethod.id } });
       expect(issuesOf(other)).toEqual([{ type: 'value_error', loc: ['input', 'memberId'], msg: 'Value error, the member has no balance due' }]);
@@ -151,7 +151,7 @@ describe('billing subgraph: members and manual payments (real PostgreSQL, sandbo
 
     it('charges anew, under a new key, after a lost decline', async () => {
       const { patient, methodId, memberId } = await setup(a, '0002');
-      const second = await kit.run(a, PM, { p: patient, i: { paymentMethodId: `pm_${Math.random()}`, methodType: 'card', card: { brand: 'visa', last4: '4242', expMonth: 1, expYear: 2032 } } });
+      const second = await kit.run(a, PM, { p: patient, i: { paymentMethodId: `pm_${Math.random()}`, methodType: 'CARD', card: { brand: 'visa', last4: '4242', expMonth: 1, expYear: 2032 } } });
       await kit.run(a, PAY, { i: { memberId, paymentMethodId: methodId } });
       const paid = await kit.run(a, PAY, { i: { memberId, paymentMethodId: second.data.createPatientPaymentMethod.id } });
       expect(paid.data.makeMemberManualPayment).toMatchObject({ status: 'SUCCEEDED', amountCents: 4900 });

@@ -5,7 +5,7 @@ import { codeOf, issuesOf, startBillingKit, type BillingKit } from './billing-ki
 
 const FIELDS = 'id patientId processorPaymentMethodId fingerprint brand last4 expMonth expYear accountHolderType accountNumberLast4 bankName routingNumber walletType description type isDefault isArchived billingContact { name email } metadata createdDate updatedDate';
 const CREATE = `mutation($p: ID!, $i: CreatePaymentMethodInput!) { createPatientPaymentMethod(patientId: $p, input: $i) { ${FIELDS} } }`;
-const card = (over: Record<string, unknown> = {}) => ({ paymentMethodId: `pm_${Math.random().toString(36).slice(2)}`, methodType: 'card', card: { brand: 'visa', last4: '4242', expMonth: 12, expYear: 2031 }, ...over });
+const card = (over: Record<string, unknown> = {}) => ({ paymentMethodId: `pm_${Math.random().toString(36).slice(2)}`, methodType: 'CARD', card: { brand: 'visa', last4: '4242', expMonth: 12, expYear: 2031 }, ...over });
 
 describe('billing subgraph: payment methods (real PostgreSQL)', () => {
   let kit: BillingKit;
@@ -46,7 +46,7 @@ describe('billing subgraph: payment methods (real PostgreSQL)', () => {
   });
 
   it('keeps ACH digits as text in GraphQL (leading zeros survive)', async () => {
-    const result = await kit.run(a, CREATE, { p: patientA, i: { paymentMethodId: `pm_ach_1_${Math.random().toString(36).slice(2)}`, methodType: 'ach', ach: { accountHolderType: 'individual', accountNumberLast4: '0042', bankName: 'First Bank', routingNumber: '021000021' } } });
+    const result = await kit.run(a, CREATE, { p: patientA, i: { paymentMethodId: `pm_ach_1_${Math.random().toString(36).slice(2)}`, methodType: 'ACH', ach: { accountHolderType: 'INDIVIDUAL', accountNumberLast4: '0042', bankName: 'First Bank', routingNumber: '021000021' } } });
     expect(result.data.createPatientPaymentMethod).toMatchObject({ type: 'ACH', accountNumberLast4: '0042', routingNumber: '021000021', last4: '0042', brand: null });
   });
 
@@ -65,8 +65,8 @@ describe('billing subgraph: payment methods (real PostgreSQL)', () => {
       expect(codeOf(result)).toBe('NOT_FOUND');
       expect(result.errors?.[0].message).toBe('Patient not found');
     }
-    const invalid = await kit.run(a, CREATE, { p: patientB, i: card({ methodType: 'cash' }) });
-    expect(issuesOf(invalid)[0].loc).toEqual(['input', 'methodType']);
+    const invalid = await kit.run(a, CREATE, { p: patientB, i: card({ card: { brand: 'visa', last4: '4242', expMonth: 13, expYear: 2035 } }) });
+    expect(issuesOf(invalid)[0].loc).toEqual(['input', 'card', 'expMonth']);
   });
 
   it('refuses a processor token that already belongs to another patient (409)', async () => {

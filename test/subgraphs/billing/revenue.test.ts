@@ -32,11 +32,11 @@ describe('billing subgraph: revenue lines and billing.revenue_line (real Postgre
       i: { locationId: location, providerId: provider, patientId: patient, itemCategory: 'Physical therapy', itemType: 'SERVICE', itemName: 'Follow-up visit', paymentMedium: 'CARD', grossCents: 12000, discountCents: 1200, comment: 'Loyalty' },
     });
     expect(charge.errors).toBeUndefined();
-    expect(charge.data.recordChargeItem).toMatchObject({ locationName: 'Harbor', providerName: 'Maya Okafor', patientName: 'Ada Lovelace', itemType: 'service', paymentMedium: 'card', netCents: 10800 });
+    expect(charge.data.recordChargeItem).toMatchObject({ locationName: 'Harbor', providerName: 'Maya Okafor', patientName: 'Ada Lovelace', itemType: 'SERVICE', paymentMedium: 'CARD', netCents: 10800 });
     const pack = await kit.run(t, `mutation($i: RecordSoldPackageInput!) { recordSoldPackage(input: $i) { ${LINE} sessionCount } }`, {
       i: { locationId: location, packageName: '5-visit pack', sessionCount: 5, paymentMedium: 'GIFT_CARD', grossCents: 55000 },
     });
-    expect(pack.data.recordSoldPackage).toMatchObject({ itemCategory: 'Packages', itemType: 'package', itemName: '5-visit pack', sessionCount: 5, netCents: 55000, providerName: null, patientId: null });
+    expect(pack.data.recordSoldPackage).toMatchObject({ itemCategory: 'Packages', itemType: 'PACKAGE', itemName: '5-visit pack', sessionCount: 5, netCents: 55000, providerName: null, patientId: null });
     await kit.tenantGraph.orm.em.getConnection().execute(`update tenant.locations set name = 'Renamed' where id = ?`, [location]);
     const { rows } = await db.query('select source, location_name, item_type, payment_medium, gross_cents, discount_cents, net_cents from billing.revenue_line where tenant_id = $1 order by source', [t]);
     expect(rows).toEqual([

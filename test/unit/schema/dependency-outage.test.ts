@@ -14,6 +14,7 @@ describe('dependencyOutage: which failures are an outage (503), not a bug (500)'
     ['too many connections', withProps('sorry, too many clients already', { code: '53300' })],
     ['a connection exception', withProps('connection failure', { code: '08006' })],
     ['a dropped connection', new Error('Connection terminated unexpectedly')],
+    ['a dropped connection under a failed query, as knex words it', new Error('select "d".* from "analytics"."dashboards" as "d" where "d"."tenant_id" = $1 - Connection terminated unexpectedly')],
     ['a query on a broken connection', new Error('Client has encountered a connection error and is not queryable')],
     ["knex's pool timeout", withProps('Timeout acquiring a connection. The pool is probably full.', { name: 'KnexTimeoutError' })],
     ["MikroORM's connection exception", withProps('whatever', { name: 'ConnectionException' })],
@@ -34,6 +35,7 @@ describe('dependencyOutage: which failures are an outage (503), not a bug (500)'
     ['a unique violation', withProps('duplicate key value violates unique constraint', { code: '23505' })],
     ['a syntax error', withProps('syntax error at or near', { code: '42601' })],
     ['a bug', new TypeError("Cannot read properties of undefined (reading 'id')")],
+    ['a message that only mentions it', new Error('the note says: Connection terminated')],
   ])('%s stays internal', (_what, error) => {
     expect(dependencyOutage(error)).toBeUndefined();
     expect(clientError(new GraphQLError('x', { path: ['a'], originalError: error }))).toBeUndefined();
