@@ -90,7 +90,7 @@ async function createExplorer(view) {
     problems.hidden = true;
     for (const slot of form.querySelectorAll('.field-error')) slot.hidden = true;
     const { minNetAmount, maxNetAmount, ...filter } = filterVariables(current);
-    const byDay = current.groupBy === 'created_date';
+    const byDay = current.groupBy === 'CREATED_DATE';
     const lineVariables = { ...filter, groupBy: groupKey !== undefined ? current.groupBy : null, groupKey: groupKey ?? null, sortBy: current.sortBy, sortDirection: current.sortDirection };
     try {
       const data = await graphql(EXPLORE, {
@@ -100,10 +100,10 @@ async function createExplorer(view) {
         minNetInt: minNetAmount,
         maxNetInt: maxNetAmount,
         grouped: Boolean(current.groupBy),
-        groupByOrAny: current.groupBy || 'location',
+        groupByOrAny: current.groupBy || 'LOCATION',
         // Days in date order (their label is the date); other groups by net, largest first.
-        groupSort: byDay ? 'group_label' : 'net_amount',
-        groupDirection: byDay ? 'asc' : 'desc',
+        groupSort: byDay ? 'GROUP_LABEL' : 'NET_AMOUNT',
+        groupDirection: byDay ? 'ASC' : 'DESC',
         ...pageWindow(current.page, current.perPage),
       });
       if (asked !== state.asked) return;
