@@ -1,7 +1,7 @@
 import { currentTenant, graphql } from './api.js';
 import { field, h, replace, select, uid } from './dom.js';
 import { valueLabel } from './labels.js';
-import { LIST_KEYS } from './revenue-link.js';
+import { CODED_KEYS, LIST_KEYS } from './revenue-link.js';
 
 // The explorer's settings hold enum values as the graph spells them (SCREAMING_SNAKE_CASE), sent as
 // they are; only its link spells them lower-case (revenue-link.js).
@@ -47,11 +47,11 @@ const cents = (text) => {
   return Number.isFinite(value) ? Math.round(value * 100) : undefined;
 };
 
-/** The GraphQL filter variables of an explorer view (revenue-link.js's shape); absent filters are left out. */
+/** The GraphQL filter variables of an explorer view (revenue-link.js's shape), codes as the graph's enum names; absent filters are left out. */
 export function filterVariables(view) {
   const variables = { timezone: view.timezone };
   for (const key of ['startDate', 'endDate', 'comment']) if (view[key]) variables[key] = view[key];
-  for (const key of LIST_KEYS) if (view[key]?.length) variables[key] = view[key];
+  for (const key of LIST_KEYS) if (view[key]?.length) variables[key] = CODED_KEYS.includes(key) ? view[key].map((code) => code.toUpperCase()) : view[key];
   if (cents(view.minNet) !== undefined) variables.minNetAmount = cents(view.minNet);
   if (cents(view.maxNet) !== undefined) variables.maxNetAmount = cents(view.maxNet);
   return variables;

@@ -4,6 +4,12 @@
 
 /** Filters that take several values: one URL parameter per value, named as the GraphQL argument. */
 export const LIST_KEYS = ['locationIds', 'locationNames', 'providerIds', 'providerNames', 'patientIds', 'patientNames', 'itemCategories', 'itemTypes', 'itemNames', 'paymentMediums'];
+/**
+ * List filters whose values are codes (PaymentMedium and RevenueItemType on the graph). Views and links
+ * hold them in the stored spelling (`wallet_pay`), as group keys and query engine rows give them, so a
+ * checkbox, a drill-down and an older link agree; filterVariables sends the graph's names.
+ */
+export const CODED_KEYS = ['itemTypes', 'paymentMediums'];
 /** Filters and view settings with one value; minNet and maxNet are in the currency's units (`12.50`), as typed. */
 export const ONE_KEYS = ['timezone', 'startDate', 'endDate', 'comment', 'minNet', 'maxNet', 'groupBy', 'groupKey', 'sortBy', 'sortDirection', 'page', 'perPage'];
 /**
@@ -31,7 +37,7 @@ export function revenueHref(view = {}) {
 export function readRevenueView(params) {
   const view = {};
   for (const key of ONE_KEYS) if (params.has(key)) view[key] = ENUM_KEYS.has(key) ? params.get(key).toUpperCase() : params.get(key);
-  for (const key of LIST_KEYS) if (params.has(key)) view[key] = params.getAll(key);
+  for (const key of LIST_KEYS) if (params.has(key)) view[key] = CODED_KEYS.includes(key) ? params.getAll(key).map((v) => v.toLowerCase()) : params.getAll(key);
   for (const key of ['page', 'perPage']) {
     if (view[key] === undefined) continue;
     const number = Number.parseInt(view[key], 10);

@@ -13,7 +13,7 @@ import { readRevenueView, revenueHref } from './revenue-link.js';
 const FILTER_ARGS = 'timezone: $timezone, startDate: $startDate, endDate: $endDate, locationIds: $locationIds, locationNames: $locationNames, providerIds: $providerIds, providerNames: $providerNames, patientIds: $patientIds, patientNames: $patientNames, itemCategories: $itemCategories, itemTypes: $itemTypes, itemNames: $itemNames, paymentMediums: $paymentMediums, comment: $comment';
 // Group summaries type the amounts Int (the contract's types), the other three Float: two variables each.
 const EXPLORE = `query Revenue($timezone: String!, $startDate: String, $endDate: String, $locationIds: [ID!], $locationNames: [String!], $providerIds: [ID!], $providerNames: [String!], $patientIds: [ID!], $patientNames: [String!],
-  $itemCategories: [String!], $itemTypes: [String!], $itemNames: [String!], $paymentMediums: [String!], $comment: String,
+  $itemCategories: [String!], $itemTypes: [RevenueItemType!], $itemNames: [String!], $paymentMediums: [PaymentMedium!], $comment: String,
   $minNet: Float, $maxNet: Float, $minNetInt: Int, $maxNetInt: Int, $grouped: Boolean!, $groupBy: RevenueGroupBy, $groupByOrAny: RevenueGroupBy!, $groupKey: String,
   $groupSort: RevenueGroupSortField!, $groupDirection: SortDirection!, $sortBy: RevenueBreakdownSortField!, $sortDirection: SortDirection!, $first: Int!, $after: String) {
   summary: revenueBreakdownSummary(${FILTER_ARGS}, minNetAmount: $minNet, maxNetAmount: $maxNet) { count grossAmount discountAmount netAmount averageNetAmount chargeItemCount soldPackageCount firstDate lastDate }
