@@ -13,7 +13,7 @@ import { readRevenueView, revenueHref } from './revenue-link.js';
 const FILTER_ARGS = 'timezone: $timezone, startDate: $startDate, endDate: $endDate, locationIds: $locationIds, locationNames: $locationNames, providerIds: $providerIds, providerNames: $providerNames, patientIds: $patientIds, patientNames: $patientNames, itemCategories: $itemCategories, itemTypes: $itemTypes, itemNames: $itemNames, paymentMediums: $paymentMediums, comment: $comment';
 // Group summaries type the amounts Int (the contract's types), the other three Float: two variables each.
 const EXPLORE = `query Revenue($timezone: String!, $startDate: String, $endDate: String, $locationIds: [ID!], $locationNames: [String!], $providerIds: [ID!], $providerNames: [String!], $patientIds: [ID!], $patientNames: [String!],
-  $itemCategories: [String!], $itemTypes: [String!], $itemNames: [String!], $paymentMediums: [String!], $comment: String,
+  $itemCategories: [String!], $itemTypes: [RevenueItemType!], $itemNames: [String!], $paymentMediums: [PaymentMedium!], $comment: String,
   $minNet: Float, $maxNet: Float, $minNetInt: Int, $maxNetInt: Int, $grouped: Boolean!, $groupBy: RevenueGroupBy, $groupByOrAny: RevenueGroupBy!, $groupKey: String,
   $groupSort: RevenueGroupSortField!, $groupDirection: SortDirection!, $sortBy: RevenueBreakdownSortField!, $sortDirection: SortDirection!, $first: Int!, $after: String) {
   summary: revenueBreakdownSummary(${FILTER_ARGS}, minNetAmount: $minNet, maxNetAmount: $maxNet) { count grossAmount discountAmount netAmount averageNetAmount chargeItemCount soldPackageCount firstDate lastDate }
@@ -90,7 +90,7 @@ async function createExplorer(view) {
     problems.hidden = true;
     for (const slot of form.querySelectorAll('.field-error')) slot.hidden = true;
     const { minNetAmount, maxNetAmount, ...filter } = filterVariables(current);
-    const byDay = current.groupBy === 'created_date';
+    const byDay = current.groupBy === 'CREATED_DATE';
     const lineVariables = { ...filter, groupBy: groupKey !== undefined ? current.groupBy : null, groupKey: groupKey ?? null, sortBy: current.sortBy, sortDirection: current.sortDirection };
     try {
       const data = await graphql(EXPLORE, {
@@ -100,10 +100,10 @@ async function createExplorer(view) {
         minNetInt: minNetAmount,
         maxNetInt: maxNetAmount,
         grouped: Boolean(current.groupBy),
-        groupByOrAny: current.groupBy || 'location',
+        groupByOrAny: current.groupBy || 'LOCATION',
         // Days in date order (their label is the date); other groups by net, largest first.
-        groupSort: byDay ? 'group_label' : 'net_amount',
-        groupDirection: byDay ? 'asc' : 'desc',
+        groupSort: byDay ? 'GROUP_LABEL' : 'NET_AMOUNT',
+        groupDirection: byDay ? 'ASC' : 'DESC',
         ...pageWindow(current.page, current.perPage),
       });
       if (asked !== state.asked) return;
