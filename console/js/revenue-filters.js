@@ -52,8 +52,8 @@ export function filterVariables(view) {
   const variables = { timezone: view.timezone };
   for (const key of ['startDate', 'endDate', 'comment']) if (view[key]) variables[key] = view[key];
   for (const key of LIST_KEYS) if (view[key]?.length) variables[key] = CODED_KEYS.includes(key) ? view[key].map((code) => code.toUpperCase()) : view[key];
-  if (cents(view.minNet) !== undefined) variables.minNetAmount = cents(view.minNet);
-  if (cents(view.maxNet) !== undefined) variables.maxNetAmount = cents(view.maxNet);
+  if (cents(view.minNet) !== undefined) variables.minNetCents = cents(view.minNet);
+  if (cents(view.maxNet) !== undefined) variables.maxNetCents = cents(view.maxNet);
   return variables;
 }
 
@@ -98,8 +98,8 @@ export async function revenueFilters(model, { onChipRemoved = () => {} } = {}) {
       field('Time zone', timezone, { errorKey: 'timezone' }),
       field('From', startDate, { errorKey: 'startDate' }),
       field('To (inclusive)', endDate, { errorKey: 'endDate' }),
-      field(`Min net per line (${currency})`, minNet, { errorKey: 'minNetAmount' }),
-      field(`Max net per line (${currency})`, maxNet, { errorKey: 'maxNetAmount' }),
+      field(`Min net per line (${currency})`, minNet, { errorKey: 'minNetCents' }),
+      field(`Max net per line (${currency})`, maxNet, { errorKey: 'maxNetCents' }),
       field('Comment contains', comment, { errorKey: 'comment' }),
     ),
     h('div', { className: 'row checks-row' }, Object.values(sets)),

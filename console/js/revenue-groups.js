@@ -30,7 +30,7 @@ const NET = { title: 'Net', shortTitle: 'Net', type: 'number', meta: { unit: 'ce
 /** The chart's answer in the query engine's shape: days as a day-grained time dimension, other groups as a string dimension with unique labels. */
 function chartAnswer(groupBy, list) {
   if (groupBy === 'CREATED_DATE') {
-    const data = list.map((g) => ({ [DAY_KEY]: `${g.groupKey}T00:00:00.000`, net: g.netAmount }));
+    const data = list.map((g) => ({ [DAY_KEY]: `${g.groupKey}T00:00:00.000`, net: g.netCents }));
     const dateRange = list.length ? [list[0].groupKey, list[list.length - 1].groupKey] : undefined;
     return {
       data,
@@ -45,7 +45,7 @@ function chartAnswer(groupBy, list) {
     let label = groupName(groupBy, g);
     for (let n = 2; keys.has(label); n += 1) label = `${groupName(groupBy, g)} (${n})`;
     keys.set(label, g.groupKey ?? '');
-    return { group: label, net: g.netAmount };
+    return { group: label, net: g.netCents };
   });
   return {
     data,
@@ -69,10 +69,10 @@ export function showGroups(section, { list, groupBy, groupByLabel, openKey, onOp
       { 'aria-current': openKey === (g.groupKey ?? '') ? 'true' : null },
       h('th', { scope: 'row' }, name),
       h('td', { className: 'num' }, number(g.count)),
-      h('td', { className: 'num' }, money(g.grossAmount)),
-      h('td', { className: 'num' }, money(g.discountAmount)),
-      h('td', { className: 'num' }, money(g.netAmount)),
-      h('td', { className: 'num' }, money(g.averageNetAmount)),
+      h('td', { className: 'num' }, money(g.grossCents)),
+      h('td', { className: 'num' }, money(g.discountCents)),
+      h('td', { className: 'num' }, money(g.netCents)),
+      h('td', { className: 'num' }, money(g.averageNetCents)),
       h('td', {}, h('button', { type: 'button', className: 'link-button', onClick: () => onOpen(g.groupKey ?? '') }, `Lines of ${name}`)),
     );
   });

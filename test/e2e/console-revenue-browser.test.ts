@@ -17,7 +17,7 @@ const describeInBrowser = executablePath ? describe : describe.skip;
 
 const day = (daysAgo: number) => new Date(Date.now() - daysAgo * 86_400_000).toISOString().slice(0, 10);
 const count = (text: string) => Number(/· ([\d,]+) lines/.exec(text)?.[1].replaceAll(',', ''));
-const LINE_FIELDS = 'id patientName grossAmount discountAmount netAmount';
+const LINE_FIELDS = 'id patientName grossCents discountCents netCents';
 const BREAKDOWN_ARGS = '$timezone: String!, $startDate: String, $endDate: String, $locationIds: [ID!], $providerNames: [String!], $groupBy: RevenueGroupBy, $groupKey: String, $sortBy: RevenueBreakdownSortField! = CREATED_DATE, $sortDirection: SortDirection! = DESC, $after: String';
 const BREAKDOWN = `query(${BREAKDOWN_ARGS}) { revenueBreakdown(timezone: $timezone, startDate: $startDate, endDate: $endDate, locationIds: $locationIds, providerNames: $providerNames, groupBy: $groupBy, groupKey: $groupKey, sortBy: $sortBy, sortDirection: $sortDirection, first: 100, after: $after) { totalCount pageInfo { hasNextPage endCursor } nodes { ${LINE_FIELDS} } } }`;
 
@@ -189,7 +189,7 @@ describeInBrowser(`the revenue explorer in Chromium (${process.env.E2E_MODE} mod
     const [from, to] = [day(50), day(8)];
     // A link as the console wrote it before the graph's enum names changed (`created_date`) still opens its view.
     const page = await openAs(admin, `#/revenue?${new URLSearchParams({ timezone: 'UTC', startDate: from, endDate: to, groupBy: 'created_date' })}`);
-    const api = (await gql(demo, `{ revenueBreakdownGroupSummaries(timezone: "UTC", startDate: "${from}", endDate: "${to}", groupBy: CREATED_DATE, sortBy: NET_AMOUNT) { groupKey count netAmount } }`)).revenueBreakdownGroupSummaries as { groupKey: string; count: number; netAmount: number }[];
+    const api = (await gql(demo, `{ revenueBreakdownGroupSummaries(timezone: "UTC", startDate: "${from}", endDate: "${to}", groupBy: CREATED_DATE, sortBy: NET_AMOUNT) { groupKey count netCents } }`)).revenueBreakdownGroupSummaries as { groupKey: string; count: number; netCents: number }[];
     const days = api.map((g) => g.groupKey).sort();
     expect(days.length).toBeGreaterThan(20);
     const view = await screen(page);
@@ -201,7 +201,7 @@ describeInBrowser(`the revenue explorer in Chromium (${process.env.E2E_MODE} mod
       return { categories: option.xAxis[0].data as string[], values: option.series[0].data as (number | null)[] };
     });
     expect(drawn.categories).toEqual([...drawn.categories].sort());
-    for (const g of api) expect(drawn.values[drawn.categories.indexOf(g.groupKey)]).toBe(g.netAmount);
+    for (const g of api) expect(drawn.values[drawn.categories.indexOf(g.groupKey)]).toBe(g.netCents);
 
     const download = page.waitForEvent('download');
     await page.getByRole('button', { name: 'Download chart (PNG)' }).click();
@@ -283,7 +283,7 @@ describeInBrowser(`the revenue explorer in Chromium (${process.env.E2E_MODE} mod
   it('exports the whole result as one CSV, page after page, amounts in currency units; an analyst’s has patients masked', async () => {
     const { from, total } = await moreThanOnePage();
     const variables = { timezone: 'UTC', startDate: from, endDate: day(1), sortBy: 'NET_AMOUNT' as const, sortDirection: 'DESC' as const };
-    const lines: { id: string; patientName: string | null; grossAmount: number; discountAmount: number; netAmount: number }[] = [];
+    const lines: { id: string; patientName: string | null; grossCents: number; discountCents: number; netCents: number }[] = [];
     for (let after: string | null = null, more = true; more; ) {
       const answer: { pageInfo: { hasNextPage: boolean; endCursor: string | null }; nodes: typeof lines } = (await gql(demo, BREAKDOWN, { ...variables, after })).revenueBreakdown;
       ({ hasNextPage: more, endCursor: after } = answer.pageInfo);
@@ -298,8 +298,9 @@ describeInBrowser(`the revenue explorer in Chromium (${process.env.E2E_MODE} mod
     expect(full.header).not.toContain('netAmount');
     const at = (name: string) => full.header.indexOf(name);
     expect(full.rows.map((r) => r[at('id')])).toEqual(lines.map((l) => l.id));
-    for (const amount of ['grossAmount', 'discountAmount', 'netAmount'] as const) {
-      expect(full.rows.map((r) => r[at(`${amount}_${currency}`)])).toEqual(lines.map((l) => (l[amount] / 100).toFixed(2)));
+    // The file names its amounts in currency units as REST does (`netAmount_USD`); the graph's lines have them in cents.
+    for (const [amount, cents] of [['grossAmount', 'grossCents'], ['discountAmount', 'discountCents'], ['netAmount', 'netCents']] as const) {
+      expect(full.rows.map((r) => r[at(`${amount}_${currency}`)])).toEqual(lines.map((l) => (l[cents] / 100).toFixed(2)));
     }
     expect(full.rows.map((r) => r[at('patientName')])).toEqual(lines.map((l) => l.patientName ?? ''));
     expect(full.progress[0]).toBe(`0 of ${total.toLocaleString('en-US')} lines`);
