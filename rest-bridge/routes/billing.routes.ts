@@ -8,7 +8,7 @@ const GIFT_CARD = `id code initialValue: initialValueCents currentBalance: curre
   recipientPatientId recipientPatientName recipientPatientEmail recipientPatientPhone recipientNote
   chargeItemId suppressRecipientNotification transactions { id type amountCents balanceAfterCents createdAt }`;
 const LOCATION = 'id isVirtual name addressLineOne addressLineTwo city state zipCode country createdDate partnerLocationId';
-const MERCHANT_ACCOUNT = `id name isDefault cardProcessingFee perTransactionFee inPersonCardProcessingFee inPersonPerTransactionFee
+const MERCHANT_ACCOUNT = `id name isDefault cardProcessingFee perTransactionFee: perTransactionFeeCents inPersonCardProcessingFee inPersonPerTransactionFee: inPersonPerTransactionFeeCents
   createdDate updatedDate locations { ${LOCATION} }`;
 
 /** Digits as the contract types them (integer); GraphQL keeps text, so `"0123"` becomes `123` here (docs/api.md, Billing). */

@@ -183,7 +183,7 @@ describe('test mode: test keys see only their tenant\'s test data (real HTTP, Po
 
   it('opens a test merchant account at the sandbox', async () => {
     const open = 'mutation($i: CreateMerchantAccountInput!) { createMerchantAccount(input: $i) { id } }';
-    const fees = { cardProcessingFee: 2.9, perTransactionFee: 30, inPersonCardProcessingFee: 2.6, inPersonPerTransactionFee: 10 };
+    const fees = { cardProcessingFee: 2.9, perTransactionFeeCents: 30, inPersonCardProcessingFee: 2.6, inPersonPerTransactionFeeCents: 10 };
     const res = await test.graphql(open, { i: { name: 'Test payments', ...fees } });
     expect([res.status, res.body.errors]).toEqual([200, undefined]);
     expect(live.openings).toHaveLength(0);

@@ -13,7 +13,7 @@ const ACCOUNT = 'mutation($i: CreateMerchantAccountInput!) { createMerchantAccou
 const DEFAULT = 'mutation($id: ID!) { setDefaultMerchantAccount(id: $id) { id } }';
 const CHARGE = 'mutation($i: RecordChargeItemInput!) { recordChargeItem(input: $i) { id } }';
 const PACKAGE = 'mutation($i: RecordSoldPackageInput!) { recordSoldPackage(input: $i) { id } }';
-const FEES = { cardProcessingFee: 2.9, perTransactionFee: 30, inPersonCardProcessingFee: 2.6, inPersonPerTransactionFee: 10 };
+const FEES = { cardProcessingFee: 2.9, perTransactionFeeCents: 30, inPersonCardProcessingFee: 2.6, inPersonPerTransactionFeeCents: 10 };
 const card = () => ({ paymentMethodId: `pm_${Math.random().toString(36).slice(2)}`, methodType: 'CARD', card: { brand: 'visa', last4: '4242', expMonth: 12, expYear: 2031 } });
 
 /**

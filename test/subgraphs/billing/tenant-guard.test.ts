@@ -45,7 +45,7 @@ describe('billing under the tenant guard (real PostgreSQL)', () => {
     rowsOfB.card = ok(await kit.run(b, CARD, { i: { initialValueCents: 5000, suppressRecipientNotification: true } }), 'issueGiftCard');
     rowsOfB.method = ok(await kit.run(b, PM, { p: rowsOfB.patient, i: { paymentMethodId: `pm_guard_${Date.now()}`, methodType: 'CARD', card: { brand: 'visa', last4: '4242', expMonth: 1, expYear: 2032 } } }), 'createPatientPaymentMethod');
     rowsOfB.member = ok(await kit.run(b, MEMBER, { i: { patientId: rowsOfB.patient, planName: 'Guarded', priceCents: 100, interval: 'MONTH', status: 'ACTIVE', balanceDueCents: 0 } }), 'createMember');
-    const fees = { cardProcessingFee: 2.9, perTransactionFee: 30, inPersonCardProcessingFee: 2.6, inPersonPerTransactionFee: 10 };
+    const fees = { cardProcessingFee: 2.9, perTransactionFeeCents: 30, inPersonCardProcessingFee: 2.6, inPersonPerTransactionFeeCents: 10 };
     rowsOfB.account = ok(await kit.run(b, ACCOUNT, { i: { name: 'Guarded', processorAccountId: `acct_guard_${Date.now()}`, locationIds: [rowsOfB.location], ...fees } }), 'createMerchantAccount');
   });
   afterAll(() => kit?.close());
