@@ -12,7 +12,7 @@ import { buildPeerReport, GATEWAYS, LOADS, QUERIES, type Cell, type Gateway, typ
 
 const DOCUMENTS: Record<Query, string> = {
   publicTenant: 'query PublicTenant { publicTenant { id name timezone locale currency website phone primaryColor logoUrl receiptLogoUrl } }',
-  merchantAccounts: 'query MerchantAccounts { merchantAccounts { id name isDefault cardProcessingFee perTransactionFee locations { id name city } } }',
+  merchantAccounts: 'query MerchantAccounts { merchantAccounts { id name isDefault cardProcessingFee perTransactionFeeCents locations { id name city } } }',
 };
 
 /**
@@ -125,7 +125,7 @@ async function seededTenant(ctx: BenchContext, i: number): Promise<BenchTenant> 
   const harbor = (await gql(location, { i: { name: 'Harbor', addressLineOne: '1 Main St', city: 'Portland' } })).createLocation.id;
   const video = (await gql(location, { i: { name: 'Video', isVirtual: true } })).createLocation.id;
   const account = 'mutation($i: CreateMerchantAccountInput!) { createMerchantAccount(input: $i) { id } }';
-  const fees = { cardProcessingFee: 2.9, perTransactionFee: 30, inPersonCardProcessingFee: 2.6, inPersonPerTransactionFee: 10 };
+  const fees = { cardProcessingFee: 2.9, perTransactionFeeCents: 30, inPersonCardProcessingFee: 2.6, inPersonPerTransactionFeeCents: 10 };
   await gql(account, { i: { name: 'Clinic', processorAccountId: `acct_peer_${tenant.tenantId}_1`, ...fees, locationIds: [harbor] } });
   await gql(account, { i: { name: 'Telehealth', processorAccountId: `acct_peer_${tenant.tenantId}_2`, ...fees, locationIds: [harbor, video] } });
   return tenant;

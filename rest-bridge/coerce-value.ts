@@ -55,14 +55,21 @@ const FALSE_TEXT = new Set(['0', 'off', 'f', 'false', 'n', 'no']);
 const INT32_MAX = 2147483647;
 const INT32_MIN = -2147483648;
 
-/** GraphQL Int is 32-bit; Pydantic has no such limit, so say it the way a `ge`/`le` constraint would. */
-function int32(n: number, loc: Loc, input: unknown, issues: ValidationIssue[]): number | undefined {
-  if (n > INT32_MAX) {
-    issues.push({ type: 'less_than_equal', loc, msg: `Input should be less than or equal to ${INT32_MAX}`, input, ctx: { le: INT32_MAX } });
+/** The integer scalars and their bounds: GraphQL's Int is 32-bit, graphql-scalars' SafeInt (money, docs/api.md) holds 2^53 - 1. */
+const INT_BOUNDS: Record<string, { min: number; max: number }> = {
+  Int: { min: INT32_MIN, max: INT32_MAX },
+  SafeInt: { min: Number.MIN_SAFE_INTEGER, max: Number.MAX_SAFE_INTEGER },
+};
+
+/** Pydantic has no integer limit, so the scalar's bounds are said the way a `ge`/`le` constraint would. */
+function inBounds(type: GraphQLScalarType, n: number, loc: Loc, input: unknown, issues: ValidationIssue[]): number | undefined {
+  const { min, max } = INT_BOUNDS[type.name];
+  if (n > max) {
+    issues.push({ type: 'less_than_equal', loc, msg: `Input should be less than or equal to ${max}`, input, ctx: { le: max } });
     return undefined;
   }
-  if (n < INT32_MIN) {
-    issues.push({ type: 'greater_than_equal', loc, msg: `Input should be greater than or equal to ${INT32_MIN}`, input, ctx: { ge: INT32_MIN } });
+  if (n < min) {
+    issues.push({ type: 'greater_than_equal', loc, msg: `Input should be greater than or equal to ${min}`, input, ctx: { ge: min } });
     return undefined;
   }
   return n;
@@ -128,9 +135,10 @@ function coerceCustom(type: GraphQLScalarType, value: unknown, loc: Loc, issues:
 /** Text from the path, the query string or a header, Pydantic's lax str -> scalar rules. */
 function coerceTextScalar(type: GraphQLScalarType, raw: string, loc: Loc, issues: ValidationIssue[]): unknown {
   switch (type.name) {
-    case 'Int': {
+    case 'Int':
+    case 'SafeInt': {
       const text = raw.trim();
-      return INT_TEXT.test(text) ? int32(Number(text.replace(/_/g, '')), loc, raw, issues) : fail(issues, 'int_parsing', loc, raw);
+      return INT_TEXT.test(text) ? inBounds(type, Number(text.replace(/_/g, '')), loc, raw, issues) : fail(issues, 'int_parsing', loc, raw);
     }
     case 'Float': {
       const text = raw.trim();
@@ -183,10 +191,11 @@ function coerceJsonScalar(type: GraphQLScalarType, value: unknown, loc: Loc, iss
   if (refusedText(value, loc, issues)) return undefined;
   switch (type.name) {
     case 'Int':
+    case 'SafeInt':
       if (typeof value === 'string') return coerceTextScalar(type, value, loc, issues);
       if (typeof value === 'boolean') return Number(value);
       if (typeof value !== 'number') return fail(issues, 'int_type', loc, value);
-      return Number.isInteger(value) ? int32(value, loc, value, issues) : fail(issues, 'int_from_float', loc, value);
+      return Number.isInteger(value) ? inBounds(type, value, loc, value, issues) : fail(issues, 'int_from_float', loc, value);
     case 'Float':
       if (typeof value === 'string') return coerceTextScalar(type, value, loc, issues);
       if (typeof value === 'boolean') return Number(value);

@@ -1,5 +1,8 @@
 import {
+  GraphQLFloat,
   GraphQLInputType,
+  GraphQLInt,
+  GraphQLNonNull,
   GraphQLSchema,
   OperationDefinitionNode,
   VariableDefinitionNode,
@@ -22,7 +25,8 @@ export interface HttpInput {
   body: unknown;
 }
 
-type TextSource = 'path' | 'query' | 'header';
+/** Where a text parameter comes from. */
+export type TextSource = 'path' | 'query' | 'header';
 
 /** One operation variable with its schema type, resolved once per mapping entry. */
 interface Variable {
@@ -63,7 +67,7 @@ export function coerceRequest(
         if (variable.required) fail(issues, 'missing', [source, restName], null);
         continue;
       }
-      variables[name] = coerceText(variable.type, raw, [source, restName], issues);
+      variables[name] = coerceText(restType(route, source, restName, variable.type), raw, [source, restName], issues);
     }
   };
   fromText('path', route.pathParams, input.pathParams);
@@ -86,7 +90,16 @@ export function coerceRequest(
     const rename = route.body.rename;
     variables[variable.name] = toGraphFields(coerceBody(route.body, restBodyType(variable.type, rename), input.body, issues), rename);
   }
-  return issues.length > 0 ? { issues } : { variables };
+  if (issues.length > 0) return { issues };
+  return { variables: route.variables ? route.variables(variables) : variables };
+}
+
+/** The type a text parameter is validated (and documented) as: its variable's, unless the route keeps a REST scalar of its own. */
+export function restType(route: RouteDefinition, source: TextSource, restName: string, type: GraphQLInputType): GraphQLInputType {
+  const scalar = source === 'query' ? route.restScalars?.[restName] : undefined;
+  if (!scalar) return type;
+  const own = scalar === 'Int' ? GraphQLInt : GraphQLFloat;
+  return isNonNullType(type) ? new GraphQLNonNull(own) : own;
 }
 
 /** A body read field by field: the object, or undefined once its refusal is recorded (the same refusals as a whole body's). */

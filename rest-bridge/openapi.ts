@@ -16,6 +16,7 @@ import {
   VariableDefinitionNode,
 } from 'graphql';
 import { restBodyType } from './body-rename';
+import { restType } from './coerce';
 import { inputTypeSchema, JsonSchema, notNull, objectSchema, parameterSchema, SchemaComponents } from './json-schema';
 import { tagObjects } from './openapi-tags';
 import { pageSchema, withPageVariable } from './page-list';
@@ -201,7 +202,10 @@ function operationObject(route: DocumentedRoute, schema: GraphQLSchema, schemas:
   const placeholders = [...route.path.matchAll(/\{([^}]+)\}/g)].map((m) => m[1]);
   const parameters = [
     ...placeholders.map((name) => parameter('path', name, variable(route.pathParams?.[name], `path parameter ${name}`), schemas)),
-    ...Object.entries(route.queryParams ?? {}).map(([name, v]) => parameter('query', name, variable(v, `query parameter ${name}`), schemas)),
+    ...Object.entries(route.queryParams ?? {}).map(([name, v]) => {
+      const found = variable(v, `query parameter ${name}`);
+      return parameter('query', name, { ...found, type: restType(route, 'query', name, found.type) }, schemas);
+    }),
     ...Object.entries(route.headerParams ?? {}).map(([name, v]) => parameter('header', name, variable(v, `header ${name}`), schemas)),
   ];
 

@@ -89,6 +89,14 @@ export interface RouteDefinition {
   pathParams?: Record<string, string>;
   /** Query parameter name (snake_case, as the contract) -> operation variable name. */
   queryParams?: Record<string, string>;
+  /**
+   * Query parameters the contract types otherwise than the graph argument they feed (REST kept when
+   * the graph changed, e.g. money bounds that became SafeInt cents): REST name -> the scalar REST
+   * validates and documents them as; `variables` turns the values into the arguments' type.
+   */
+  restScalars?: Record<string, 'Int' | 'Float'>;
+  /** Rewrites the coerced variables before the operation runs (see `restScalars`). */
+  variables?: (variables: Record<string, unknown>) => Record<string, unknown>;
   /** Lower-case header name -> operation variable name. */
   headerParams?: Record<string, string>;
   body?: BodyMapping;

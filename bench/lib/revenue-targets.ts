@@ -55,7 +55,7 @@ export function revenueTargets(baseUrl: string, tenant: BenchTenant, pool: Pool,
   // Lines-only requests read a quarter: over a year at 10M lines they run into the 5 s statement timeout on a busy machine.
   const quarter = { start: new Date(Date.parse(`${year.end}T00:00:00Z`) - 89 * 86_400_000).toISOString().slice(0, 10), end: year.end };
   const quarterArgs = { timezone, startDate: quarter.start, endDate: quarter.end };
-  const amountFilter = parseRevenueFilter({ ...quarterArgs, minNetAmount: 0 }, new QueryIssues());
+  const amountFilter = parseRevenueFilter({ ...quarterArgs, minNetCents: 0 }, new QueryIssues());
   const monthly = { measures: ['revenue.netAmount', 'revenue.count'], timeDimensions: [{ dimension: 'revenue.createdAt', granularity: 'month', dateRange: [year.start, year.end] }], timezone };
   const byType = {
     measures: ['revenue.netAmount', 'revenue.count'],

@@ -4,14 +4,17 @@ import { bucket, memberValue, money, number } from './format.js';
 import { valueLabel } from './labels.js';
 import { bucketRun, GRANULARITIES, isAverage, queryRange } from './time-series.js';
 
-/** Every ChartType of the API, in the schema's order; a test checks it against schema/supergraph.graphql. */
+/**
+ * Every ChartType of the API, in the schema's order and spelling (the graph's SCREAMING_SNAKE_CASE:
+ * the console only talks GraphQL, so a widget's chartType is used as sent); a test checks it against schema/supergraph.graphql.
+ */
 export const CHART_TYPES = [
-  ['line', 'Line'],
-  ['bar', 'Bar'],
-  ['area', 'Area'],
-  ['pie', 'Pie'],
-  ['table', 'Table'],
-  ['kpi', 'KPI (single figure)'],
+  ['LINE', 'Line'],
+  ['BAR', 'Bar'],
+  ['AREA', 'Area'],
+  ['PIE', 'Pie'],
+  ['TABLE', 'Table'],
+  ['KPI', 'KPI (single figure)'],
 ];
 
 const MAX_SERIES = 12;
@@ -109,7 +112,7 @@ function plan(chartType, result, width, fontFamily = 'sans-serif') {
   // ECharts' own aria stays off: it reads raw numbers (cents); the chart's text alternative is ours (draw()).
   // The page's own font, named: ECharts measures labels on a canvas, where `inherit` is no font, so cut and turned labels would be measured too short.
   const base = { animation: !reducedMotion(), aria: { enabled: false }, backgroundColor: 'transparent', tooltip: {}, textStyle: { fontFamily } };
-  if (chartType === 'pie') {
+  if (chartType === 'PIE') {
     const measure = shape.measureKeys[0];
     const unit = shape.describe(measure)?.meta?.unit;
     const names = result.data.map((row) => (shape.categoryKey ? categoryLabel(row[shape.categoryKey], shape.describe(shape.categoryKey), shape.categoryKey) : 'Total'));
@@ -140,7 +143,7 @@ function plan(chartType, result, width, fontFamily = 'sans-serif') {
       tooltip: { trigger: 'axis' },
       legend: series.length > 1 ? { type: 'scroll', top: 0 } : undefined,
       grid: { left: 16, right: 16, top: series.length > 1 ? 32 : 16, bottom: 8, containLabel: true },
-      xAxis: { type: 'category', data: categories, boundaryGap: chartType === 'bar', axisLabel: axisLabel(width) },
+      xAxis: { type: 'category', data: categories, boundaryGap: chartType === 'BAR', axisLabel: axisLabel(width) },
       yAxis: (units.length ? units : ['count']).map((unit, index) => ({
         type: 'value',
         name: units.length > 1 ? (unit === 'cents' ? 'Amount' : 'Count') : undefined,
@@ -148,14 +151,15 @@ function plan(chartType, result, width, fontFamily = 'sans-serif') {
         splitLine: { show: index === 0 },
         axisLabel: { formatter: unit === 'cents' ? compactMoney : (v) => number(v) },
       })),
+      // ECharts' own series types are lower-case words; the chart types are the graph's names.
       series: series.map((s) => ({
-        type: chartType === 'bar' ? 'bar' : 'line',
+        type: chartType === 'BAR' ? 'bar' : 'line',
         name: s.name,
         data: s.data,
         yAxisIndex: units.indexOf(unitOf(s.unit)),
         tooltip: { valueFormatter: formatter(s.unit) },
-        ...(chartType === 'area' ? { areaStyle: { opacity: 0.35 }, stack: shape.splitKey ? 'total' : undefined } : {}),
-        ...(chartType === 'line' ? { showSymbol: s.data.length < 40 } : {}),
+        ...(chartType === 'AREA' ? { areaStyle: { opacity: 0.35 }, stack: shape.splitKey ? 'total' : undefined } : {}),
+        ...(chartType === 'LINE' ? { showSymbol: s.data.length < 40 } : {}),
       })),
     },
     head: [shape.categoryKey ? heading(shape, shape.categoryKey) : '', ...series.map((s) => s.name)],
@@ -164,7 +168,7 @@ function plan(chartType, result, width, fontFamily = 'sans-serif') {
   };
 }
 
-/** The ECharts option of a widget's answer for line, bar, area or pie; `width` (pixels) decides how labels fit. */
+/** The ECharts option of a widget's answer for LINE, BAR, AREA or PIE; `width` (pixels) decides how labels fit. */
 export function chartOption(chartType, result, { width = DEFAULT_WIDTH, fontFamily } = {}) {
   return plan(chartType, result, width, fontFamily).option;
 }
@@ -210,18 +214,18 @@ export function pickedMembers(result, params) {
 }
 
 /**
- * Draws an answer into `container` as `chartType` (ECharts for line/bar/area/pie, HTML for table and kpi).
+ * Draws an answer into `container` as `chartType`, a ChartType (ECharts for LINE/BAR/AREA/PIE, HTML for TABLE and KPI).
  * `onPick(members)`, when given, is called with pickedMembers() when a bar, slice or point is clicked.
  * A chart is an image named by `caption` and described by a hidden table of its figures, formatted.
  */
 export function draw(container, chartType, result, caption, options = {}) {
   disposeIn(container);
-  if (result.data.length === 0 && chartType !== 'kpi') {
+  if (result.data.length === 0 && chartType !== 'KPI') {
     replace(container, h('p', { className: 'empty' }, 'No data for this query.'));
     return;
   }
-  if (chartType === 'table') return void replace(container, table(result, caption));
-  if (chartType === 'kpi') return void replace(container, kpi(result));
+  if (chartType === 'TABLE') return void replace(container, table(result, caption));
+  if (chartType === 'KPI') return void replace(container, kpi(result));
   const textId = uid('chart-text');
   const target = h('div', { className: 'chart', role: 'img', 'aria-label': caption, 'aria-describedby': textId });
   // The drawn SVG has a fixed size: without containment it would hold its grid cell at the old width when the window narrows.

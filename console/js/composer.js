@@ -44,7 +44,7 @@ export async function renderComposer(view, { dashboardId, widgetId }) {
   if (!loading.isConnected) return;
   const back = `#/dashboards/${encodeURIComponent(dashboard.id)}`;
   const name = h('input', { name: 'name', value: widget?.name ?? '', size: 40 });
-  const chartType = select(CHART_TYPES, { name: 'chartType', value: widget?.chartType ?? 'bar' });
+  const chartType = select(CHART_TYPES, { name: 'chartType', value: widget?.chartType ?? 'BAR' });
   const archived = h('input', { type: 'checkbox', name: 'isArchived', checked: widget?.isArchived ?? false });
   const position = widget?.position ?? { x: 0, y: 0, w: 6, h: 4 };
   const axes = Object.fromEntries(['x', 'y', 'w', 'h'].map((axis) => [axis, h('input', { type: 'number', name: axis, value: String(position[axis]), step: '1', inputmode: 'numeric', size: 4 })]));

@@ -1,7 +1,7 @@
 // CSV of revenue lines (RFC 4180: comma separated, CRLF, quotes doubled).
 
 /** The fields of a revenue line the explorer reads and exports, in the API's names (amounts in integer cents there; revenue-export.js writes them in units). */
-export const LINE_COLUMNS = ['id', 'createdAt', 'localDate', 'source', 'locationId', 'locationName', 'providerId', 'providerName', 'patientId', 'patientName', 'itemCategory', 'itemType', 'itemName', 'paymentMedium', 'grossAmount', 'discountAmount', 'netAmount', 'comment'];
+export const LINE_COLUMNS = ['id', 'createdAt', 'localDate', 'source', 'locationId', 'locationName', 'providerId', 'providerName', 'patientId', 'patientName', 'itemCategory', 'itemType', 'itemName', 'paymentMedium', 'grossCents', 'discountCents', 'netCents', 'comment'];
 
 function cell(value) {
   if (value === null || value === undefined) return '';

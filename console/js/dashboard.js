@@ -15,7 +15,8 @@ const DASHBOARD = `query Dashboard($id: ID!) {
 const DELETE_WIDGET = `mutation DeleteWidget($id: ID!) { deleteWidget(id: $id) }`;
 /** Auto-refresh choices, in minutes ('' is off); `refresh` in the URL. */
 const REFRESH = [['', 'Off'], ['1', 'Every minute'], ['5', 'Every 5 minutes'], ['15', 'Every 15 minutes']];
-const PICKABLE = new Set(['bar', 'line', 'area', 'pie']);
+/** Chart types (the graph's ChartType names) drawn by ECharts: a mark can be clicked, and the chart saved as a PNG. */
+const PICKABLE = new Set(['BAR', 'LINE', 'AREA', 'PIE']);
 
 /**
  * One dashboard: its active widgets at their grid cells, each drawn from its own query, with a

@@ -5,7 +5,7 @@ import { pageOf, pageWindow } from './pages.js';
 
 const PER_PAGE = 10;
 const LIST = `query Dashboards($first: Int!, $after: String, $name: String) {
-  dashboards(first: $first, after: $after, name: $name, sortBy: name, sortDirection: asc) {
+  dashboards(first: $first, after: $after, name: $name, sortBy: NAME, sortDirection: ASC) {
     totalCount nodes { id name description locationId updatedAt widgets { id isArchived } }
   }
 }`;

@@ -105,6 +105,7 @@ export function queryForm(model, query = {}, tenantTimezone = 'UTC') {
   }
 
   const orderMember = select([['', 'The API’s default'], ...[...cube.measures, ...plain].map((m) => [m.name, m.shortTitle])], { name: 'orderMember' });
+  // The query is JSON, in the query engine's words: its directions stay lower-case, unlike the graph's SortDirection.
   const orderDirection = select([['desc', 'Descending'], ['asc', 'Ascending']], { name: 'orderDirection' });
   const order = Array.isArray(query.order) ? query.order[0] : query.order ? Object.entries(query.order)[0] : undefined;
   if (order) [orderMember.value, orderDirection.value] = order;

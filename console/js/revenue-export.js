@@ -11,24 +11,35 @@ import { number } from './format.js';
 // them: masked for a role without patients:read, so the file shows no more than the screen.
 
 const PER_PAGE = 100;
-const AMOUNTS = new Set(['grossAmount', 'discountAmount', 'netAmount']);
+// The file's amounts are in currency units, so they keep the contract's `...Amount` names (`netAmount_USD`), not the graph's `...Cents`.
+const AMOUNTS = new Map([['grossCents', 'grossAmount'], ['discountCents', 'discountAmount'], ['netCents', 'netAmount']]);
+// Enum fields come as the graph's names (`WALLET_PAY`); the file keeps the stored spelling (`wallet_pay`),
+// as REST's breakdown and files exported before the rename have it.
+const CODES = new Set(['source', 'itemType', 'paymentMedium']);
+// The file keeps REST's name for the line's instant too (`createdDate`; the graph says `createdAt`).
+const RENAMED = new Map([['createdAt', 'createdDate']]);
+/** The file's column for an API field: amounts named with their currency, renamed fields as REST names them. */
+const fileColumn = (column, currency) => (AMOUNTS.has(column) ? `${AMOUNTS.get(column)}_${currency}` : (RENAMED.get(column) ?? column));
 const EXPORT = `query RevenueExport($timezone: String!, $startDate: String, $endDate: String, $locationIds: [ID!], $locationNames: [String!], $providerIds: [ID!], $providerNames: [String!],
-  $patientIds: [ID!], $patientNames: [String!], $itemCategories: [String!], $itemTypes: [String!], $itemNames: [String!], $paymentMediums: [String!], $comment: String,
-  $minNetAmount: Float, $maxNetAmount: Float, $groupBy: RevenueGroupBy, $groupKey: String, $sortBy: RevenueBreakdownSortField!, $sortDirection: SortDirection!, $after: String) {
+  $patientIds: [ID!], $patientNames: [String!], $itemCategories: [String!], $itemTypes: [RevenueItemType!], $itemNames: [String!], $paymentMediums: [PaymentMedium!], $comment: String,
+  $minNetCents: SafeInt, $maxNetCents: SafeInt, $groupBy: RevenueGroupBy, $groupKey: String, $sortBy: RevenueBreakdownSortField!, $sortDirection: SortDirection!, $after: String) {
   lines: revenueBreakdown(timezone: $timezone, startDate: $startDate, endDate: $endDate, locationIds: $locationIds, locationNames: $locationNames, providerIds: $providerIds, providerNames: $providerNames,
     patientIds: $patientIds, patientNames: $patientNames, itemCategories: $itemCategories, itemTypes: $itemTypes, itemNames: $itemNames, paymentMediums: $paymentMediums, comment: $comment,
-    minNetAmount: $minNetAmount, maxNetAmount: $maxNetAmount, groupBy: $groupBy, groupKey: $groupKey, sortBy: $sortBy, sortDirection: $sortDirection, first: ${PER_PAGE}, after: $after) {
+    minNetCents: $minNetCents, maxNetCents: $maxNetCents, groupBy: $groupBy, groupKey: $groupKey, sortBy: $sortBy, sortDirection: $sortDirection, first: ${PER_PAGE}, after: $after) {
     totalCount nodes { ${LINE_COLUMNS.join(' ')} }
   }
 }`;
 
 /** The exported file's header: the API's field names, amounts named with their currency (`netAmount_USD`), as they are in its units. */
-export const exportColumns = (currency) => LINE_COLUMNS.map((column) => (AMOUNTS.has(column) ? `${column}_${currency}` : column));
+export const exportColumns = (currency) => LINE_COLUMNS.map((column) => fileColumn(column, currency));
 
-/** One API line as a row of the file: amounts from integer cents to currency units, exactly. */
+/** One API line as a row of the file: amounts from integer cents to currency units, exactly; codes in lower case. */
 function exportRow(line, currency) {
   const row = {};
-  for (const column of LINE_COLUMNS) row[AMOUNTS.has(column) ? `${column}_${currency}` : column] = AMOUNTS.has(column) ? centsToUnits(line[column]) : line[column];
+  for (const column of LINE_COLUMNS) {
+    const value = line[column];
+    row[fileColumn(column, currency)] = AMOUNTS.has(column) ? centsToUnits(value) : CODES.has(column) && typeof value === 'string' ? value.toLowerCase() : value;
+  }
   return row;
 }
 

@@ -1,20 +1,22 @@
 import { currentTenant, graphql } from './api.js';
 import { field, h, replace, select, uid } from './dom.js';
 import { valueLabel } from './labels.js';
-import { LIST_KEYS } from './revenue-link.js';
+import { CODED_KEYS, LIST_KEYS } from './revenue-link.js';
 
+// The explorer's settings hold enum values as the graph spells them (SCREAMING_SNAKE_CASE), sent as
+// they are; only its link spells them lower-case (revenue-link.js).
 /** RevenueGroupBy of the schema, with labels; a test checks it against schema/supergraph.graphql. */
-export const GROUP_BY = [['location', 'Location'], ['provider', 'Provider'], ['item_category', 'Item category'], ['payment_medium', 'Payment medium'], ['created_date', 'Day']];
+export const GROUP_BY = [['LOCATION', 'Location'], ['PROVIDER', 'Provider'], ['ITEM_CATEGORY', 'Item category'], ['PAYMENT_MEDIUM', 'Payment medium'], ['CREATED_DATE', 'Day']];
 /** RevenueBreakdownSortField of the schema, with labels; checked the same way. */
-export const SORT_FIELDS = [['created_date', 'Date'], ['location', 'Location'], ['provider', 'Provider'], ['patient', 'Patient'], ['item_category', 'Item category'], ['item_type', 'Item type'], ['item_name', 'Item name'], ['payment_medium', 'Payment medium'], ['gross_amount', 'Gross amount'], ['discount_amount', 'Discount amount'], ['net_amount', 'Net amount']];
+export const SORT_FIELDS = [['CREATED_DATE', 'Date'], ['LOCATION', 'Location'], ['PROVIDER', 'Provider'], ['PATIENT', 'Patient'], ['ITEM_CATEGORY', 'Item category'], ['ITEM_TYPE', 'Item type'], ['ITEM_NAME', 'Item name'], ['PAYMENT_MEDIUM', 'Payment medium'], ['GROSS_AMOUNT', 'Gross amount'], ['DISCOUNT_AMOUNT', 'Discount amount'], ['NET_AMOUNT', 'Net amount']];
 
 // What the pickers offer comes from the tenant's own revenue lines: the API's group keys (ids for
 // locations and providers), so a choice is always a value the breakdown filters on.
 const OPTIONS = `query RevenueOptions($timezone: String!, $types: JSON!) {
-  locations: revenueBreakdownGroups(timezone: $timezone, groupBy: location) { groupKey groupLabel }
-  providers: revenueBreakdownGroups(timezone: $timezone, groupBy: provider) { groupKey groupLabel }
-  categories: revenueBreakdownGroups(timezone: $timezone, groupBy: item_category) { groupKey groupLabel }
-  mediums: revenueBreakdownGroups(timezone: $timezone, groupBy: payment_medium) { groupKey groupLabel }
+  locations: revenueBreakdownGroups(timezone: $timezone, groupBy: LOCATION) { groupKey groupLabel }
+  providers: revenueBreakdownGroups(timezone: $timezone, groupBy: PROVIDER) { groupKey groupLabel }
+  categories: revenueBreakdownGroups(timezone: $timezone, groupBy: ITEM_CATEGORY) { groupKey groupLabel }
+  mediums: revenueBreakdownGroups(timezone: $timezone, groupBy: PAYMENT_MEDIUM) { groupKey groupLabel }
   types: executeAnalyticsQuery(query: $types) { data }
 }`;
 
@@ -30,7 +32,7 @@ function checks(legend, name, options) {
 const CHIP_LABELS = { locationNames: 'Location', providerNames: 'Provider', patientIds: 'Patient id', patientNames: 'Patient', itemNames: 'Item', locationIds: 'Location id', providerIds: 'Provider id', itemCategories: 'Item category', itemTypes: 'Item type', paymentMediums: 'Payment medium' };
 // The labels.js member of list filters that hold codes.
 const CODED = { paymentMediums: 'paymentMedium', itemTypes: 'itemType' };
-const DEFAULTS = { groupBy: '', sortBy: 'created_date', sortDirection: 'desc', perPage: '20' };
+const DEFAULTS = { groupBy: '', sortBy: 'CREATED_DATE', sortDirection: 'DESC', perPage: '20' };
 
 /** Sets a select to `value`, or to `fallback` when it offers no such value (a stale or hand-edited link). */
 function choose(element, value, fallback) {
@@ -45,13 +47,13 @@ const cents = (text) => {
   return Number.isFinite(value) ? Math.round(value * 100) : undefined;
 };
 
-/** The GraphQL filter variables of an explorer view (revenue-link.js's shape); absent filters are left out. */
+/** The GraphQL filter variables of an explorer view (revenue-link.js's shape), codes as the graph's enum names; absent filters are left out. */
 export function filterVariables(view) {
   const variables = { timezone: view.timezone };
   for (const key of ['startDate', 'endDate', 'comment']) if (view[key]) variables[key] = view[key];
-  for (const key of LIST_KEYS) if (view[key]?.length) variables[key] = view[key];
-  if (cents(view.minNet) !== undefined) variables.minNetAmount = cents(view.minNet);
-  if (cents(view.maxNet) !== undefined) variables.maxNetAmount = cents(view.maxNet);
+  for (const key of LIST_KEYS) if (view[key]?.length) variables[key] = CODED_KEYS.includes(key) ? view[key].map((code) => code.toUpperCase()) : view[key];
+  if (cents(view.minNet) !== undefined) variables.minNetCents = cents(view.minNet);
+  if (cents(view.maxNet) !== undefined) variables.maxNetCents = cents(view.maxNet);
   return variables;
 }
 
@@ -74,7 +76,7 @@ export async function revenueFilters(model, { onChipRemoved = () => {} } = {}) {
   const comment = h('input', { type: 'search', name: 'comment' });
   const groupBy = select([['', 'No grouping'], ...GROUP_BY], { name: 'groupBy', value: DEFAULTS.groupBy });
   const sortBy = select(SORT_FIELDS, { name: 'sortBy', value: DEFAULTS.sortBy });
-  const sortDirection = select([['desc', 'Descending'], ['asc', 'Ascending']], { name: 'sortDirection', value: DEFAULTS.sortDirection });
+  const sortDirection = select([['DESC', 'Descending'], ['ASC', 'Ascending']], { name: 'sortDirection', value: DEFAULTS.sortDirection });
   const perPage = select([['20', '20'], ['50', '50'], ['100', '100']], { name: 'perPage', value: DEFAULTS.perPage });
   const currency = currentTenant()?.currency ?? 'USD';
   const sets = {
@@ -96,8 +98,8 @@ export async function revenueFilters(model, { onChipRemoved = () => {} } = {}) {
       field('Time zone', timezone, { errorKey: 'timezone' }),
       field('From', startDate, { errorKey: 'startDate' }),
       field('To (inclusive)', endDate, { errorKey: 'endDate' }),
-      field(`Min net per line (${currency})`, minNet, { errorKey: 'minNetAmount' }),
-      field(`Max net per line (${currency})`, maxNet, { errorKey: 'maxNetAmount' }),
+      field(`Min net per line (${currency})`, minNet, { errorKey: 'minNetCents' }),
+      field(`Max net per line (${currency})`, maxNet, { errorKey: 'maxNetCents' }),
       field('Comment contains', comment, { errorKey: 'comment' }),
     ),
     h('div', { className: 'row checks-row' }, Object.values(sets)),

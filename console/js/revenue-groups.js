@@ -10,16 +10,18 @@ import { valueLabel } from './labels.js';
 const CHART_CAP = 20;
 const DAY_KEY = 'revenue.createdDate.day';
 
+// `groupBy` is a RevenueGroupBy as the graph spells it (`PAYMENT_MEDIUM`); group keys are the stored values (`wallet_pay`).
+
 /** What a group is called on screen: the API's label, payment media in words, `(none)` for the group without a key. */
 export function groupName(groupBy, group) {
   if (group.groupKey === null || group.groupKey === undefined) return '(none)';
-  if (groupBy === 'payment_medium') return valueLabel(groupBy, group.groupKey);
+  if (groupBy === 'PAYMENT_MEDIUM') return valueLabel('paymentMedium', group.groupKey);
   return group.groupLabel ?? group.groupKey;
 }
 
 /** The group summaries in the order shown: days by date (the API's order is by amount), others as the API sent them. */
 export function orderGroups(groupBy, list) {
-  if (groupBy !== 'created_date') return list;
+  if (groupBy !== 'CREATED_DATE') return list;
   return [...list].sort((a, b) => (a.groupKey ?? '').localeCompare(b.groupKey ?? ''));
 }
 
@@ -27,8 +29,8 @@ const NET = { title: 'Net', shortTitle: 'Net', type: 'number', meta: { unit: 'ce
 
 /** The chart's answer in the query engine's shape: days as a day-grained time dimension, other groups as a string dimension with unique labels. */
 function chartAnswer(groupBy, list) {
-  if (groupBy === 'created_date') {
-    const data = list.map((g) => ({ [DAY_KEY]: `${g.groupKey}T00:00:00.000`, net: g.netAmount }));
+  if (groupBy === 'CREATED_DATE') {
+    const data = list.map((g) => ({ [DAY_KEY]: `${g.groupKey}T00:00:00.000`, net: g.netCents }));
     const dateRange = list.length ? [list[0].groupKey, list[list.length - 1].groupKey] : undefined;
     return {
       data,
@@ -43,7 +45,7 @@ function chartAnswer(groupBy, list) {
     let label = groupName(groupBy, g);
     for (let n = 2; keys.has(label); n += 1) label = `${groupName(groupBy, g)} (${n})`;
     keys.set(label, g.groupKey ?? '');
-    return { group: label, net: g.netAmount };
+    return { group: label, net: g.netCents };
   });
   return {
     data,
@@ -67,16 +69,16 @@ export function showGroups(section, { list, groupBy, groupByLabel, openKey, onOp
       { 'aria-current': openKey === (g.groupKey ?? '') ? 'true' : null },
       h('th', { scope: 'row' }, name),
       h('td', { className: 'num' }, number(g.count)),
-      h('td', { className: 'num' }, money(g.grossAmount)),
-      h('td', { className: 'num' }, money(g.discountAmount)),
-      h('td', { className: 'num' }, money(g.netAmount)),
-      h('td', { className: 'num' }, money(g.averageNetAmount)),
+      h('td', { className: 'num' }, money(g.grossCents)),
+      h('td', { className: 'num' }, money(g.discountCents)),
+      h('td', { className: 'num' }, money(g.netCents)),
+      h('td', { className: 'num' }, money(g.averageNetCents)),
       h('td', {}, h('button', { type: 'button', className: 'link-button', onClick: () => onOpen(g.groupKey ?? '') }, `Lines of ${name}`)),
     );
   });
   const answer = chartAnswer(groupBy, ordered);
-  const capped = groupBy !== 'created_date' && ordered.length > CHART_CAP;
-  const caption = groupBy === 'created_date' ? 'Net amount per day' : capped ? `Net amount per group (the ${CHART_CAP} largest of ${ordered.length})` : 'Net amount per group';
+  const capped = groupBy !== 'CREATED_DATE' && ordered.length > CHART_CAP;
+  const caption = groupBy === 'CREATED_DATE' ? 'Net amount per day' : capped ? `Net amount per group (the ${CHART_CAP} largest of ${ordered.length})` : 'Net amount per group';
   const png = h('button', { type: 'button', disabled: ordered.length === 0, onClick: () => void savePng() }, 'Download chart (PNG)');
   replace(
     section,
@@ -86,7 +88,7 @@ export function showGroups(section, { list, groupBy, groupByLabel, openKey, onOp
     h('div', { className: 'table-scroll', tabindex: '0', role: 'region', 'aria-label': 'Groups' }, h('table', {}, h('thead', {}, h('tr', {}, [groupByLabel, 'Lines', 'Gross', 'Discounts', 'Net', 'Average net', ''].map((t, i) => h('th', { scope: 'col', className: i > 0 && i < 6 ? 'num' : '' }, t)))), h('tbody', {}, rows))),
   );
   // The same chart code as the widgets, fed the group summaries in the query engine's answer shape; a bar opens its group.
-  draw(chart, 'bar', answer, caption, {
+  draw(chart, 'BAR', answer, caption, {
     onPick: (members) => {
       const key = answer.keyOf(members);
       if (key !== undefined) onOpen(key);
@@ -96,6 +98,7 @@ export function showGroups(section, { list, groupBy, groupByLabel, openKey, onOp
   async function savePng() {
     const blob = await chartPng(chart).catch(() => null);
     if (!blob) return void announce('The chart could not be made into a PNG');
-    download(`revenue-by-${groupBy}.png`, blob);
+    // Named as the link spells the grouping: `revenue-by-payment_medium.png`.
+    download(`revenue-by-${groupBy.toLowerCase()}.png`, blob);
   }
 }

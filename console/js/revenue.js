@@ -11,19 +11,19 @@ import { groupName, showGroups } from './revenue-groups.js';
 import { readRevenueView, revenueHref } from './revenue-link.js';
 
 const FILTER_ARGS = 'timezone: $timezone, startDate: $startDate, endDate: $endDate, locationIds: $locationIds, locationNames: $locationNames, providerIds: $providerIds, providerNames: $providerNames, patientIds: $patientIds, patientNames: $patientNames, itemCategories: $itemCategories, itemTypes: $itemTypes, itemNames: $itemNames, paymentMediums: $paymentMediums, comment: $comment';
-// Group summaries type the amounts Int (the contract's types), the other three Float: two variables each.
+// Every amount bound on the graph is SafeInt cents: one variable each.
 const EXPLORE = `query Revenue($timezone: String!, $startDate: String, $endDate: String, $locationIds: [ID!], $locationNames: [String!], $providerIds: [ID!], $providerNames: [String!], $patientIds: [ID!], $patientNames: [String!],
-  $itemCategories: [String!], $itemTypes: [String!], $itemNames: [String!], $paymentMediums: [String!], $comment: String,
-  $minNet: Float, $maxNet: Float, $minNetInt: Int, $maxNetInt: Int, $grouped: Boolean!, $groupBy: RevenueGroupBy, $groupByOrAny: RevenueGroupBy!, $groupKey: String,
+  $itemCategories: [String!], $itemTypes: [RevenueItemType!], $itemNames: [String!], $paymentMediums: [PaymentMedium!], $comment: String,
+  $minNet: SafeInt, $maxNet: SafeInt, $grouped: Boolean!, $groupBy: RevenueGroupBy, $groupByOrAny: RevenueGroupBy!, $groupKey: String,
   $groupSort: RevenueGroupSortField!, $groupDirection: SortDirection!, $sortBy: RevenueBreakdownSortField!, $sortDirection: SortDirection!, $first: Int!, $after: String) {
-  summary: revenueBreakdownSummary(${FILTER_ARGS}, minNetAmount: $minNet, maxNetAmount: $maxNet) { count grossAmount discountAmount netAmount averageNetAmount chargeItemCount soldPackageCount firstLineAt lastLineAt }
-  groups: revenueBreakdownGroupSummaries(${FILTER_ARGS}, minNetAmount: $minNetInt, maxNetAmount: $maxNetInt, groupBy: $groupByOrAny, sortBy: $groupSort, sortDirection: $groupDirection) @include(if: $grouped) { groupKey groupLabel count grossAmount discountAmount netAmount averageNetAmount }
-  lines: revenueBreakdown(${FILTER_ARGS}, minNetAmount: $minNet, maxNetAmount: $maxNet, groupBy: $groupBy, groupKey: $groupKey, sortBy: $sortBy, sortDirection: $sortDirection, first: $first, after: $after) {
+  summary: revenueBreakdownSummary(${FILTER_ARGS}, minNetCents: $minNet, maxNetCents: $maxNet) { count grossCents discountCents netCents averageNetCents chargeItemCount soldPackageCount firstLineAt lastLineAt }
+  groups: revenueBreakdownGroupSummaries(${FILTER_ARGS}, minNetCents: $minNet, maxNetCents: $maxNet, groupBy: $groupByOrAny, sortBy: $groupSort, sortDirection: $groupDirection) @include(if: $grouped) { groupKey groupLabel count grossCents discountCents netCents averageNetCents }
+  lines: revenueBreakdown(${FILTER_ARGS}, minNetCents: $minNet, maxNetCents: $maxNet, groupBy: $groupBy, groupKey: $groupKey, sortBy: $sortBy, sortDirection: $sortDirection, first: $first, after: $after) {
     totalCount nodes { ${LINE_COLUMNS.join(' ')} }
   }
 }`;
-const COLUMNS = [['localDate', 'Date'], ['locationName', 'Location'], ['providerName', 'Provider'], ['patientName', 'Patient'], ['itemCategory', 'Category'], ['itemType', 'Type'], ['itemName', 'Item'], ['paymentMedium', 'Paid by'], ['grossAmount', 'Gross'], ['discountAmount', 'Discount'], ['netAmount', 'Net']];
-const isAmount = (key) => key.endsWith('Amount');
+const COLUMNS = [['localDate', 'Date'], ['locationName', 'Location'], ['providerName', 'Provider'], ['patientName', 'Patient'], ['itemCategory', 'Category'], ['itemType', 'Type'], ['itemName', 'Item'], ['paymentMedium', 'Paid by'], ['grossCents', 'Gross'], ['discountCents', 'Discount'], ['netCents', 'Net']];
+const isAmount = (key) => key.endsWith('Cents');
 
 // The explorer drawn last, kept while its page stays: a navigation between its own views (paging,
 // a group opened, back and forward) reuses its form instead of asking the API for the pickers again.
@@ -89,21 +89,19 @@ async function createExplorer(view) {
     lines.setAttribute('aria-busy', 'true');
     problems.hidden = true;
     for (const slot of form.querySelectorAll('.field-error')) slot.hidden = true;
-    const { minNetAmount, maxNetAmount, ...filter } = filterVariables(current);
-    const byDay = current.groupBy === 'created_date';
+    const { minNetCents, maxNetCents, ...filter } = filterVariables(current);
+    const byDay = current.groupBy === 'CREATED_DATE';
     const lineVariables = { ...filter, groupBy: groupKey !== undefined ? current.groupBy : null, groupKey: groupKey ?? null, sortBy: current.sortBy, sortDirection: current.sortDirection };
     try {
       const data = await graphql(EXPLORE, {
         ...lineVariables,
-        minNet: minNetAmount,
-        maxNet: maxNetAmount,
-        minNetInt: minNetAmount,
-        maxNetInt: maxNetAmount,
+        minNet: minNetCents,
+        maxNet: maxNetCents,
         grouped: Boolean(current.groupBy),
-        groupByOrAny: current.groupBy || 'location',
+        groupByOrAny: current.groupBy || 'LOCATION',
         // Days in date order (their label is the date); other groups by net, largest first.
-        groupSort: byDay ? 'group_label' : 'net_amount',
-        groupDirection: byDay ? 'asc' : 'desc',
+        groupSort: byDay ? 'GROUP_LABEL' : 'NET_AMOUNT',
+        groupDirection: byDay ? 'ASC' : 'DESC',
         ...pageWindow(current.page, current.perPage),
       });
       if (asked !== state.asked) return;
@@ -117,7 +115,7 @@ async function createExplorer(view) {
         groups.hidden = true;
         replace(groups);
       }
-      showLines(pageOf(data.lines, current.page, current.perPage), opened, { ...lineVariables, minNetAmount, maxNetAmount });
+      showLines(pageOf(data.lines, current.page, current.perPage), opened, { ...lineVariables, minNetCents, maxNetCents });
     } catch (error) {
       if (asked !== state.asked) return;
       clearResults();
@@ -160,10 +158,10 @@ async function createExplorer(view) {
     replace(
       summary.querySelector('.figures'),
       figure('Lines', number(s.count)),
-      figure('Gross', money(s.grossAmount)),
-      figure('Discounts', money(s.discountAmount)),
-      figure('Net', money(s.netAmount)),
-      figure('Average net per line', money(s.averageNetAmount)),
+      figure('Gross', money(s.grossCents)),
+      figure('Discounts', money(s.discountCents)),
+      figure('Net', money(s.netCents)),
+      figure('Average net per line', money(s.averageNetCents)),
       figure('Charge items / sold packages', `${number(s.chargeItemCount)} / ${number(s.soldPackageCount)}`),
       figure('First – last sale', s.firstLineAt ? `${s.firstLineAt.slice(0, 10)} – ${s.lastLineAt.slice(0, 10)}` : '—'),
     );

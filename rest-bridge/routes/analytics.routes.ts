@@ -1,4 +1,5 @@
 import type { DocumentedRoute } from '../openapi';
+import { centsBounds, FLOAT_AMOUNTS, INT_AMOUNTS } from './revenue-amounts';
 
 const DASHBOARD = 'id name description locationId layout createdDate: createdAt updatedDate: updatedAt';
 const WIDGET = 'id dashboardId name chartType query timezone position { x y w h } isArchived createdDate: createdAt updatedDate: updatedAt';
@@ -35,7 +36,7 @@ const GROUP = {
   groupLabel: { ...nullable('string'), description: 'The location or provider name; otherwise the key' },
 };
 const object = (properties: Record<string, unknown>) => ({ type: 'object', properties, required: Object.keys(properties) });
-const LINE_FIELDS = 'id source locationId locationName providerId providerName patientId patientName itemCategory itemType itemName paymentMedium grossAmount discountAmount netAmount comment createdDate: createdAt localDate';
+const LINE_FIELDS = 'id source locationId locationName providerId providerName patientId patientName itemCategory itemType itemName paymentMedium grossAmount: grossCents discountAmount: discountCents netAmount: netCents comment createdDate: createdAt localDate';
 const LINE_SCHEMA = object({
   id: { type: 'string' },
   source: { type: 'string', enum: ['charge_item', 'sold_package'] },
@@ -63,13 +64,13 @@ const FILTER_VARIABLES = `$timezone: String!, $startDate: String, $endDate: Stri
   $itemTypes: [RevenueItemType!], $itemNames: [String!], $paymentMediums: [PaymentMedium!], $comment: String`;
 const FILTER_ARGS = `timezone: $timezone, startDate: $startDate, endDate: $endDate, locationIds: $locationIds, locationNames: $locationNames,
   providerIds: $providerIds, providerNames: $providerNames, patientIds: $patientIds, patientNames: $patientNames, itemCategories: $itemCategories,
-  itemTypes: $itemTypes, itemNames: $itemNames, paymentMediums: $paymentMediums, minNetAmount: $minNetAmount, maxNetAmount: $maxNetAmount, comment: $comment`;
+  itemTypes: $itemTypes, itemNames: $itemNames, paymentMediums: $paymentMediums, minNetCents: $minNetCents, maxNetCents: $maxNetCents, comment: $comment`;
 const DATES = { start_date: 'startDate', end_date: 'endDate' };
 const LISTS = {
   location_ids: 'locationIds', location_names: 'locationNames', provider_ids: 'providerIds', provider_names: 'providerNames', patient_ids: 'patientIds',
   patient_names: 'patientNames', item_categories: 'itemCategories', item_types: 'itemTypes', item_names: 'itemNames', payment_mediums: 'paymentMediums',
 };
-const AMOUNT_COMMENT = { min_net_amount: 'minNetAmount', max_net_amount: 'maxNetAmount', comment: 'comment' };
+const AMOUNT_COMMENT = { min_net_amount: 'minNetCents', max_net_amount: 'maxNetCents', comment: 'comment' };
 const BREAKDOWN = '/analytics/dashboards/product-sales-breakdown';
 const BREAKDOWN_NOTE = 'timezone (IANA) required; list parameters as repeated keys; min/max_net_amount in cents';
 
@@ -228,10 +229,12 @@ export const ANALYTICS_ROUTES: DocumentedRoute[] = [
     operationId: 'revenueBreakdownGroups',
     summary: `Distinct group keys with their line counts, the most recently active group first (${BREAKDOWN_NOTE})`,
     tag: 'Analytics',
-    document: `query RevenueBreakdownGroups($groupBy: RevenueGroupBy!, ${FILTER_VARIABLES}, $minNetAmount: Float, $maxNetAmount: Float) {
+    document: `query RevenueBreakdownGroups($groupBy: RevenueGroupBy!, ${FILTER_VARIABLES}, $minNetCents: SafeInt, $maxNetCents: SafeInt) {
       revenueBreakdownGroups(groupBy: $groupBy, ${FILTER_ARGS}) { groupKey groupLabel totalCount }
     }`,
     queryParams: { group_by: 'groupBy', timezone: 'timezone', ...DATES, ...LISTS, ...AMOUNT_COMMENT },
+    restScalars: FLOAT_AMOUNTS,
+    variables: centsBounds,
     result: (data) => data.revenueBreakdownGroups,
     responseSchema: { type: 'array', items: object({ ...GROUP, totalCount: { type: 'integer' } }) },
   },
@@ -242,7 +245,7 @@ export const ANALYTICS_ROUTES: DocumentedRoute[] = [
     summary: `Revenue lines, paginated: sort_by created_date (default), location, provider, patient, item_category, item_type, item_name, payment_medium, gross_amount, discount_amount or net_amount; group_key (with group_by) and the row-level group filters take group keys (${BREAKDOWN_NOTE})`,
     tag: 'Analytics',
     document: `query RevenueBreakdown($groupBy: RevenueGroupBy, $groupKey: String, $sortBy: RevenueBreakdownSortField = CREATED_DATE, $sortDirection: SortDirection = DESC,
-      ${FILTER_VARIABLES}, $minNetAmount: Float, $maxNetAmount: Float, $itemCategory: String, $location: String, $provider: String, $paymentMedium: String,
+      ${FILTER_VARIABLES}, $minNetCents: SafeInt, $maxNetCents: SafeInt, $itemCategory: String, $location: String, $provider: String, $paymentMedium: String,
       $createdDate: String, $perPage: Int = 20, $after: String) {
       revenueBreakdown(groupBy: $groupBy, groupKey: $groupKey, sortBy: $sortBy, sortDirection: $sortDirection, ${FILTER_ARGS}, itemCategory: $itemCategory,
         location: $location, provider: $provider, paymentMedium: $paymentMedium, createdDate: $createdDate, first: $perPage, after: $after) {
@@ -253,6 +256,8 @@ export const ANALYTICS_ROUTES: DocumentedRoute[] = [
       group_by: 'groupBy', group_key: 'groupKey', timezone: 'timezone', sort_by: 'sortBy', sort_direction: 'sortDirection', ...DATES, ...LISTS, ...AMOUNT_COMMENT,
       item_category: 'itemCategory', location: 'location', provider: 'provider', payment_medium: 'paymentMedium', created_date: 'createdDate', page: 'page', per_page: 'perPage',
     },
+    restScalars: FLOAT_AMOUNTS,
+    variables: centsBounds,
     paged: 'envelope',
     result: (data) => data.revenueBreakdown,
     responseSchema: object({ items: { type: 'array', items: LINE_SCHEMA }, total: { type: 'integer' }, page: { type: 'integer' }, perPage: { type: 'integer' }, pages: { type: 'integer' } }),
@@ -265,12 +270,13 @@ export const ANALYTICS_ROUTES: DocumentedRoute[] = [
     summary: `Count and amounts per group: sort_by created_date (the group's latest line; default), group_label, count, gross_amount, discount_amount, net_amount or average_net_amount (${BREAKDOWN_NOTE})`,
     tag: 'Analytics',
     document: `query RevenueBreakdownGroupSummaries($groupBy: RevenueGroupBy!, $sortBy: RevenueGroupSortField = CREATED_DATE, $sortDirection: SortDirection = DESC,
-      ${FILTER_VARIABLES}, $minNetAmount: Int, $maxNetAmount: Int) {
+      ${FILTER_VARIABLES}, $minNetCents: SafeInt, $maxNetCents: SafeInt) {
       revenueBreakdownGroupSummaries(groupBy: $groupBy, sortBy: $sortBy, sortDirection: $sortDirection, ${FILTER_ARGS}) {
-        groupKey groupLabel count grossAmount discountAmount netAmount averageNetAmount
+        groupKey groupLabel count grossAmount: grossCents discountAmount: discountCents netAmount: netCents averageNetAmount: averageNetCents
       }
     }`,
     queryParams: { group_by: 'groupBy', timezone: 'timezone', sort_by: 'sortBy', sort_direction: 'sortDirection', ...DATES, ...LISTS, ...AMOUNT_COMMENT },
+    restScalars: INT_AMOUNTS,
     result: (data) => data.revenueBreakdownGroupSummaries,
     responseSchema: { type: 'array', items: object({ ...GROUP, ...AMOUNTS }) },
   },
@@ -280,12 +286,14 @@ export const ANALYTICS_ROUTES: DocumentedRoute[] = [
     operationId: 'revenueBreakdownSummary',
     summary: `Count and amounts of all filtered lines; takes the same filters as the other three (${BREAKDOWN_NOTE})`,
     tag: 'Analytics',
-    document: `query RevenueBreakdownSummary(${FILTER_VARIABLES}, $minNetAmount: Float, $maxNetAmount: Float) {
+    document: `query RevenueBreakdownSummary(${FILTER_VARIABLES}, $minNetCents: SafeInt, $maxNetCents: SafeInt) {
       revenueBreakdownSummary(${FILTER_ARGS}) {
-        count grossAmount discountAmount netAmount averageNetAmount chargeItemCount soldPackageCount firstDate: firstLineAt lastDate: lastLineAt
+        count grossAmount: grossCents discountAmount: discountCents netAmount: netCents averageNetAmount: averageNetCents chargeItemCount soldPackageCount firstDate: firstLineAt lastDate: lastLineAt
       }
     }`,
     queryParams: { timezone: 'timezone', ...DATES, ...LISTS, ...AMOUNT_COMMENT },
+    restScalars: FLOAT_AMOUNTS,
+    variables: centsBounds,
     result: (data) => data.revenueBreakdownSummary,
     responseSchema: object({
       ...AMOUNTS,

@@ -3,12 +3,12 @@ import type { DocumentedRoute } from '../openapi';
 // The selections are the contract's records (part 2), field for field.
 const PAYMENT_METHOD = `id patientId processorPaymentMethodId brand last4 expMonth expYear accountHolderType
   accountNumberLast4 bankName routingNumber description type isDefault isArchived`;
-const GIFT_CARD = `id code initialValue currentBalance isActive status createdDate: createdAt activatedAt scheduledSendDate: scheduledSendAt notificationSentAt updatedDate: updatedAt
+const GIFT_CARD = `id code initialValue: initialValueCents currentBalance: currentBalanceCents isActive status createdDate: createdAt activatedAt scheduledSendDate: scheduledSendAt notificationSentAt updatedDate: updatedAt
   purchasingPatientId purchasingPatientName purchasingPatientEmail purchasingPatientPhone
   recipientPatientId recipientPatientName recipientPatientEmail recipientPatientPhone recipientNote
   chargeItemId suppressRecipientNotification transactions { id type amountCents balanceAfterCents createdAt }`;
 const LOCATION = 'id isVirtual name addressLineOne addressLineTwo city state zipCode country createdDate: createdAt partnerLocationId';
-const MERCHANT_ACCOUNT = `id name isDefault cardProcessingFee perTransactionFee inPersonCardProcessingFee inPersonPerTransactionFee
+const MERCHANT_ACCOUNT = `id name isDefault cardProcessingFee perTransactionFee: perTransactionFeeCents inPersonCardProcessingFee inPersonPerTransactionFee: inPersonPerTransactionFeeCents
   createdDate: createdAt updatedDate: updatedAt locations { ${LOCATION} }`;
 
 /** Digits as the contract types them (integer); GraphQL keeps text, so `"0123"` becomes `123` here (docs/api.md, Billing). */

@@ -121,7 +121,7 @@ export async function seedBillingDemo(em: EntityManager, scope: TenantScope): Pr
     // The first two were activated (and mailed) long ago; the others wait at the front desk.
     if (card && i < 2) {
       const active = await cards.activate(card.id);
-      if (active) await cards.addTransaction(card.id, randomUUID(), 'ACTIVATION', active.initialValue, active.currentBalance);
+      if (active) await cards.addTransaction(card.id, randomUUID(), 'ACTIVATION', active.initialValueCents, active.currentBalanceCents);
     }
   }
 }

@@ -95,7 +95,7 @@ describe(`no card number is stored or echoed (${process.env.E2E_MODE} mode)`, ()
       expect(res.text).not.toMatch(PAN_DIGITS);
       expect(res.body.errors?.[0]?.extensions).toMatchObject({ code: 'BAD_USER_INPUT', validation: [expect.objectContaining({ loc, type: 'value_error' })] });
     };
-    await refusedOnGraphql('mutation($i: IssueGiftCardInput!) { issueGiftCard(input: $i) { id } }', { i: { initialValue: 5000, recipientPatientEmail: 'r@example.com', recipientNote: `use ${PAN}` } }, ['input', 'recipientNote']);
+    await refusedOnGraphql('mutation($i: IssueGiftCardInput!) { issueGiftCard(input: $i) { id } }', { i: { initialValueCents: 5000, recipientPatientEmail: 'r@example.com', recipientNote: `use ${PAN}` } }, ['input', 'recipientNote']);
     await refusedOnGraphql('mutation($i: CreateNoteTemplateInput!) { createNoteTemplate(input: $i) { id } }', { i: { name: 'Intake', questions: [{ kind: 'TEXT', label: `Card ${PAN}` }] } }, ['input', 'questions', 0, 'label']);
     await refusedOnGraphql('mutation($i: CreatePatientInput!) { createPatient(input: $i) { id } }', { i: { firstName: 'Ada', lastName: PAN.replace(/ /g, '-') } }, ['input', 'lastName']);
     await refusedOnGraphql('mutation($id: ID!, $i: UpdateCampaignInput!) { updateCampaign(id: $id, input: $i) { id } }', { id: campaign.createCampaign.id, i: { description: PAN } }, ['input', 'description']);

@@ -17,7 +17,7 @@ describe('per-tenant cap on notification e-mails', () => {
     request(`${app.url}${path}`, { method, headers: { ...headers, 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) });
   const graphql = (headers: Record<string, string>, query: string, variables?: Record<string, unknown>) => call(headers, 'POST', '/graphql', { query, variables });
   const issue = async (headers: Record<string, string>): Promise<string> => {
-    const res = await graphql(headers, 'mutation($i: IssueGiftCardInput!) { issueGiftCard(input: $i) { id } }', { i: { initialValue: 5000, recipientPatientEmail: 'someone@example.com', recipientNote: 'Any text at all' } });
+    const res = await graphql(headers, 'mutation($i: IssueGiftCardInput!) { issueGiftCard(input: $i) { id } }', { i: { initialValueCents: 5000, recipientPatientEmail: 'someone@example.com', recipientNote: 'Any text at all' } });
     expect(res.body.errors).toBeUndefined();
     return res.body.data.issueGiftCard.id;
   };

@@ -88,7 +88,7 @@ describe(`the admin CLI reaches the same database as the server (${process.env.E
 
   it('runs no background work: a gift card e-mail left unqueued stays for the servers\' sender, not taken by a CLI command', async () => {
     const tenant = await createTestTenant('CLI Background Clinic');
-    const card = await issueCard(tenant, { initialValue: 1000, recipientPatientEmail: 'cli@example.com' });
+    const card = await issueCard(tenant, { initialValueCents: 1000, recipientPatientEmail: 'cli@example.com' });
     expect((await send(tenant, 'POST', `/billing/gift-cards/issued/${card.id}/activate`, {})).status).toBe(200);
     await eventually(() => mailsMentioning(card.code).length > 0);
     const db = new Client({ connectionString: process.env.DATABASE_URL });

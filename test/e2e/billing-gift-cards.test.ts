@@ -14,7 +14,7 @@ describe(`gift card activation (${process.env.E2E_MODE} mode)`, () => {
 
   it('activates a PENDING card: the whole card as it is after activation, and the recipient is e-mailed', async () => {
     const buyer = await createPatient(tenant, { firstName: 'Bo', lastName: 'Buyer', email: 'bo@example.com' });
-    const card = await issueCard(tenant, { initialValue: 5000, purchasingPatientId: buyer, recipientPatientName: 'Rae Recipient', recipientPatientEmail: 'rae@example.com', recipientNote: 'Enjoy a massage' });
+    const card = await issueCard(tenant, { initialValueCents: 5000, purchasingPatientId: buyer, recipientPatientName: 'Rae Recipient', recipientPatientEmail: 'rae@example.com', recipientNote: 'Enjoy a massage' });
     const res = await send(tenant, 'POST', activatePath(card.id));
     expect(res.status).toBe(200);
     expect(res.body).toEqual({
@@ -55,7 +55,7 @@ describe(`gift card activation (${process.env.E2E_MODE} mode)`, () => {
   });
 
   it('answers 409 {"detail": "Gift card is not pending"} to exactly nineteen of twenty concurrent activations', async () => {
-    const card = await issueCard(tenant, { initialValue: 2500, recipientPatientEmail: 'race@example.com' });
+    const card = await issueCard(tenant, { initialValueCents: 2500, recipientPatientEmail: 'race@example.com' });
     const results = await Promise.all(Array.from({ length: 20 }, () => send(tenant, 'POST', activatePath(card.id), { sendNotification: false })));
     expect(results.filter((r) => r.status === 200)).toHaveLength(1);
     const conflicts = results.filter((r) => r.status === 409);
@@ -65,11 +65,11 @@ describe(`gift card activation (${process.env.E2E_MODE} mode)`, () => {
   });
 
   it('sends nothing with sendNotification false, or for a card that suppresses it', async () => {
-    const quiet = await issueCard(tenant, { initialValue: 1000, recipientPatientEmail: 'quiet@example.com' });
-    const suppressed = await issueCard(tenant, { initialValue: 1000, recipientPatientEmail: 'sup@example.com', suppressRecipientNotification: true });
+    const quiet = await issueCard(tenant, { initialValueCents: 1000, recipientPatientEmail: 'quiet@example.com' });
+    const suppressed = await issueCard(tenant, { initialValueCents: 1000, recipientPatientEmail: 'sup@example.com', suppressRecipientNotification: true });
     expect((await send(tenant, 'POST', activatePath(quiet.id), { sendNotification: false })).status).toBe(200);
     expect((await send(tenant, 'POST', activatePath(suppressed.id), {})).status).toBe(200);
-    const control = await issueCard(tenant, { initialValue: 1000, recipientPatientEmail: 'control@example.com' });
+    const control = await issueCard(tenant, { initialValueCents: 1000, recipientPatientEmail: 'control@example.com' });
     await send(tenant, 'POST', activatePath(control.id), { sendNotification: true });
     await eventually(() => mailsMentioning(control.code).length > 0);
     expect(mailsMentioning(quiet.code)).toEqual([]);
@@ -79,7 +79,7 @@ describe(`gift card activation (${process.env.E2E_MODE} mode)`, () => {
 
   it('holds the e-mail until a future scheduledSendAt', async () => {
     const at = new Date(Date.now() + 2_000);
-    const card = await issueCard(tenant, { initialValue: 1000, recipientPatientEmail: 'later@example.com', scheduledSendAt: at.toISOString() });
+    const card = await issueCard(tenant, { initialValueCents: 1000, recipientPatientEmail: 'later@example.com', scheduledSendAt: at.toISOString() });
     expect((await send(tenant, 'POST', activatePath(card.id))).status).toBe(200);
     // The file is written before the sender's transaction records notificationSentAt: wait for both.
     await eventually(() => mailsMentioning(card.code).length > 0);
@@ -89,7 +89,7 @@ describe(`gift card activation (${process.env.E2E_MODE} mode)`, () => {
 
   it("answers 404 for unknown cards and other tenants' alike, of any shape", async () => {
     const other = await createTestTenant('Gift Cards B');
-    const theirs = await issueCard(other, { initialValue: 1000, suppressRecipientNotification: true });
+    const theirs = await issueCard(other, { initialValueCents: 1000, suppressRecipientNotification: true });
     for (const id of [theirs.id, '00000000-0000-4000-8000-000000000000', 'GC-1']) {
       const res = await send(tenant, 'POST', activatePath(id));
       expect(res.status).toBe(404);
@@ -100,7 +100,7 @@ describe(`gift card activation (${process.env.E2E_MODE} mode)`, () => {
   });
 
   it('answers 422 with input and ctx for bad bodies, and leaves the card PENDING', async () => {
-    const card = await issueCard(tenant, { initialValue: 1000, suppressRecipientNotification: true });
+    const card = await issueCard(tenant, { initialValueCents: 1000, suppressRecipientNotification: true });
     const path = activatePath(card.id);
     expect((await send(tenant, 'POST', path, { sendNotification: 'perhaps' })).body).toEqual({
       detail: [{ type: 'bool_parsing', loc: ['body', 'sendNotification'], msg: 'Input should be a valid boolean, unable to interpret input', input: 'perhaps' }],
@@ -120,10 +120,10 @@ describe(`gift card activation (${process.env.E2E_MODE} mode)`, () => {
 
   it('lists issued cards by status through GraphQL', async () => {
     const own = await createTestTenant('Gift Cards list');
-    const a = await issueCard(own, { initialValue: 100, suppressRecipientNotification: true });
-    await issueCard(own, { initialValue: 200, suppressRecipientNotification: true });
+    const a = await issueCard(own, { initialValueCents: 100, suppressRecipientNotification: true });
+    await issueCard(own, { initialValueCents: 200, suppressRecipientNotification: true });
     await send(own, 'POST', activatePath(a.id));
-    const data = await gql(own, '{ active: issuedGiftCards(status: ACTIVE) { totalCount nodes { id currentBalance } } all: issuedGiftCards { totalCount pageInfo { hasNextPage } } }');
-    expect(data).toEqual({ active: { totalCount: 1, nodes: [{ id: a.id, currentBalance: 100 }] }, all: { totalCount: 2, pageInfo: { hasNextPage: false } } });
+    const data = await gql(own, '{ active: issuedGiftCards(status: ACTIVE) { totalCount nodes { id currentBalanceCents } } all: issuedGiftCards { totalCount pageInfo { hasNextPage } } }');
+    expect(data).toEqual({ active: { totalCount: 1, nodes: [{ id: a.id, currentBalanceCents: 100 }] }, all: { totalCount: 2, pageInfo: { hasNextPage: false } } });
   });
 });

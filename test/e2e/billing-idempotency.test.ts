@@ -49,7 +49,7 @@ describe(`Idempotency-Key on the billing POSTs (${process.env.E2E_MODE} mode)`, 
 
   it('replays a gift card activation and a payment method creation', async () => {
     const tenant = await createTestTenant('Retry 2');
-    const card = await issueCard(tenant, { initialValue: 1000, suppressRecipientNotification: true });
+    const card = await issueCard(tenant, { initialValueCents: 1000, suppressRecipientNotification: true });
     const path = `/billing/gift-cards/issued/${card.id}/activate`;
     const first = await send(tenant, 'POST', path, { sendNotification: false }, { 'Idempotency-Key': 'act-1' });
     const replay = await send(tenant, 'POST', path, { sendNotification: false }, { 'Idempotency-Key': 'act-1' });

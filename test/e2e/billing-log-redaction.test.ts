@@ -5,7 +5,7 @@ import { eventually } from '../utils/eventually';
 import { serverLogs } from '../utils/server-logs';
 
 const CREATE = 'mutation($i: CreateMerchantAccountInput!) { createMerchantAccount(input: $i) { id } }';
-const fees = { cardProcessingFee: 2.9, perTransactionFee: 30, inPersonCardProcessingFee: 2.6, inPersonPerTransactionFee: 10 };
+const fees = { cardProcessingFee: 2.9, perTransactionFeeCents: 30, inPersonCardProcessingFee: 2.6, inPersonPerTransactionFeeCents: 10 };
 
 /**
  * Issue 18, finding 12: a database error's message holds the failing statement with its values

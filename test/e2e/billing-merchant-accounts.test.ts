@@ -6,7 +6,7 @@ const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 // Processor ids are one tenant's across the database, which outlives a run: each run uses its own.
 const run = Math.random().toString(36).slice(2, 10);
 const [clinic, tele, theirsAcct] = ['clinic', 'tele', 'b'].map((name) => `acct_${name}_${run}`);
-const fees = { cardProcessingFee: 2.9, perTransactionFee: 30, inPersonCardProcessingFee: 2.6, inPersonPerTransactionFee: 10 };
+const fees = { cardProcessingFee: 2.9, perTransactionFeeCents: 30, inPersonCardProcessingFee: 2.6, inPersonPerTransactionFeeCents: 10 };
 
 describe(`GET /billing/merchant_accounts (${process.env.E2E_MODE} mode)`, () => {
   it('answers every account with all contract fields and its locations resolved from the tenant subgraph', async () => {

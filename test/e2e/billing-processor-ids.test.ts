@@ -5,7 +5,7 @@ import { cardBody, createPatient, gql, send } from '../subgraphs/billing/rest-ki
 
 const CREATE = 'mutation($i: CreateMerchantAccountInput!) { createMerchantAccount(input: $i) { id name } }';
 const PM_PATH = '/user/patient/payment-methods/create';
-const fees = { cardProcessingFee: 2.9, perTransactionFee: 30, inPersonCardProcessingFee: 2.6, inPersonPerTransactionFee: 10 };
+const fees = { cardProcessingFee: 2.9, perTransactionFeeCents: 30, inPersonCardProcessingFee: 2.6, inPersonPerTransactionFeeCents: 10 };
 
 /** Nothing in a refusal may say whose the id is. */
 function expectNothingOf(tenant: TestTenant, name: string, text: string): void {

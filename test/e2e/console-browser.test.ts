@@ -64,12 +64,12 @@ describeInBrowser(`the analyst console in Chromium (${process.env.E2E_MODE} mode
     expect(new Set(widgets.map((w) => w.chartType))).toEqual(new Set(enumValues('ChartType')));
     for (const widget of widgets) {
       const shown = await widgetContent(page, widget.name);
-      if (widget.chartType === 'table') expect([widget.name, shown.rows]).toEqual([widget.name, expect.any(Number)]), expect(shown.rows).toBeGreaterThan(0);
-      else if (widget.chartType === 'kpi') expect(shown.text).toMatch(/\d/);
+      if (widget.chartType === 'TABLE') expect([widget.name, shown.rows]).toEqual([widget.name, expect.any(Number)]), expect(shown.rows).toBeGreaterThan(0);
+      else if (widget.chartType === 'KPI') expect(shown.text).toMatch(/\d/);
       else {
         const points = shown.series!.flat().filter((v) => v !== null && v !== undefined);
         expect([widget.name, points.length > 0]).toEqual([widget.name, true]);
-        expect(shown.marks).toBeGreaterThanOrEqual(widget.chartType === 'line' || widget.chartType === 'area' ? shown.series!.length : points.length);
+        expect(shown.marks).toBeGreaterThanOrEqual(widget.chartType === 'LINE' || widget.chartType === 'AREA' ? shown.series!.length : points.length);
       }
     }
     // What the line chart plots is what the query engine answers for the same widget.
@@ -114,7 +114,7 @@ describeInBrowser(`the analyst console in Chromium (${process.env.E2E_MODE} mode
     await page.getByRole('link', { name: 'Discounts' }).click();
     await page.getByRole('link', { name: 'Add a widget' }).click();
     await page.getByRole('textbox', { name: 'Name', exact: true }).fill('Net by item category');
-    await page.getByLabel('Chart type').selectOption('bar');
+    await page.getByLabel('Chart type').selectOption('BAR');
     await page.getByRole('checkbox', { name: 'Net Amount' }).check();
     await page.getByRole('checkbox', { name: 'Item Category' }).check();
     await page.getByLabel('Sort by').selectOption('revenue.netAmount');
@@ -134,7 +134,7 @@ describeInBrowser(`the analyst console in Chromium (${process.env.E2E_MODE} mode
     await page.reload();
     const widgets = await widgetStates(page);
     expect(await page.getByRole('button', { name: 'Sign in' }).count()).toBe(0);
-    expect(widgets).toContainEqual({ name: 'Net by item category', chartType: 'bar', state: 'drawn' });
+    expect(widgets).toContainEqual({ name: 'Net by item category', chartType: 'BAR', state: 'drawn' });
     expect((await widgetContent(page, 'Net by item category')).series![0]).toHaveLength(previewed);
     expect(problems).toEqual([]);
   });
@@ -176,7 +176,7 @@ describeInBrowser(`the analyst console in Chromium (${process.env.E2E_MODE} mode
     await page.getByLabel('To (inclusive)').fill(to);
     await page.getByRole('group', { name: 'Locations' }).getByRole('checkbox').first().check();
     await page.getByRole('group', { name: 'Payment media' }).getByRole('checkbox', { name: 'Card', exact: true }).check();
-    await page.getByLabel('Sort lines by').selectOption('net_amount');
+    await page.getByLabel('Sort lines by').selectOption('NET_AMOUNT');
     const answered = page.waitForResponse((res) => res.url().endsWith('/graphql') && (res.request().postData() ?? '').includes('query Revenue('));
     await page.getByRole('button', { name: 'Apply filters' }).click();
     await answered;

@@ -82,11 +82,11 @@ describeInBrowser(`console charts read correctly at a glance (issue 34, ${proces
     const { createDashboard } = await gql(demo, 'mutation($i: CreateDashboardInput!) { createDashboard(input: $i) { id } }', { i: { name: 'Chart checks', layout: { columns: 12, rowHeight: 80 } } });
     dashboardId = createDashboard.id;
     const widgets = [
-      { name: 'Net by payment medium', chartType: 'pie', query: { measures: ['revenue.netAmount'], dimensions: ['revenue.paymentMedium'] }, position: { x: 0, y: 0, w: 6, h: 4 } },
-      { name: 'Lines by payment medium', chartType: 'bar', query: { measures: ['revenue.count'], dimensions: ['revenue.paymentMedium'] }, position: { x: 6, y: 0, w: 6, h: 4 } },
-      { name: 'Net and average by day', chartType: 'line', query: daily, position: { x: 0, y: 4, w: 12, h: 4 } },
-      { name: 'Net by provider', chartType: 'bar', query: { measures: ['revenue.netAmount'], dimensions: ['revenue.provider'], order: { 'revenue.netAmount': 'desc' } }, position: { x: 0, y: 8, w: 4, h: 4 } },
-      { name: 'Discounts by medium', chartType: 'table', query: { measures: ['revenue.discountAmount'], dimensions: ['revenue.paymentMedium'] }, position: { x: 4, y: 8, w: 8, h: 4 } },
+      { name: 'Net by payment medium', chartType: 'PIE', query: { measures: ['revenue.netAmount'], dimensions: ['revenue.paymentMedium'] }, position: { x: 0, y: 0, w: 6, h: 4 } },
+      { name: 'Lines by payment medium', chartType: 'BAR', query: { measures: ['revenue.count'], dimensions: ['revenue.paymentMedium'] }, position: { x: 6, y: 0, w: 6, h: 4 } },
+      { name: 'Net and average by day', chartType: 'LINE', query: daily, position: { x: 0, y: 4, w: 12, h: 4 } },
+      { name: 'Net by provider', chartType: 'BAR', query: { measures: ['revenue.netAmount'], dimensions: ['revenue.provider'], order: { 'revenue.netAmount': 'desc' } }, position: { x: 0, y: 8, w: 4, h: 4 } },
+      { name: 'Discounts by medium', chartType: 'TABLE', query: { measures: ['revenue.discountAmount'], dimensions: ['revenue.paymentMedium'] }, position: { x: 4, y: 8, w: 8, h: 4 } },
     ];
     for (const input of widgets) await gql(demo, 'mutation($i: CreateWidgetInput!) { createWidget(input: $i) { id } }', { i: { dashboardId, ...input } });
   }, 90_000);

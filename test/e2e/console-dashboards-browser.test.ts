@@ -107,8 +107,8 @@ describeInBrowser(`dashboards managed in the console (issue 34; ${process.env.E2
 
   it('deletes a widget with Undo (kept) and without (deleted when the undo window closes)', async () => {
     const id = await dashboardWith([
-      { name: 'Sales count', chartType: 'kpi', query: { measures: ['revenue.count'] } },
-      { name: 'Net by location', chartType: 'bar', query: { measures: ['revenue.netAmount'], dimensions: ['revenue.location'] } },
+      { name: 'Sales count', chartType: 'KPI', query: { measures: ['revenue.count'] } },
+      { name: 'Net by location', chartType: 'BAR', query: { measures: ['revenue.netAmount'], dimensions: ['revenue.location'] } },
     ]);
     const widgetsOf = async () => (await gql('query($id: ID!) { dashboard(id: $id) { widgets { name } } }', { id })).dashboard.widgets.map((w: { name: string }) => w.name).sort();
     await openConsoleSignedIn(page, analyst, `#/dashboards/${id}`);
@@ -142,7 +142,7 @@ describeInBrowser(`dashboards managed in the console (issue 34; ${process.env.E2
   });
 
   it('asks before leaving the composer or the rename form with unsaved changes, and not without', async () => {
-    const id = await dashboardWith([{ name: 'Sales count', chartType: 'kpi', query: { measures: ['revenue.count'] } }]);
+    const id = await dashboardWith([{ name: 'Sales count', chartType: 'KPI', query: { measures: ['revenue.count'] } }]);
     const { name: board, widgets } = (await gql('query($id: ID!) { dashboard(id: $id) { name widgets { id } } }', { id })).dashboard;
     const widgetId = widgets[0].id;
     // The dashboard drawn (its own heading, not the loading one's "Dashboard").

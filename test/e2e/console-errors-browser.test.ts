@@ -52,7 +52,7 @@ describeInBrowser(`the revenue explorer's errors in Chromium (${process.env.E2E_
   it('an end date before the start date shows the message at the field, and the previous totals, groups and lines are gone', async () => {
     await openConsoleSignedIn(page, await createTestPerson(demo, 'admin'), '#/revenue');
     await page.locator('table.lines tbody tr').first().waitFor();
-    await page.getByLabel('Group by').selectOption('location');
+    await page.getByLabel('Group by').selectOption('LOCATION');
     await apply();
     await page.locator('section[aria-labelledby="groups-title"] .table-scroll[aria-label="Groups"] tbody tr').first().waitFor();
     const before = await results();

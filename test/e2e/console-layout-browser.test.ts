@@ -119,7 +119,7 @@ describeInBrowser(`the console at phone width and in a dark theme (issue 34, ${p
     expect(await smallTargets(page)).toEqual([]);
 
     await page.getByRole('link', { name: 'Revenue explorer' }).click();
-    await page.getByLabel('Group by').selectOption('location');
+    await page.getByLabel('Group by').selectOption('LOCATION');
     await page.getByRole('button', { name: 'Apply filters' }).click();
     await page.locator('.table-scroll[aria-label="Groups"]').waitFor();
     await page.waitForFunction(() => document.querySelector('section[aria-busy="false"] .table-scroll'));
@@ -142,7 +142,7 @@ describeInBrowser(`the console at phone width and in a dark theme (issue 34, ${p
   });
 
   it('at 375 px the accept-invitation page fits the window, its controls big enough to touch', async () => {
-    const invited = await demo.graphql('mutation { inviteUser(input: {email: "phone.person@example.com", role: analyst}) { invitationToken } }');
+    const invited = await demo.graphql('mutation { inviteUser(input: {email: "phone.person@example.com", role: ANALYST}) { invitationToken } }');
     await open(PHONE);
     await page.goto(`${baseUrl()}/console/#/accept-invitation?token=${invited.body.data.inviteUser.invitationToken}`);
     await page.getByRole('heading', { name: 'Accept your invitation' }).waitFor();
@@ -181,7 +181,7 @@ describeInBrowser(`the console at phone width and in a dark theme (issue 34, ${p
 
       // The explorer, grouped, one group's lines chosen (its row highlighted).
       await page.getByRole('link', { name: 'Revenue explorer' }).click();
-      await page.getByLabel('Group by').selectOption('location');
+      await page.getByLabel('Group by').selectOption('LOCATION');
       await page.getByRole('button', { name: 'Apply filters' }).click();
       await page.locator('.table-scroll[aria-label="Groups"] button').first().click();
       await page.locator('tr[aria-current]').waitFor();

@@ -17,8 +17,8 @@ const describeInBrowser = executablePath ? describe : describe.skip;
 
 const day = (daysAgo: number) => new Date(Date.now() - daysAgo * 86_400_000).toISOString().slice(0, 10);
 const count = (text: string) => Number(/· ([\d,]+) lines/.exec(text)?.[1].replaceAll(',', ''));
-const LINE_FIELDS = 'id patientName grossAmount discountAmount netAmount';
-const BREAKDOWN_ARGS = '$timezone: String!, $startDate: String, $endDate: String, $locationIds: [ID!], $providerNames: [String!], $groupBy: RevenueGroupBy, $groupKey: String, $sortBy: RevenueBreakdownSortField! = created_date, $sortDirection: SortDirection! = desc, $after: String';
+const LINE_FIELDS = 'id patientName grossCents discountCents netCents';
+const BREAKDOWN_ARGS = '$timezone: String!, $startDate: String, $endDate: String, $locationIds: [ID!], $providerNames: [String!], $groupBy: RevenueGroupBy, $groupKey: String, $sortBy: RevenueBreakdownSortField! = CREATED_DATE, $sortDirection: SortDirection! = DESC, $after: String';
 const BREAKDOWN = `query(${BREAKDOWN_ARGS}) { revenueBreakdown(timezone: $timezone, startDate: $startDate, endDate: $endDate, locationIds: $locationIds, providerNames: $providerNames, groupBy: $groupBy, groupKey: $groupKey, sortBy: $sortBy, sortDirection: $sortDirection, first: 100, after: $after) { totalCount pageInfo { hasNextPage endCursor } nodes { ${LINE_FIELDS} } } }`;
 
 /**
@@ -90,22 +90,23 @@ describeInBrowser(`the revenue explorer in Chromium (${process.env.E2E_MODE} mod
     await page.getByLabel('From').fill(day(150));
     await page.getByLabel('To (inclusive)').fill(day(5));
     await page.getByRole('group', { name: 'Locations' }).getByRole('checkbox').first().check();
-    await page.getByLabel('Group by').selectOption('payment_medium');
-    await page.getByLabel('Sort lines by').selectOption('net_amount');
-    await page.getByLabel('Direction').selectOption('asc');
+    await page.getByLabel('Group by').selectOption('PAYMENT_MEDIUM');
+    await page.getByLabel('Sort lines by').selectOption('NET_AMOUNT');
+    await page.getByLabel('Direction').selectOption('ASC');
     await shown(page, () => page.getByRole('button', { name: 'Apply filters' }).click());
     // Payment media by their names, in the group table and the lines.
     await shown(page, () => page.getByRole('button', { name: 'Lines of Card', exact: true }).click());
     await shown(page, () => page.getByRole('button', { name: 'Next →' }).click());
     const hash: string = await page.evaluate(() => location.hash);
     const params = new URLSearchParams(hash.split('?')[1]);
+    // The link spells the graph's enum values lower-case, as links made before the graph's names changed did.
     expect(Object.fromEntries(['groupBy', 'groupKey', 'sortBy', 'sortDirection', 'page', 'startDate', 'endDate'].map((k) => [k, params.get(k)]))).toEqual({ groupBy: 'payment_medium', groupKey: 'card', sortBy: 'net_amount', sortDirection: 'asc', page: '2', startDate: day(150), endDate: day(5) });
     const before = await screen(page);
     expect(before.heading).toBe('Lines of Card');
     expect(before.pager).toMatch(/^Page 2 of/);
     expect(new Set(await column(page, 'Paid by'))).toEqual(new Set(['Card']));
     // The link's filters are the API's: the same total for the same arguments.
-    const api = await gql(demo, BREAKDOWN, { timezone: params.get('timezone'), startDate: day(150), endDate: day(5), locationIds: params.getAll('locationIds'), groupBy: 'payment_medium', groupKey: 'card', sortBy: 'net_amount', sortDirection: 'asc' });
+    const api = await gql(demo, BREAKDOWN, { timezone: params.get('timezone'), startDate: day(150), endDate: day(5), locationIds: params.getAll('locationIds'), groupBy: 'PAYMENT_MEDIUM', groupKey: 'card', sortBy: 'NET_AMOUNT', sortDirection: 'ASC' });
     expect(count(before.pager)).toBe(api.revenueBreakdown.totalCount);
     expect(api.revenueBreakdown.totalCount).toBeGreaterThan(20);
 
@@ -126,7 +127,7 @@ describeInBrowser(`the revenue explorer in Chromium (${process.env.E2E_MODE} mod
   });
 
   it('a link with providerNames shows a removable chip and only that provider’s lines', async () => {
-    const providers = (await gql(demo, '{ revenueBreakdownGroups(timezone: "UTC", groupBy: provider) { groupLabel totalCount } }')).revenueBreakdownGroups.filter((g: { groupLabel: string | null }) => g.groupLabel);
+    const providers = (await gql(demo, '{ revenueBreakdownGroups(timezone: "UTC", groupBy: PROVIDER) { groupLabel totalCount } }')).revenueBreakdownGroups.filter((g: { groupLabel: string | null }) => g.groupLabel);
     const name: string = providers[0].groupLabel;
     const page = await openAs(analyst, `#/revenue?${new URLSearchParams({ timezone: 'UTC', providerNames: name })}`);
     await page.getByRole('listitem').filter({ hasText: `Provider: ${name}` }).waitFor();
@@ -144,8 +145,23 @@ describeInBrowser(`the revenue explorer in Chromium (${process.env.E2E_MODE} mod
     expect(problems).toEqual([]);
   });
 
+  it('a link reads codes and enum values in either case: one made before the graph’s names changed shows what one in its spelling does', async () => {
+    const old = await openAs(analyst, `#/revenue?${new URLSearchParams({ timezone: 'UTC', paymentMediums: 'card', groupBy: 'location', sortBy: 'net_amount', sortDirection: 'asc' })}`);
+    const graph = await openAs(analyst, `#/revenue?${new URLSearchParams({ timezone: 'UTC', paymentMediums: 'CARD', groupBy: 'LOCATION', sortBy: 'NET_AMOUNT', sortDirection: 'ASC' })}`);
+    const shownOld = await screen(old);
+    expect(shownOld.form).toEqual(expect.arrayContaining(['paymentMediums=card:true', 'groupBy=LOCATION', 'sortBy=NET_AMOUNT', 'sortDirection=ASC']));
+    expect(shownOld.chips).toEqual([]);
+    expect(await screen(graph)).toEqual(shownOld);
+    expect(new Set(await column(old, 'Paid by'))).toEqual(new Set(['Card']));
+    // The API filtered by the medium: the REST summary of the same filter counts the same lines.
+    const rest = await demo.get(`/analytics/dashboards/product-sales-breakdown/revenue-breakdown-summary?${new URLSearchParams({ timezone: 'UTC', payment_mediums: 'card' })}`);
+    expect(count(shownOld.pager)).toBe(rest.body.count);
+    expect(problems).toEqual([]);
+  });
+
   it('a click on a bar of the group chart opens that group’s lines', async () => {
-    const page = await openAs(admin, '#/revenue?timezone=UTC&groupBy=location');
+    // A link in the graph's spelling (`LOCATION`) is read as well as the lower-case one the console writes.
+    const page = await openAs(admin, '#/revenue?timezone=UTC&groupBy=LOCATION');
     await page.locator('.group-chart .chart').waitFor();
     const bar = await page.evaluate(() => {
       const element = document.querySelector('.group-chart .chart');
@@ -158,7 +174,7 @@ describeInBrowser(`the revenue explorer in Chromium (${process.env.E2E_MODE} mod
       const box = element.getBoundingClientRect();
       return { x: box.left + top[0], y: box.top + (top[1] + base[1]) / 2, label: option.xAxis[0].data[0] as string };
     });
-    const groups = (await gql(demo, '{ revenueBreakdownGroupSummaries(timezone: "UTC", groupBy: location, sortBy: net_amount) { groupKey groupLabel count } }')).revenueBreakdownGroupSummaries;
+    const groups = (await gql(demo, '{ revenueBreakdownGroupSummaries(timezone: "UTC", groupBy: LOCATION, sortBy: NET_AMOUNT) { groupKey groupLabel count } }')).revenueBreakdownGroupSummaries;
     expect(bar.label).toBe(groups[0].groupLabel);
     await shown(page, () => page.mouse.click(bar.x, bar.y));
     expect(new URLSearchParams((await page.evaluate(() => location.hash)).split('?')[1]).get('groupKey')).toBe(groups[0].groupKey);
@@ -171,8 +187,9 @@ describeInBrowser(`the revenue explorer in Chromium (${process.env.E2E_MODE} mod
 
   it('groups by day in date order, every day, and downloads the chart as a PNG', async () => {
     const [from, to] = [day(50), day(8)];
+    // A link as the console wrote it before the graph's enum names changed (`created_date`) still opens its view.
     const page = await openAs(admin, `#/revenue?${new URLSearchParams({ timezone: 'UTC', startDate: from, endDate: to, groupBy: 'created_date' })}`);
-    const api = (await gql(demo, `{ revenueBreakdownGroupSummaries(timezone: "UTC", startDate: "${from}", endDate: "${to}", groupBy: created_date, sortBy: net_amount) { groupKey count netAmount } }`)).revenueBreakdownGroupSummaries as { groupKey: string; count: number; netAmount: number }[];
+    const api = (await gql(demo, `{ revenueBreakdownGroupSummaries(timezone: "UTC", startDate: "${from}", endDate: "${to}", groupBy: CREATED_DATE, sortBy: NET_AMOUNT) { groupKey count netCents } }`)).revenueBreakdownGroupSummaries as { groupKey: string; count: number; netCents: number }[];
     const days = api.map((g) => g.groupKey).sort();
     expect(days.length).toBeGreaterThan(20);
     const view = await screen(page);
@@ -184,12 +201,12 @@ describeInBrowser(`the revenue explorer in Chromium (${process.env.E2E_MODE} mod
       return { categories: option.xAxis[0].data as string[], values: option.series[0].data as (number | null)[] };
     });
     expect(drawn.categories).toEqual([...drawn.categories].sort());
-    for (const g of api) expect(drawn.values[drawn.categories.indexOf(g.groupKey)]).toBe(g.netAmount);
+    for (const g of api) expect(drawn.values[drawn.categories.indexOf(g.groupKey)]).toBe(g.netCents);
 
     const download = page.waitForEvent('download');
     await page.getByRole('button', { name: 'Download chart (PNG)' }).click();
     const file = await download;
-    expect(file.suggestedFilename()).toMatch(/\.png$/);
+    expect(file.suggestedFilename()).toBe('revenue-by-created_date.png');
     const bytes = readFileSync(await file.path());
     expect(bytes.subarray(0, 4)).toEqual(Buffer.from([0x89, 0x50, 0x4e, 0x47]));
     expect(bytes.length).toBeGreaterThan(5_000);
@@ -265,8 +282,8 @@ describeInBrowser(`the revenue explorer in Chromium (${process.env.E2E_MODE} mod
 
   it('exports the whole result as one CSV, page after page, amounts in currency units; an analyst’s has patients masked', async () => {
     const { from, total } = await moreThanOnePage();
-    const variables = { timezone: 'UTC', startDate: from, endDate: day(1), sortBy: 'net_amount' as const, sortDirection: 'desc' as const };
-    const lines: { id: string; patientName: string | null; grossAmount: number; discountAmount: number; netAmount: number }[] = [];
+    const variables = { timezone: 'UTC', startDate: from, endDate: day(1), sortBy: 'NET_AMOUNT' as const, sortDirection: 'DESC' as const };
+    const lines: { id: string; patientName: string | null; grossCents: number; discountCents: number; netCents: number }[] = [];
     for (let after: string | null = null, more = true; more; ) {
       const answer: { pageInfo: { hasNextPage: boolean; endCursor: string | null }; nodes: typeof lines } = (await gql(demo, BREAKDOWN, { ...variables, after })).revenueBreakdown;
       ({ hasNextPage: more, endCursor: after } = answer.pageInfo);
@@ -281,8 +298,9 @@ describeInBrowser(`the revenue explorer in Chromium (${process.env.E2E_MODE} mod
     expect(full.header).not.toContain('netAmount');
     const at = (name: string) => full.header.indexOf(name);
     expect(full.rows.map((r) => r[at('id')])).toEqual(lines.map((l) => l.id));
-    for (const amount of ['grossAmount', 'discountAmount', 'netAmount'] as const) {
-      expect(full.rows.map((r) => r[at(`${amount}_${currency}`)])).toEqual(lines.map((l) => (l[amount] / 100).toFixed(2)));
+    // The file names its amounts in currency units as REST does (`netAmount_USD`); the graph's lines have them in cents.
+    for (const [amount, cents] of [['grossAmount', 'grossCents'], ['discountAmount', 'discountCents'], ['netAmount', 'netCents']] as const) {
+      expect(full.rows.map((r) => r[at(`${amount}_${currency}`)])).toEqual(lines.map((l) => (l[cents] / 100).toFixed(2)));
     }
     expect(full.rows.map((r) => r[at('patientName')])).toEqual(lines.map((l) => l.patientName ?? ''));
     expect(full.progress[0]).toBe(`0 of ${total.toLocaleString('en-US')} lines`);

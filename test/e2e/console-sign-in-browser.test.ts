@@ -178,7 +178,7 @@ describeInBrowser(`signing in to the console in Chromium (${process.env.E2E_MODE
   });
 
   it("an invitation's link opens the console's page for it: the person chooses a password (twice, 12 or more), then signs in with it", async () => {
-    const invited = await demo.graphql('mutation { inviteUser(input: {email: "linked.person@example.com", role: analyst}) { invitationToken } }');
+    const invited = await demo.graphql('mutation { inviteUser(input: {email: "linked.person@example.com", role: ANALYST}) { invitationToken } }');
     const token = invited.body.data.inviteUser.invitationToken as string;
     await page.goto(`${baseUrl()}/console/#/accept-invitation?token=${token}`);
     await page.getByRole('heading', { name: 'Accept your invitation' }).waitFor();

@@ -2,7 +2,7 @@ import { Agent, request as httpRequest } from 'node:http';
 import { createLocation, gql } from '../subgraphs/billing/rest-kit';
 import { baseUrl, createTestTenant, request, type TestTenant } from '../utils/e2e';
 
-const fees = { cardProcessingFee: 2.9, perTransactionFee: 30, inPersonCardProcessingFee: 2.6, inPersonPerTransactionFee: 10 };
+const fees = { cardProcessingFee: 2.9, perTransactionFeeCents: 30, inPersonCardProcessingFee: 2.6, inPersonPerTransactionFeeCents: 10 };
 
 /** Finding 1's query: merchant accounts and their locations, nested `levels` fields deep. */
 function depthBomb(levels: number): string {

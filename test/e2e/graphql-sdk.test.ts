@@ -142,11 +142,11 @@ describe(`the typed GraphQL operations against the server (${process.env.E2E_MOD
       }
       const filter = { timezone: 'UTC', locationIds: [locationId] };
       const { revenueBreakdownSummary } = await graph.request(ops.RevenueBreakdownSummaryDocument, filter);
-      expect(revenueBreakdownSummary).toMatchObject({ count: 2, grossAmount: 24_000, discountAmount: 2_500, netAmount: 21_500, chargeItemCount: 2, soldPackageCount: 0 });
+      expect(revenueBreakdownSummary).toMatchObject({ count: 2, grossCents: 24_000, discountCents: 2_500, netCents: 21_500, chargeItemCount: 2, soldPackageCount: 0 });
 
       const groupBy = served<RevenueGroupBy>('RevenueGroupBy', 'location');
       const { revenueBreakdownGroupSummaries } = await graph.request(ops.RevenueBreakdownGroupSummariesDocument, { ...filter, groupBy });
-      expect(revenueBreakdownGroupSummaries).toEqual([expect.objectContaining({ groupKey: locationId, groupLabel: 'North Clinic', count: 2, netAmount: 21_500 })]);
+      expect(revenueBreakdownGroupSummaries).toEqual([expect.objectContaining({ groupKey: locationId, groupLabel: 'North Clinic', count: 2, netCents: 21_500 })]);
 
       const first = (await graph.request(ops.RevenueBreakdownDocument, { ...filter, first: 1 })).revenueBreakdown;
       expect(first).toMatchObject({ totalCount: 2, pageInfo: { hasNextPage: true } });
@@ -161,13 +161,13 @@ describe(`the typed GraphQL operations against the server (${process.env.E2E_MOD
       const pending = served<GiftCardStatus>('GiftCardStatus', 'pending');
       const active = served<GiftCardStatus>('GiftCardStatus', 'active');
       const issued = [];
-      for (const initialValue of [5_000, 10_000]) {
-        const { issueGiftCard } = await graph.request(ops.IssueGiftCardDocument, { input: { initialValue, recipientPatientId: patientId, suppressRecipientNotification: true } });
-        expect(issueGiftCard).toMatchObject({ initialValue, status: pending, isActive: false, recipientPatientId: patientId });
+      for (const initialValueCents of [5_000, 10_000]) {
+        const { issueGiftCard } = await graph.request(ops.IssueGiftCardDocument, { input: { initialValueCents, recipientPatientId: patientId, suppressRecipientNotification: true } });
+        expect(issueGiftCard).toMatchObject({ initialValueCents, status: pending, isActive: false, recipientPatientId: patientId });
         issued.push(issueGiftCard);
       }
       const { activateGiftCard } = await graph.request(ops.ActivateGiftCardDocument, { id: issued[0].id, sendNotification: false });
-      expect(activateGiftCard).toMatchObject({ id: issued[0].id, status: active, isActive: true, currentBalance: 5_000 });
+      expect(activateGiftCard).toMatchObject({ id: issued[0].id, status: active, isActive: true, currentBalanceCents: 5_000 });
       const { issuedGiftCard } = await graph.request(ops.IssuedGiftCardDocument, { id: issued[0].id });
       expect(issuedGiftCard).toMatchObject({ code: issued[0].code, transactions: [expect.objectContaining({ amountCents: 5_000, balanceAfterCents: 5_000 })] });
 

@@ -81,7 +81,7 @@ const LOOKUPS: [string, string][] = [
 /** Rows of each kind made with `who`'s key: a patient and a paid member, a gift card, a dashboard. */
 async function rowsOf(who: Client) {
   const { patientId, memberId, payment } = await paidMember(who);
-  const { issueGiftCard } = await data(who, GIFT_CARD, { i: { initialValue: 2500, suppressRecipientNotification: true } });
+  const { issueGiftCard } = await data(who, GIFT_CARD, { i: { initialValueCents: 2500, suppressRecipientNotification: true } });
   const { createDashboard } = await data(who, DASHBOARD, { i: { name: 'Test mode board' } });
   return { ids: { patient: patientId, member: memberId, giftCard: issueGiftCard.id as string, dashboard: createDashboard.id as string }, payment };
 }
@@ -183,7 +183,7 @@ describe('test mode: test keys see only their tenant\'s test data (real HTTP, Po
 
   it('opens a test merchant account at the sandbox', async () => {
     const open = 'mutation($i: CreateMerchantAccountInput!) { createMerchantAccount(input: $i) { id } }';
-    const fees = { cardProcessingFee: 2.9, perTransactionFee: 30, inPersonCardProcessingFee: 2.6, inPersonPerTransactionFee: 10 };
+    const fees = { cardProcessingFee: 2.9, perTransactionFeeCents: 30, inPersonCardProcessingFee: 2.6, inPersonPerTransactionFeeCents: 10 };
     const res = await test.graphql(open, { i: { name: 'Test payments', ...fees } });
     expect([res.status, res.body.errors]).toEqual([200, undefined]);
     expect(live.openings).toHaveLength(0);
@@ -221,7 +221,7 @@ describe('test mode: test keys see only their tenant\'s test data (real HTTP, Po
     const mailDir = join(process.env.E2E_DATA_DIR!, 'mail');
     const mailsFor = (code: string) => (existsSync(mailDir) ? readdirSync(mailDir).map((f) => readFileSync(join(mailDir, f), 'utf8')) : []).filter((m) => m.includes(code));
     const issueAndSend = async (who: Client) => {
-      const { issueGiftCard } = await data(who, 'mutation($i: IssueGiftCardInput!) { issueGiftCard(input: $i) { id code } }', { i: { initialValue: 1000, recipientPatientEmail: 'tess@example.com' } });
+      const { issueGiftCard } = await data(who, 'mutation($i: IssueGiftCardInput!) { issueGiftCard(input: $i) { id code } }', { i: { initialValueCents: 1000, recipientPatientEmail: 'tess@example.com' } });
       await data(who, 'mutation($id: ID!) { activateGiftCard(id: $id, sendNotification: true) { id } }', { id: issueGiftCard.id });
       return issueGiftCard as { id: string; code: string };
     };

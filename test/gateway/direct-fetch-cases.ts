@@ -101,7 +101,7 @@ export const SAMPLES: Record<string, (f: Fixtures) => Sample[]> = {
   revenueBreakdownGroups: (f) => [
     { name: 'by location', variables: { groupBy: 'LOCATION', timezone: TZ }, expect: 'rows' },
     { name: 'by day in a window', variables: { groupBy: 'CREATED_DATE', ...window(f) }, expect: 'rows' },
-    { name: 'by provider, one location, net amount bounds', variables: { groupBy: 'PROVIDER', timezone: TZ, locationIds: [f.locationId], minNetAmount: 1000, maxNetAmount: 50_000 }, expect: 'rows' },
+    { name: 'by provider, one location, net amount bounds', variables: { groupBy: 'PROVIDER', timezone: TZ, locationIds: [f.locationId], minNetCents: 1000, maxNetCents: 50_000 }, expect: 'rows' },
     { name: "another tenant's location", variables: { groupBy: 'ITEM_CATEGORY', timezone: TZ, locationIds: [f.otherLocationId] }, expect: 'data' },
     { name: 'a window with no lines', variables: { groupBy: 'PAYMENT_MEDIUM', timezone: TZ, startDate: '1990-01-01', endDate: '1990-12-31' }, expect: 'data' },
     { ...BAD_TZ, variables: { groupBy: 'LOCATION', timezone: 'Mars/Olympus_Mons' } },

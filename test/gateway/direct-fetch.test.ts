@@ -156,7 +156,7 @@ describe(`direct execution of single-fetch REST routes (${MODE} mode)`, () => {
     expect(summary.subgraph).toBe('analytics');
     expect([...summary.variableNames].sort()).toEqual(
       ['timezone', 'startDate', 'endDate', 'locationIds', 'locationNames', 'providerIds', 'providerNames', 'patientIds', 'patientNames',
-        'itemCategories', 'itemTypes', 'itemNames', 'paymentMediums', 'minNetAmount', 'maxNetAmount', 'comment'].sort(),
+        'itemCategories', 'itemTypes', 'itemNames', 'paymentMediums', 'minNetCents', 'maxNetCents', 'comment'].sort(),
     );
   });
 

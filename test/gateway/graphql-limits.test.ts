@@ -100,7 +100,7 @@ describe('GraphQL limits on a production server with its own budget', () => {
     const t = await tenant('List nesting');
     const locations = [await createLocation(t, { name: 'North' }), await createLocation(t, { name: 'South' })];
     for (const name of ['One', 'Two']) {
-      const fees = { cardProcessingFee: 2.9, perTransactionFee: 30, inPersonCardProcessingFee: 2.6, inPersonPerTransactionFee: 10 };
+      const fees = { cardProcessingFee: 2.9, perTransactionFeeCents: 30, inPersonCardProcessingFee: 2.6, inPersonPerTransactionFeeCents: 10 };
       await gql(t, 'mutation($i: CreateMerchantAccountInput!) { createMerchantAccount(input: $i) { id } }', { i: { name, ...fees, locationIds: locations } });
     }
     const five = await gql(t, depthBomb(5));

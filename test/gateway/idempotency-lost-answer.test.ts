@@ -120,7 +120,7 @@ describe('an Idempotency-Key left in progress by a lost answer', () => {
   }, 60_000);
 
   it('answers a gift card activation whose answer was lost with the card, not "not pending"', async () => {
-    const card = await issueCard(tenant, { initialValue: 1000, suppressRecipientNotification: true });
+    const card = await issueCard(tenant, { initialValueCents: 1000, suppressRecipientNotification: true });
     const path = `/billing/gift-cards/issued/${card.id}/activate`;
     const key = `activate-${card.id}`;
     const first = await post(path, { sendNotification: false }, { 'Idempotency-Key': key });

@@ -71,7 +71,7 @@ describe(`in-flight deduplication of subgraph fetches (${MODE} mode)`, () => {
     [a, b] = await Promise.all([createTestTenant('Dedup Clinic A'), createTestTenant('Dedup Clinic B')]);
     aLocation = await createLocation(a, { name: 'Harbor', city: 'Portland' });
     const bLocation = await createLocation(b, { name: 'Summit', city: 'Denver' });
-    const fees = { cardProcessingFee: 2.9, perTransactionFee: 30, inPersonCardProcessingFee: 2.6, inPersonPerTransactionFee: 10 };
+    const fees = { cardProcessingFee: 2.9, perTransactionFeeCents: 30, inPersonCardProcessingFee: 2.6, inPersonPerTransactionFeeCents: 10 };
     const create = 'mutation($i: CreateMerchantAccountInput!) { createMerchantAccount(input: $i) { id } }';
     await gql(a, create, { i: { name: 'Clinic A', processorAccountId: `acct_dedup_a_${randomUUID()}`, ...fees, locationIds: [aLocation] } });
     await gql(b, create, { i: { name: 'Clinic B', processorAccountId: `acct_dedup_b_${randomUUID()}`, ...fees, locationIds: [bLocation] } });

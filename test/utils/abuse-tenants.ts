@@ -35,7 +35,7 @@ export async function createResources(tenant: TestTenant): Promise<ForeignIds> {
     input: { firstName: 'Other', lastName: 'Patient' },
   });
   const { issueGiftCard } = await graphql(tenant, 'mutation($input: IssueGiftCardInput!) { issueGiftCard(input: $input) { id } }', {
-    input: { initialValue: 5000, suppressRecipientNotification: true },
+    input: { initialValueCents: 5000, suppressRecipientNotification: true },
   });
   const template = await createLegacyTemplate(tenant);
   return {

@@ -1,5 +1,6 @@
+import { SafeIntResolver } from 'graphql-scalars';
+import { Field, ID, InputType } from 'type-graphql';
 import { DateTimeScalar } from '../../common/date-time.scalar';
-import { Field, ID, InputType, Int } from 'type-graphql';
 
 /** `createCampaign`: a campaign made by hand (the `external*` fields belong to a platform sync). */
 @InputType({ description: 'A new campaign' })
@@ -28,7 +29,7 @@ export class CreateCampaignInput {
   @Field(() => DateTimeScalar, { nullable: true, description: 'Not before startsAt' })
   endsAt?: Date | null;
 
-  @Field(() => Int, { nullable: true, description: 'Budget in cents, not negative' })
+  @Field(() => SafeIntResolver, { nullable: true, description: 'Budget in cents, not negative' })
   budgetCents?: number | null;
 
   @Field(() => ID, { nullable: true })
@@ -63,7 +64,7 @@ export class UpdateCampaignInput {
   @Field(() => DateTimeScalar, { nullable: true, description: 'Not before startsAt' })
   endsAt?: Date | null;
 
-  @Field(() => Int, { nullable: true, description: 'Budget in cents, not negative' })
+  @Field(() => SafeIntResolver, { nullable: true, description: 'Budget in cents, not negative' })
   budgetCents?: number | null;
 
   @Field(() => ID, { nullable: true })

@@ -30,10 +30,10 @@ function toDate(value: unknown): Date | null {
 
 const amounts = (row: Row) => ({
   count: num(row.count),
-  grossAmount: num(row.gross),
-  discountAmount: num(row.discount),
-  netAmount: num(row.net),
-  averageNetAmount: numOrNull(row.average),
+  grossCents: num(row.gross),
+  discountCents: num(row.discount),
+  netCents: num(row.net),
+  averageNetCents: numOrNull(row.average),
 });
 
 /** Keys of id groups come back as text; the label falls back to the key for groups that have no name. */
@@ -53,9 +53,9 @@ function line(row: Row): RevenueBreakdownItemType {
     itemType: row.item_type as RevenueItemType,
     itemName: row.item_name as string,
     paymentMedium: row.payment_medium as PaymentMedium,
-    grossAmount: row.gross_cents as number,
-    discountAmount: row.discount_cents as number,
-    netAmount: row.net_cents as number,
+    grossCents: row.gross_cents as number,
+    discountCents: row.discount_cents as number,
+    netCents: row.net_cents as number,
     comment: row.comment as string | null,
     createdAt: toDate(row.created_at)!,
     localDate: row.local_date as string,

@@ -45,7 +45,7 @@ const MAX_LIST = 1_000;
 const MAX_TEXT = 1_000;
 const DATE_REASON = 'must be a date (YYYY-MM-DD) or an ISO 8601 date-time';
 
-type AmountArgs = { minNetAmount?: number | null; maxNetAmount?: number | null };
+type AmountArgs = { minNetCents?: number | null; maxNetCents?: number | null };
 
 /**
  * Validates the common filters. Issue locations are the GraphQL argument names (the REST bridge
@@ -71,8 +71,8 @@ export function parseRevenueFilter(args: RevenueFilterArgs & AmountArgs, issues:
     if (values.length > MAX_LIST) issues.tooLong([key], MAX_LIST, values);
     else lists[key] = values;
   }
-  const { minNetAmount: min, maxNetAmount: max } = args;
-  if (min != null && max != null && max < min) issues.value(['maxNetAmount'], 'max_net_amount is below min_net_amount', max);
+  const { minNetCents: min, maxNetCents: max } = args;
+  if (min != null && max != null && max < min) issues.value(['maxNetCents'], 'max_net_amount is below min_net_amount', max);
   if (args.comment != null && args.comment.length > MAX_TEXT) issues.value(['comment'], `comment must be at most ${MAX_TEXT} characters`, args.comment);
   return { timezone: timezone ?? 'UTC', start, end, lists, minNet: min ?? undefined, maxNet: max ?? undefined, comment: args.comment || undefined, groups: [] };
 }

@@ -11,7 +11,7 @@ import { Campaign } from '../entities/campaign.entity';
 import type { CreateCampaignInput, UpdateCampaignInput } from '../inputs/campaign.input';
 import { campaignKeys, CampaignRepository, type CampaignListQuery } from '../repositories/campaign.repository';
 import { toCampaignView, type CampaignView } from './campaign-view';
-import { parseHttpUrl } from '../../common/field-rules';
+import { checkIntRange, parseHttpUrl } from '../../common/field-rules';
 import { checkName, checkOptionalText, Issues, MAX_REFERENCE_LENGTH, MAX_TEXT_LENGTH, typeIssue } from './input-rules';
 import { recordEvent } from '../../common/jobs/record-event';
 import { staleRead } from '../../../platform/replica/stale-read';
@@ -23,6 +23,8 @@ const OPTIONAL_REFERENCES = ['locationId', 'platformId', 'platformAssetId', 'pip
 
 /** A date as the client most likely wrote it, for a 422's `input` (the subgraph only sees the parsed value). */
 const asSent = (date: Date) => date.toISOString().replace('.000Z', 'Z');
+/** The budget column is a 32-bit integer (migration Migration20261201000100_campaigns). */
+const MAX_BUDGET_CENTS = 2_147_483_647;
 
 /** The campaign's lead endpoint secret: 256 random bits, URL-safe. */
 export const newWebhookKey = (): string => randomBytes(32).toString('base64url');
@@ -57,6 +59,8 @@ function checkCampaign(input: CreateCampaignInput | UpdateCampaignInput, stored:
   }
   if (has('budgetCents')) {
     if (input.budgetCents != null && input.budgetCents < 0) issues.value(['input', 'budgetCents'], 'budgetCents must not be negative', input.budgetCents);
+    // The graph takes SafeInt money; the column is a 32-bit integer, refused as the bridge refused an Int beyond it.
+    else if (input.budgetCents != null) checkIntRange(issues, ['input', 'budgetCents'], input.budgetCents, 0, MAX_BUDGET_CENTS);
     changes.budgetCents = input.budgetCents;
   }
   reference('pipelineId');

@@ -1,3 +1,4 @@
+import { SafeIntResolver } from 'graphql-scalars';
 import { DateTimeScalar } from '../../common/date-time.scalar';
 import { Field, ID, Int, ObjectType } from 'type-graphql';
 import { ConnectionType } from '../../common/connection';
@@ -51,10 +52,10 @@ export class CampaignType {
   @Field(() => String, { nullable: true })
   externalCurrency!: string | null;
 
-  @Field(() => Int, { nullable: true })
+  @Field(() => SafeIntResolver, { nullable: true })
   externalDailyBudgetCents!: number | null;
 
-  @Field(() => Int, { nullable: true })
+  @Field(() => SafeIntResolver, { nullable: true })
   externalLifetimeBudgetCents!: number | null;
 
   @Field(() => DateTimeScalar, { nullable: true })
@@ -79,7 +80,7 @@ export class CampaignType {
   @Field(() => DateTimeScalar, { nullable: true, name: 'endsAt' })
   endDate!: Date | null;
 
-  @Field(() => Int, { nullable: true, description: 'Budget in cents' })
+  @Field(() => SafeIntResolver, { nullable: true, description: 'Budget in cents' })
   budgetCents!: number | null;
 
   @Field(() => ID, { nullable: true })

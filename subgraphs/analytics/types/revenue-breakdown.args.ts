@@ -1,4 +1,5 @@
-import { ArgsType, Field, Float, ID, Int } from 'type-graphql';
+import { SafeIntResolver } from 'graphql-scalars';
+import { ArgsType, Field, ID } from 'type-graphql';
 import { ConnectionArgsOf } from '../../common/connection';
 import { SortDirection } from '../../common/pagination';
 import { PaymentMedium, RevenueBreakdownSortField, RevenueGroupBy, RevenueGroupSortField, RevenueItemType } from './revenue-enums';
@@ -57,24 +58,24 @@ export class RevenueGroupsArgs extends RevenueFilterArgs {
   @Field(() => RevenueGroupBy)
   groupBy!: RevenueGroupBy;
 
-  @Field(() => Float, { nullable: true, description: 'Lines with a net amount of at least this many cents' })
-  minNetAmount?: number | null;
+  @Field(() => SafeIntResolver, { nullable: true, description: 'Lines with a net amount of at least this many cents' })
+  minNetCents?: number | null;
 
-  @Field(() => Float, { nullable: true, description: 'Lines with a net amount of at most this many cents' })
-  maxNetAmount?: number | null;
+  @Field(() => SafeIntResolver, { nullable: true, description: 'Lines with a net amount of at most this many cents' })
+  maxNetCents?: number | null;
 }
 
 /** `revenue-breakdown-summary`: the filters only. */
 @ArgsType()
 export class RevenueSummaryArgs extends RevenueFilterArgs {
-  @Field(() => Float, { nullable: true, description: 'Cents' })
-  minNetAmount?: number | null;
+  @Field(() => SafeIntResolver, { nullable: true, description: 'Cents' })
+  minNetCents?: number | null;
 
-  @Field(() => Float, { nullable: true, description: 'Cents' })
-  maxNetAmount?: number | null;
+  @Field(() => SafeIntResolver, { nullable: true, description: 'Cents' })
+  maxNetCents?: number | null;
 }
 
-/** `revenue-breakdown-group-summaries` (amount bounds are integers here, as the contract types them). */
+/** `revenue-breakdown-group-summaries`. */
 @ArgsType()
 export class RevenueGroupSummariesArgs extends RevenueFilterArgs {
   @Field(() => RevenueGroupBy)
@@ -86,11 +87,11 @@ export class RevenueGroupSummariesArgs extends RevenueFilterArgs {
   @Field(() => SortDirection, { defaultValue: SortDirection.DESC })
   sortDirection: SortDirection = SortDirection.DESC;
 
-  @Field(() => Int, { nullable: true, description: 'Cents' })
-  minNetAmount?: number | null;
+  @Field(() => SafeIntResolver, { nullable: true, description: 'Cents' })
+  minNetCents?: number | null;
 
-  @Field(() => Int, { nullable: true, description: 'Cents' })
-  maxNetAmount?: number | null;
+  @Field(() => SafeIntResolver, { nullable: true, description: 'Cents' })
+  maxNetCents?: number | null;
 }
 
 /** `revenue-breakdown`: the lines, one window of a connection, with the row-level group filters a grouped table drills down with. */
@@ -108,11 +109,11 @@ export class RevenueBreakdownArgs extends ConnectionArgsOf(RevenueFilterArgs) {
   @Field(() => SortDirection, { defaultValue: SortDirection.DESC })
   sortDirection: SortDirection = SortDirection.DESC;
 
-  @Field(() => Float, { nullable: true, description: 'Cents' })
-  minNetAmount?: number | null;
+  @Field(() => SafeIntResolver, { nullable: true, description: 'Cents' })
+  minNetCents?: number | null;
 
-  @Field(() => Float, { nullable: true, description: 'Cents' })
-  maxNetAmount?: number | null;
+  @Field(() => SafeIntResolver, { nullable: true, description: 'Cents' })
+  maxNetCents?: number | null;
 
   @Field(() => String, { nullable: true, description: 'Row-level group filter: this item category' })
   itemCategory?: string | null;

@@ -4,7 +4,7 @@ import { Field, ID, Int, ObjectType } from 'type-graphql';
 import { ConnectionType } from '../../common/connection';
 import { PaymentMedium, RevenueItemType, RevenueLineSource } from './revenue-enums';
 
-// Sums of cents outgrow GraphQL's 32-bit Int long before a practice's revenue does: SafeInt holds up to 2^53 - 1.
+// Money is SafeInt everywhere on the graph (docs/api.md, Schema style): sums of cents outgrow GraphQL's 32-bit Int long before a practice's revenue does.
 
 /** One group of a grouped revenue table. */
 @ObjectType('RevenueGroupItem', { description: 'A group key and how many lines it holds' })
@@ -27,16 +27,16 @@ abstract class RevenueAmounts {
   count!: number;
 
   @Field(() => SafeIntResolver, { description: 'Cents' })
-  grossAmount!: number;
+  grossCents!: number;
 
   @Field(() => SafeIntResolver, { description: 'Cents' })
-  discountAmount!: number;
+  discountCents!: number;
 
   @Field(() => SafeIntResolver, { description: 'Cents' })
-  netAmount!: number;
+  netCents!: number;
 
   @Field(() => SafeIntResolver, { nullable: true, description: 'Net amount per line in cents, rounded half away from zero; null when there are no lines' })
-  averageNetAmount!: number | null;
+  averageNetCents!: number | null;
 }
 
 /** Sums of one group. */
@@ -104,14 +104,14 @@ export class RevenueBreakdownItemType {
   @Field(() => PaymentMedium)
   paymentMedium!: PaymentMedium;
 
-  @Field(() => Int, { description: 'Cents' })
-  grossAmount!: number;
+  @Field(() => SafeIntResolver, { description: 'Cents' })
+  grossCents!: number;
 
-  @Field(() => Int, { description: 'Cents' })
-  discountAmount!: number;
+  @Field(() => SafeIntResolver, { description: 'Cents' })
+  discountCents!: number;
 
-  @Field(() => Int, { description: 'Cents: gross minus discount' })
-  netAmount!: number;
+  @Field(() => SafeIntResolver, { description: 'Cents: gross minus discount' })
+  netCents!: number;
 
   @Field(() => String, { nullable: true })
   comment!: string | null;

@@ -1,11 +1,12 @@
+import { SafeIntResolver } from 'graphql-scalars';
+import { Field, ID, InputType } from 'type-graphql';
 import { DateTimeScalar } from '../../common/date-time.scalar';
-import { Field, ID, InputType, Int } from 'type-graphql';
 
 /** `issueGiftCard`: a new PENDING card. Values are integer cents; names and contacts default to the directory's when a patient id is given. */
 @InputType('IssueGiftCardInput', { description: 'A gift card to issue (PENDING until activated)' })
 export class IssueGiftCardInput {
-  @Field(() => Int, { description: 'Value in integer cents (5000 = 50.00 in the tenant currency), 1 to 100000000' })
-  initialValue!: number;
+  @Field(() => SafeIntResolver, { description: 'Value in integer cents (5000 = 50.00 in the tenant currency), 1 to 100000000' })
+  initialValueCents!: number;
 
   @Field(() => ID, { nullable: true, description: "The buyer, if a patient of the tenant; fills the purchaser's name, e-mail and phone unless given" })
   purchasingPatientId?: string | null;

@@ -1,4 +1,5 @@
-import { Field, ID, InputType, Int } from 'type-graphql';
+import { SafeIntResolver } from 'graphql-scalars';
+import { Field, ID, InputType } from 'type-graphql';
 import { MemberStatus, MembershipInterval } from '../types/enums';
 
 /** `createMember`: a patient joins a membership plan. Money in integer cents. */
@@ -10,7 +11,7 @@ export class CreateMemberInput {
   @Field({ description: 'Plan name, 1 to 200 characters' })
   planName!: string;
 
-  @Field(() => Int, { description: 'Price per interval, integer cents' })
+  @Field(() => SafeIntResolver, { description: 'Price per interval, integer cents' })
   priceCents!: number;
 
   @Field(() => MembershipInterval)
@@ -19,7 +20,7 @@ export class CreateMemberInput {
   @Field(() => MemberStatus, { defaultValue: MemberStatus.ACTIVE })
   status: MemberStatus = MemberStatus.ACTIVE;
 
-  @Field(() => Int, { defaultValue: 0, description: 'What the member owes now, integer cents' })
+  @Field(() => SafeIntResolver, { defaultValue: 0, description: 'What the member owes now, integer cents' })
   balanceDueCents: number = 0;
 }
 

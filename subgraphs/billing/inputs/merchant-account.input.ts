@@ -1,4 +1,5 @@
-import { Field, Float, ID, InputType, Int } from 'type-graphql';
+import { SafeIntResolver } from 'graphql-scalars';
+import { Field, Float, ID, InputType } from 'type-graphql';
 import { NotFreeText } from '../../../platform/stored-text-rule';
 
 /** `createMerchantAccount`. Processing fees are percent (2.9 = 2.9 %), per-transaction fees integer cents (30 = 0.30). */
@@ -26,14 +27,14 @@ export class CreateMerchantAccountInput {
   @Field(() => Float, { description: 'Card-not-present processing fee in percent, 0 to 100, up to 4 decimals (2.9 = 2.9 %)' })
   cardProcessingFee!: number;
 
-  @Field(() => Int, { description: 'Per-transaction fee in integer cents (30 = 0.30)' })
-  perTransactionFee!: number;
+  @Field(() => SafeIntResolver, { description: 'Per-transaction fee in integer cents (30 = 0.30)' })
+  perTransactionFeeCents!: number;
 
   @Field(() => Float, { description: 'In-person processing fee in percent' })
   inPersonCardProcessingFee!: number;
 
-  @Field(() => Int, { description: 'In-person per-transaction fee in integer cents' })
-  inPersonPerTransactionFee!: number;
+  @Field(() => SafeIntResolver, { description: 'In-person per-transaction fee in integer cents' })
+  inPersonPerTransactionFeeCents!: number;
 
   @Field(() => [ID], { defaultValue: [], description: "The tenant's locations the account serves" })
   locationIds!: string[];

@@ -1,3 +1,4 @@
+import { SafeIntResolver } from 'graphql-scalars';
 import { Field, ID, InputType, Int } from 'type-graphql';
 import { ChargeItemType, PaymentMedium } from '../types/enums';
 
@@ -25,10 +26,10 @@ export class RecordChargeItemInput {
   @Field(() => PaymentMedium)
   paymentMedium!: PaymentMedium;
 
-  @Field(() => Int, { description: 'Integer cents before discount' })
+  @Field(() => SafeIntResolver, { description: 'Integer cents before discount' })
   grossCents!: number;
 
-  @Field(() => Int, { defaultValue: 0, description: 'Integer cents, at most grossCents' })
+  @Field(() => SafeIntResolver, { defaultValue: 0, description: 'Integer cents, at most grossCents' })
   discountCents: number = 0;
 
   @Field(() => String, { nullable: true })
@@ -59,10 +60,10 @@ export class RecordSoldPackageInput {
   @Field(() => PaymentMedium)
   paymentMedium!: PaymentMedium;
 
-  @Field(() => Int, { description: 'Integer cents before discount' })
+  @Field(() => SafeIntResolver, { description: 'Integer cents before discount' })
   grossCents!: number;
 
-  @Field(() => Int, { defaultValue: 0 })
+  @Field(() => SafeIntResolver, { defaultValue: 0 })
   discountCents: number = 0;
 
   @Field(() => String, { nullable: true })

@@ -44,8 +44,8 @@ function cardView(card: GiftCard, transactions: GiftCardTransaction[]): IssuedGi
   return {
     id: card.id,
     code: card.code,
-    initialValue: card.initialValueCents,
-    currentBalance: card.currentBalanceCents,
+    initialValueCents: card.initialValueCents,
+    currentBalanceCents: card.currentBalanceCents,
     isActive: card.isActive,
     status: card.status as GiftCardStatus,
     createdAt: card.createdAt,

@@ -43,7 +43,7 @@ function party(issues: Issues, at: IssueLoc, input: IssueGiftCardInput, role: 'p
 export function validateIssue(input: IssueGiftCardInput, lookups: GiftCardLookups, at: IssueLoc = ['input']): Omit<NewGiftCard, 'code'> {
   const issues = new Issues();
   const loc = (field: string) => [...at, field];
-  const initialValue = cents(issues, loc('initialValue'), input.initialValue, 1, MAX_GIFT_CARD_CENTS);
+  const initialValue = cents(issues, loc('initialValueCents'), input.initialValueCents, 1, MAX_GIFT_CARD_CENTS);
   const purchaser = party(issues, at, input, 'purchasing', lookups.patients);
   const recipient = party(issues, at, input, 'recipient', lookups.patients);
   const recipientNote = optionalString(issues, loc('recipientNote'), input.recipientNote, MAX_NOTE);

@@ -48,7 +48,7 @@ export class GiftCardService {
         await recordEvent(tx, this.scope, 'gift_card.issued', {
           giftCardId: issued.id,
           status: issued.status,
-          initialValue: issued.initialValue,
+          initialValue: issued.initialValueCents,
           purchasingPatientId: issued.purchasingPatientId,
           recipientPatientId: issued.recipientPatientId,
           scheduledSendDate: issued.scheduledSendAt?.toISOString() ?? null,
@@ -101,7 +101,7 @@ export class GiftCardService {
         }
         throw new ConflictError('Gift card is not pending');
       }
-      const transaction = await cards.addTransaction(activated.id, randomUUID(), GiftCardTransactionType.ACTIVATION, activated.initialValue, activated.currentBalance, requestKey);
+      const transaction = await cards.addTransaction(activated.id, randomUUID(), GiftCardTransactionType.ACTIVATION, activated.initialValueCents, activated.currentBalanceCents, requestKey);
       const notify = sendNotification && !activated.suppressRecipientNotification && !!activated.recipientPatientEmail;
       if (notify) {
         await takeEmailSlot(new NotificationRepository(tx, this.scope), this.emailDailyLimit);
@@ -113,7 +113,7 @@ export class GiftCardService {
       await recordEvent(tx, this.scope, 'gift_card.activated', {
         giftCardId: activated.id,
         activatedAt: activated.activatedAt?.toISOString() ?? null,
-        currentBalance: activated.currentBalance,
+        currentBalance: activated.currentBalanceCents,
         notificationQueued: notify,
       });
       await this.audit.change(tx, 'gift_card.activate', 'gift_card', [activated.id]);

@@ -56,9 +56,9 @@ export class MerchantAccountService {
     const key = input.idempotencyKey == null ? null : requiredText(issues, loc('idempotencyKey'), input.idempotencyKey, MAX_REFERENCE);
     const fees = {
       cardProcessingFee: percent(issues, loc('cardProcessingFee'), input.cardProcessingFee),
-      perTransactionFee: cents(issues, loc('perTransactionFee'), input.perTransactionFee, 0, 100_000),
+      perTransactionFee: cents(issues, loc('perTransactionFeeCents'), input.perTransactionFeeCents, 0, 100_000),
       inPersonCardProcessingFee: percent(issues, loc('inPersonCardProcessingFee'), input.inPersonCardProcessingFee),
-      inPersonPerTransactionFee: cents(issues, loc('inPersonPerTransactionFee'), input.inPersonPerTransactionFee, 0, 100_000),
+      inPersonPerTransactionFee: cents(issues, loc('inPersonPerTransactionFeeCents'), input.inPersonPerTransactionFeeCents, 0, 100_000),
     };
     input.locationIds.forEach((id, i) => {
       if (!known.has(id.toLowerCase())) unknownReference(issues, loc('locationIds', i), 'location', id);

@@ -1,5 +1,6 @@
+import { SafeIntResolver } from 'graphql-scalars';
+import { ArgsType, Field, ID, ObjectType } from 'type-graphql';
 import { DateTimeScalar } from '../../common/date-time.scalar';
-import { ArgsType, Field, ID, Int, ObjectType } from 'type-graphql';
 import { ConnectionArgs, ConnectionType } from '../../common/connection';
 import { GiftCardStatus, GiftCardTransactionType } from './enums';
 
@@ -12,10 +13,10 @@ export class GiftCardTransactionView {
   @Field(() => GiftCardTransactionType)
   type!: GiftCardTransactionType;
 
-  @Field(() => Int, { description: 'Signed change of the balance, integer cents' })
+  @Field(() => SafeIntResolver, { description: 'Signed change of the balance, integer cents' })
   amountCents!: number;
 
-  @Field(() => Int, { description: 'Balance after the movement, integer cents' })
+  @Field(() => SafeIntResolver, { description: 'Balance after the movement, integer cents' })
   balanceAfterCents!: number;
 
   @Field(() => DateTimeScalar)
@@ -27,8 +28,8 @@ export class GiftCardTransactionView {
 export class IssuedGiftCardView {
   @Field(() => ID) id!: string;
   @Field({ description: 'XXXX-XXXX-XXXX-XXXX, unique within the tenant' }) code!: string;
-  @Field(() => Int, { description: 'Integer cents' }) initialValue!: number;
-  @Field(() => Int, { description: 'Integer cents; 0 until activation loads the initial value' }) currentBalance!: number;
+  @Field(() => SafeIntResolver, { description: 'Integer cents' }) initialValueCents!: number;
+  @Field(() => SafeIntResolver, { description: 'Integer cents; 0 until activation loads the initial value' }) currentBalanceCents!: number;
   @Field() isActive!: boolean;
   @Field(() => GiftCardStatus) status!: GiftCardStatus;
   @Field(() => DateTimeScalar) createdAt!: Date;

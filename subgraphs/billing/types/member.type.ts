@@ -1,5 +1,6 @@
+import { SafeIntResolver } from 'graphql-scalars';
+import { ArgsType, Field, ID, ObjectType } from 'type-graphql';
 import { DateTimeScalar } from '../../common/date-time.scalar';
-import { ArgsType, Field, ID, Int, ObjectType } from 'type-graphql';
 import { ConnectionArgs, ConnectionType } from '../../common/connection';
 import { MemberStatus, MembershipInterval, PaymentStatus } from './enums';
 
@@ -9,7 +10,7 @@ export class MemberPaymentView {
   @Field(() => ID) paymentId!: string;
   @Field(() => ID) memberId!: string;
   @Field(() => ID) paymentMethodId!: string;
-  @Field(() => Int, { description: 'Integer cents' }) amountCents!: number;
+  @Field(() => SafeIntResolver, { description: 'Integer cents' }) amountCents!: number;
   @Field(() => PaymentStatus) status!: PaymentStatus;
   @Field(() => String, { nullable: true, description: "The processor's decline code when FAILED" }) failureReason!: string | null;
   @Field(() => String, { nullable: true }) comment!: string | null;
@@ -22,10 +23,10 @@ export class MemberView {
   @Field(() => ID) id!: string;
   @Field(() => ID) patientId!: string;
   @Field() planName!: string;
-  @Field(() => Int, { description: 'Price per interval, integer cents' }) priceCents!: number;
+  @Field(() => SafeIntResolver, { description: 'Price per interval, integer cents' }) priceCents!: number;
   @Field(() => MembershipInterval) interval!: MembershipInterval;
   @Field(() => MemberStatus) status!: MemberStatus;
-  @Field(() => Int, { description: 'What the member owes, integer cents' }) balanceDueCents!: number;
+  @Field(() => SafeIntResolver, { description: 'What the member owes, integer cents' }) balanceDueCents!: number;
   @Field(() => DateTimeScalar) createdAt!: Date;
   @Field(() => DateTimeScalar) updatedAt!: Date;
   @Field(() => [MemberPaymentView], { description: 'Manual payments, newest first' }) payments!: MemberPaymentView[];

@@ -1,5 +1,6 @@
+import { SafeIntResolver } from 'graphql-scalars';
+import { Field, Float, ID, ObjectType } from 'type-graphql';
 import { DateTimeScalar } from '../../common/date-time.scalar';
-import { Field, Float, ID, Int, ObjectType } from 'type-graphql';
 
 /** A merchant account (contract part 2); `locations` resolve from the tenant subgraph by federation. */
 @ObjectType('MerchantAccount', { description: 'A merchant account at the payment processor' })
@@ -16,14 +17,14 @@ export class MerchantAccountView {
   @Field(() => Float, { description: 'Percent, e.g. 2.9 for 2.9 %' })
   cardProcessingFee!: number;
 
-  @Field(() => Int, { description: 'Integer cents, e.g. 30 for 0.30' })
-  perTransactionFee!: number;
+  @Field(() => SafeIntResolver, { description: 'Integer cents, e.g. 30 for 0.30' })
+  perTransactionFeeCents!: number;
 
   @Field(() => Float, { description: 'Percent' })
   inPersonCardProcessingFee!: number;
 
-  @Field(() => Int, { description: 'Integer cents' })
-  inPersonPerTransactionFee!: number;
+  @Field(() => SafeIntResolver, { description: 'Integer cents' })
+  inPersonPerTransactionFeeCents!: number;
 
   @Field(() => DateTimeScalar)
   createdAt!: Date;

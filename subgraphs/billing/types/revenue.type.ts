@@ -1,3 +1,4 @@
+import { SafeIntResolver } from 'graphql-scalars';
 import { DateTimeScalar } from '../../common/date-time.scalar';
 import { Field, ID, Int, ObjectType } from 'type-graphql';
 import { PaymentMedium, RevenueItemType } from './enums';
@@ -16,9 +17,9 @@ export abstract class RevenueLineView {
   @Field(() => RevenueItemType) itemType!: RevenueItemType;
   @Field() itemName!: string;
   @Field(() => PaymentMedium) paymentMedium!: PaymentMedium;
-  @Field(() => Int, { description: 'Integer cents' }) grossCents!: number;
-  @Field(() => Int, { description: 'Integer cents' }) discountCents!: number;
-  @Field(() => Int, { description: 'Integer cents, gross minus discount' }) netCents!: number;
+  @Field(() => SafeIntResolver, { description: 'Integer cents' }) grossCents!: number;
+  @Field(() => SafeIntResolver, { description: 'Integer cents' }) discountCents!: number;
+  @Field(() => SafeIntResolver, { description: 'Integer cents, gross minus discount' }) netCents!: number;
   @Field(() => String, { nullable: true }) comment!: string | null;
   @Field(() => DateTimeScalar) createdAt!: Date;
 }

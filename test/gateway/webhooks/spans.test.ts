@@ -82,7 +82,7 @@ describe('spans of one webhook delivery and one e-mail send: tenant, type, attem
     const tenant = await createTestTenant('Traced Mail', server.url);
     // Due tomorrow: the end-to-end server's sender leaves it alone; the test sends it by hand.
     const issued = await tenant.graphql('mutation($i: IssueGiftCardInput!) { issueGiftCard(input: $i) { id } }', {
-      i: { initialValue: 1000, recipientPatientEmail: 'traced@example.com', scheduledSendAt: new Date(Date.now() + 86_400_000).toISOString() },
+      i: { initialValueCents: 1000, recipientPatientEmail: 'traced@example.com', scheduledSendAt: new Date(Date.now() + 86_400_000).toISOString() },
     });
     const cardId = issued.body.data.issueGiftCard.id;
     await tenant.graphql('mutation($id: ID!) { activateGiftCard(id: $id, sendNotification: true) { id } }', { id: cardId });

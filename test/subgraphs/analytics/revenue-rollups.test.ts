@@ -97,7 +97,7 @@ describe('revenue rollups answer exactly what the lines answer (real PostgreSQL,
     // Half the runs filter on one dimension at most (a rollup covers them), half on anything, including what only lines hold.
     const oneFamily = fc.constantFrom<(keyof typeof lists)[]>(['locationIds'], ['locationNames', 'locationIds'], ['providerIds'], ['providerNames'], ['itemCategories'], ['paymentMediums'], [])
       .chain((keys) => fc.record({ ...range, ...Object.fromEntries(keys.map((k) => [k, lists[k]])) }, { requiredKeys: ['timezone'] }));
-    const anything = fc.record({ ...range, ...lists, itemNames: fc.constant(['Visit']), minNetAmount: fc.integer({ min: 0, max: 5000 }) }, { requiredKeys: ['timezone'] });
+    const anything = fc.record({ ...range, ...lists, itemNames: fc.constant(['Visit']), minNetCents: fc.integer({ min: 0, max: 5000 }) }, { requiredKeys: ['timezone'] });
     const args = fc.oneof(oneFamily, anything) as fc.Arbitrary<Record<string, any> & { timezone: string }>;
     const extra = fc.record({
       groupBy: fc.constantFrom(...Object.values(RevenueGroupBy)),
@@ -126,7 +126,7 @@ describe('revenue rollups answer exactly what the lines answer (real PostgreSQL,
         const parsed = parseRevenueFilter(filters, new QueryIssues());
         // One rollup per dimension: filters on one of them (or none) and on nothing a rollup lacks have one that covers them.
         const families = new Set(Object.keys(filters).map((key) => key.replace(/(Ids|Names)$/, '')).filter((key) => key !== 'timezone' && key !== 'startDate' && key !== 'endDate'));
-        const covered = !families.has('item') && !families.has('minNetAmount') && families.size <= 1;
+        const covered = !families.has('item') && !families.has('minNetCents') && families.size <= 1;
         const via = summaryStatement(tenantId, parsed, true).via;
         if (covered) expect(via).not.toBe('lines');
         if (via !== 'lines') viaRollup++;

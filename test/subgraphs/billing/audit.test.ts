@@ -13,7 +13,7 @@ const ACCOUNT = 'mutation($i: CreateMerchantAccountInput!) { createMerchantAccou
 const DEFAULT = 'mutation($id: ID!) { setDefaultMerchantAccount(id: $id) { id } }';
 const CHARGE = 'mutation($i: RecordChargeItemInput!) { recordChargeItem(input: $i) { id } }';
 const PACKAGE = 'mutation($i: RecordSoldPackageInput!) { recordSoldPackage(input: $i) { id } }';
-const FEES = { cardProcessingFee: 2.9, perTransactionFee: 30, inPersonCardProcessingFee: 2.6, inPersonPerTransactionFee: 10 };
+const FEES = { cardProcessingFee: 2.9, perTransactionFeeCents: 30, inPersonCardProcessingFee: 2.6, inPersonPerTransactionFeeCents: 10 };
 const card = () => ({ paymentMethodId: `pm_${Math.random().toString(36).slice(2)}`, methodType: 'CARD', card: { brand: 'visa', last4: '4242', expMonth: 12, expYear: 2031 } });
 
 /**
@@ -48,7 +48,7 @@ describe('billing subgraph: audit records (real PostgreSQL)', () => {
     const t = await kit.tenant('Audit Billing');
     const patient = await kit.patient(t);
     const location = await kit.location(t);
-    const issued = await run(t, ISSUE, { i: { initialValue: 5000, purchasingPatientId: patient, recipientPatientId: patient } });
+    const issued = await run(t, ISSUE, { i: { initialValueCents: 5000, purchasingPatientId: patient, recipientPatientId: patient } });
     const cardId = issued.data.issueGiftCard.id;
     const activated = await run(t, ACTIVATE, { id: cardId });
     const method = await run(t, METHOD, { p: patient, i: card() });
@@ -84,8 +84,8 @@ describe('billing subgraph: audit records (real PostgreSQL)', () => {
   it('records reads of gift cards that name a person, members and payment methods: the ids returned, once per read', async () => {
     const t = await kit.tenant('Audit Billing Reads');
     const [ann, bob] = [await kit.patient(t, { firstName: 'Ann' }), await kit.patient(t, { firstName: 'Bob' })];
-    const named = (await run(t, ISSUE, { i: { initialValue: 1000, purchasingPatientId: ann, recipientPatientEmail: 'friend@example.com' } })).data.issueGiftCard.id;
-    const anonymous = (await run(t, ISSUE, { i: { initialValue: 2000, suppressRecipientNotification: true } })).data.issueGiftCard.id;
+    const named = (await run(t, ISSUE, { i: { initialValueCents: 1000, purchasingPatientId: ann, recipientPatientEmail: 'friend@example.com' } })).data.issueGiftCard.id;
+    const anonymous = (await run(t, ISSUE, { i: { initialValueCents: 2000, suppressRecipientNotification: true } })).data.issueGiftCard.id;
     const methods = [(await run(t, METHOD, { p: ann, i: card() })).data.createPatientPaymentMethod.id, (await run(t, METHOD, { p: bob, i: card() })).data.createPatientPaymentMethod.id];
     const members = [];
     for (const patientId of [ann, bob]) members.push((await run(t, MEMBER, { i: { patientId, planName: 'Plan', priceCents: 100, interval: 'MONTH', status: 'ACTIVE', balanceDueCents: 0 } })).data.createMember.id);
@@ -118,7 +118,7 @@ describe('billing subgraph: audit records (real PostgreSQL)', () => {
 
   it('a refused change records nothing, and a change whose record is refused is undone with it', async () => {
     const t = await kit.tenant('Audit Billing Refusals');
-    const cardId = (await run(t, ISSUE, { i: { initialValue: 1000, suppressRecipientNotification: true } })).data.issueGiftCard.id;
+    const cardId = (await run(t, ISSUE, { i: { initialValueCents: 1000, suppressRecipientNotification: true } })).data.issueGiftCard.id;
     await run(t, ACTIVATE, { id: cardId });
     const twice = await runAudited(kit.billing, t, ACTIVATE, { id: cardId });
     expect(codeOf(twice)).toBe('CONFLICT');
@@ -126,10 +126,10 @@ describe('billing subgraph: audit records (real PostgreSQL)', () => {
     expect(unknownPatient.errors).toBeDefined();
     expect((await billingRecords(t)).map((row) => row.action)).toEqual(['gift_card.issue', 'gift_card.activate']);
 
-    const other = (await run(t, ISSUE, { i: { initialValue: 3000, suppressRecipientNotification: true } })).data.issueGiftCard.id;
+    const other = (await run(t, ISSUE, { i: { initialValueCents: 3000, suppressRecipientNotification: true } })).data.issueGiftCard.id;
     const scope = TenantScope.ofStoredRow(t);
     const service = new GiftCardService(scope.guard(kit.billing.orm.em.fork() as never), scope, refusedAudit(t));
-    await expect(service.issue({ initialValue: 500, suppressRecipientNotification: true } as never)).rejects.toThrow(/actor_kind/);
+    await expect(service.issue({ initialValueCents: 500, suppressRecipientNotification: true } as never)).rejects.toThrow(/actor_kind/);
     await expect(service.activate(other, false)).rejects.toThrow(/actor_kind/);
     const { rows } = await db.query('select id::text, status from billing.gift_cards where tenant_id = $1 order by created_at', [t]);
     expect(rows).toEqual([{ id: cardId, status: 'ACTIVE' }, { id: other, status: 'PENDING' }]);

@@ -43,7 +43,7 @@ describe('gift card e-mail job: one attempt per job, backoff and give-up as new 
   /** An activated card whose e-mail is due tomorrow: the end-to-end server's sender leaves it alone, the test sends it by hand. */
   async function queued(): Promise<{ code: string; row: NotificationRow }> {
     const issued = await kit.run(tenant, 'mutation($i: IssueGiftCardInput!) { issueGiftCard(input: $i) { id code } }', {
-      i: { initialValue: 5000, recipientPatientName: 'Rae', recipientPatientEmail: 'rae@example.com', scheduledSendAt: new Date(Date.now() + 86_400_000).toISOString() },
+      i: { initialValueCents: 5000, recipientPatientName: 'Rae', recipientPatientEmail: 'rae@example.com', scheduledSendAt: new Date(Date.now() + 86_400_000).toISOString() },
     });
     const card = issued.data.issueGiftCard;
     await kit.run(tenant, 'mutation($id: ID!) { activateGiftCard(id: $id, sendNotification: true) { id } }', { id: card.id });

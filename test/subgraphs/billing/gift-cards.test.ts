@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { codeOf, issuesOf, startBillingKit, type BillingKit } from './billing-kit';
 import { eventually } from '../../utils/eventually';
 
-const CARD = `id code initialValue currentBalance isActive status activatedAt scheduledSendAt notificationSentAt
+const CARD = `id code initialValueCents currentBalanceCents isActive status activatedAt scheduledSendAt notificationSentAt
   purchasingPatientId purchasingPatientName purchasingPatientEmail recipientPatientId recipientPatientName recipientPatientEmail recipientNote
   chargeItemId suppressRecipientNotification transactions { id type amountCents balanceAfterCents createdAt }`;
 const ISSUE = `mutation($i: IssueGiftCardInput!) { issueGiftCard(input: $i) { ${CARD} } }`;
@@ -48,9 +48,9 @@ describe('billing subgraph: issued gift cards and their notifications (real Post
   it('issues a PENDING card with a human-friendly code, snapshotting the patients from the directory', async () => {
     const buyer = await kit.patient(a, { firstName: 'Bo', lastName: 'Buyer', email: 'bo@example.com', phone: '+1 503 555 0101' });
     const friend = await kit.patient(a, { firstName: 'Fay', lastName: 'Friend', email: 'fay@example.com' });
-    const card = await issue(a, { initialValue: 5000, purchasingPatientId: buyer, recipientPatientId: friend, recipientNote: 'Enjoy!' });
+    const card = await issue(a, { initialValueCents: 5000, purchasingPatientId: buyer, recipientPatientId: friend, recipientNote: 'Enjoy!' });
     expect(card).toMatchObject({
-      status: 'PENDING', isActive: false, initialValue: 5000, currentBalance: 0, activatedAt: null, transactions: [],
+      status: 'PENDING', isActive: false, initialValueCents: 5000, currentBalanceCents: 0, activatedAt: null, transactions: [],
       purchasingPatientName: 'Bo Buyer', purchasingPatientEmail: 'bo@example.com', recipientPatientName: 'Fay Friend', recipientPatientEmail: 'fay@example.com',
     });
     expect(card.code).toMatch(/^[2-9A-HJKMNP-TW-Z]{4}(-[2-9A-HJKMNP-TW-Z]{4}){3}$/);
@@ -58,9 +58,9 @@ describe('billing subgraph: issued gift cards and their notifications (real Post
 
   it('validates the issue input, listing every problem', async () => {
     const b1 = await kit.patient(b);
-    const result = await kit.run(a, ISSUE, { i: { initialValue: 0, purchasingPatientId: b1, recipientPatientEmail: 'nope', recipientNote: 'x'.repeat(1001), chargeItemId: '00000000-0000-4000-8000-000000000000' } });
+    const result = await kit.run(a, ISSUE, { i: { initialValueCents: 0, purchasingPatientId: b1, recipientPatientEmail: 'nope', recipientNote: 'x'.repeat(1001), chargeItemId: '00000000-0000-4000-8000-000000000000' } });
     expect(issuesOf(result).map((i) => [i.type, i.loc.join('.')])).toEqual([
-      ['greater_than_equal', 'input.initialValue'],
+      ['greater_than_equal', 'input.initialValueCents'],
       ['value_error', 'input.purchasingPatientId'],
       ['value_error', 'input.recipientPatientEmail'],
       ['value_error', 'input.recipientNote'],
@@ -71,29 +71,29 @@ describe('billing subgraph: issued gift cards and their notifications (real Post
     const sale = await kit.run(c, 'mutation($i: RecordChargeItemInput!) { recordChargeItem(input: $i) { id } }', {
       i: { locationId: location, itemCategory: 'Gift cards', itemType: 'PRODUCT', itemName: 'Gift card', paymentMedium: 'CARD', grossCents: 100 },
     });
-    const foreignSale = await kit.run(a, ISSUE, { i: { initialValue: 100, suppressRecipientNotification: true, chargeItemId: sale.data.recordChargeItem.id } });
+    const foreignSale = await kit.run(a, ISSUE, { i: { initialValueCents: 100, suppressRecipientNotification: true, chargeItemId: sale.data.recordChargeItem.id } });
     expect(issuesOf(foreignSale)).toEqual([{ type: 'value_error', loc: ['input', 'chargeItemId'], msg: 'Value error, unknown charge item' }]);
-    const ownSale = await kit.run(c, ISSUE, { i: { initialValue: 100, suppressRecipientNotification: true, chargeItemId: sale.data.recordChargeItem.id } });
+    const ownSale = await kit.run(c, ISSUE, { i: { initialValueCents: 100, suppressRecipientNotification: true, chargeItemId: sale.data.recordChargeItem.id } });
     expect(ownSale.data.issueGiftCard.chargeItemId).toBe(sale.data.recordChargeItem.id);
-    const noEmail = await kit.run(a, ISSUE, { i: { initialValue: 100 } });
+    const noEmail = await kit.run(a, ISSUE, { i: { initialValueCents: 100 } });
     expect(issuesOf(noEmail)).toEqual([{ type: 'value_error', loc: ['input', 'recipientPatientEmail'], msg: 'Value error, recipientPatientEmail is required unless suppressRecipientNotification is true' }]);
-    await issue(a, { initialValue: 100, suppressRecipientNotification: true });
+    await issue(a, { initialValueCents: 100, suppressRecipientNotification: true });
   });
 
   it('activates once: 20 concurrent activations give one card and nineteen CONFLICTs', async () => {
-    const card = await issue(a, { initialValue: 2500, recipientPatientEmail: 'race@example.com' });
+    const card = await issue(a, { initialValueCents: 2500, recipientPatientEmail: 'race@example.com' });
     const results = await Promise.all(Array.from({ length: 20 }, () => kit.run(a, ACTIVATE, { id: card.id, send: true })));
     const winners = results.filter((r) => !r.errors);
     expect(winners).toHaveLength(1);
     expect(results.filter((r) => codeOf(r) === 'CONFLICT' && r.errors![0].message === 'Gift card is not pending')).toHaveLength(19);
-    expect(winners[0].data.activateGiftCard).toMatchObject({ status: 'ACTIVE', isActive: true, currentBalance: 2500, transactions: [{ type: 'ACTIVATION', amountCents: 2500, balanceAfterCents: 2500 }] });
+    expect(winners[0].data.activateGiftCard).toMatchObject({ status: 'ACTIVE', isActive: true, currentBalanceCents: 2500, transactions: [{ type: 'ACTIVATION', amountCents: 2500, balanceAfterCents: 2500 }] });
     const read = await kit.run(a, READ, { id: card.id });
     expect(read.data.issuedGiftCard.transactions).toHaveLength(1);
     expect(await delivered(card.code)).toHaveLength(1);
   });
 
   it('sends the recipient e-mail with the code and sets notificationSentAt', async () => {
-    const card = await issue(a, { initialValue: 7500, recipientPatientName: 'Rae', recipientPatientEmail: 'rae@example.com', purchasingPatientName: 'Sam', recipientNote: 'Happy birthday' });
+    const card = await issue(a, { initialValueCents: 7500, recipientPatientName: 'Rae', recipientPatientEmail: 'rae@example.com', purchasingPatientName: 'Sam', recipientNote: 'Happy birthday' });
     await kit.run(a, ACTIVATE, { id: card.id, send: true });
     const [mail] = await delivered(card.code);
     expect(mail).toContain('To: rae@example.com');
@@ -104,11 +104,11 @@ describe('billing subgraph: issued gift cards and their notifications (real Post
   });
 
   it('sends nothing when sendNotification is false or the card suppresses it', async () => {
-    const quiet = await issue(a, { initialValue: 1000, recipientPatientEmail: 'q@example.com' });
-    const suppressed = await issue(a, { initialValue: 1000, recipientPatientEmail: 's@example.com', suppressRecipientNotification: true });
+    const quiet = await issue(a, { initialValueCents: 1000, recipientPatientEmail: 'q@example.com' });
+    const suppressed = await issue(a, { initialValueCents: 1000, recipientPatientEmail: 's@example.com', suppressRecipientNotification: true });
     await kit.run(a, ACTIVATE, { id: quiet.id, send: false });
     await kit.run(a, ACTIVATE, { id: suppressed.id, send: true });
-    const control = await issue(a, { initialValue: 1000, recipientPatientEmail: 'c@example.com' });
+    const control = await issue(a, { initialValueCents: 1000, recipientPatientEmail: 'c@example.com' });
     await kit.run(a, ACTIVATE, { id: control.id, send: true });
     expect(await delivered(control.code)).toHaveLength(1);
     expect(mailsFor(quiet.code)).toEqual([]);
@@ -118,7 +118,7 @@ describe('billing subgraph: issued gift cards and their notifications (real Post
 
   it('holds a scheduled notification until its date', async () => {
     const at = new Date(Date.now() + 1500);
-    const card = await issue(a, { initialValue: 1000, recipientPatientEmail: 'later@example.com', scheduledSendAt: at.toISOString() });
+    const card = await issue(a, { initialValueCents: 1000, recipientPatientEmail: 'later@example.com', scheduledSendAt: at.toISOString() });
     await kit.run(a, ACTIVATE, { id: card.id, send: true });
     expect(mailsFor(card.code)).toEqual([]);
     expect(await delivered(card.code)).toHaveLength(1);
@@ -126,7 +126,7 @@ describe('billing subgraph: issued gift cards and their notifications (real Post
   });
 
   it("treats another tenant's cards like unknown ones and lists by status", async () => {
-    const theirs = await issue(b, { initialValue: 1000, suppressRecipientNotification: true });
+    const theirs = await issue(b, { initialValueCents: 1000, suppressRecipientNotification: true });
     for (const id of [theirs.id, '00000000-0000-4000-8000-000000000000', 'nope']) {
       expect(codeOf(await kit.run(a, READ, { id }))).toBe('NOT_FOUND');
       expect(codeOf(await kit.run(a, ACTIVATE, { id, send: true }))).toBe('NOT_FOUND');

@@ -25,12 +25,12 @@ class OpeningProcessor implements PaymentProcessor {
   }
 }
 
-const CREATE = 'mutation($i: CreateMerchantAccountInput!) { createMerchantAccount(input: $i) { id name isDefault cardProcessingFee perTransactionFee inPersonCardProcessingFee inPersonPerTransactionFee locationIds createdAt updatedAt } }';
+const CREATE = 'mutation($i: CreateMerchantAccountInput!) { createMerchantAccount(input: $i) { id name isDefault cardProcessingFee perTransactionFeeCents inPersonCardProcessingFee inPersonPerTransactionFeeCents locationIds createdAt updatedAt } }';
 const LIST = '{ merchantAccounts { id isDefault locationIds } }';
 // Processor ids are one tenant's across the database, which outlives a run: each run uses its own.
 const run = Math.random().toString(36).slice(2, 10);
 const acct = (name: string) => `acct_${name}_${run}`;
-const fees = { cardProcessingFee: 2.9, perTransactionFee: 30, inPersonCardProcessingFee: 2.6, inPersonPerTransactionFee: 10 };
+const fees = { cardProcessingFee: 2.9, perTransactionFeeCents: 30, inPersonCardProcessingFee: 2.6, inPersonPerTransactionFeeCents: 10 };
 
 describe('billing subgraph: merchant accounts (real PostgreSQL)', () => {
   let kit: BillingKit;
@@ -44,7 +44,7 @@ describe('billing subgraph: merchant accounts (real PostgreSQL)', () => {
     const [l1, l2] = [await kit.location(t, { name: 'One' }), await kit.location(t, { name: 'Two', isVirtual: true })];
     const first = await kit.run(t, CREATE, { i: { name: 'Main', processorAccountId: acct('main'), ...fees, locationIds: [l2, l1, l1] } });
     expect(first.errors).toBeUndefined();
-    expect(first.data.createMerchantAccount).toMatchObject({ id: acct('main'), isDefault: true, cardProcessingFee: 2.9, perTransactionFee: 30, locationIds: [l1, l2].sort() });
+    expect(first.data.createMerchantAccount).toMatchObject({ id: acct('main'), isDefault: true, cardProcessingFee: 2.9, perTransactionFeeCents: 30, locationIds: [l1, l2].sort() });
     const second = await kit.run(t, CREATE, { i: { name: 'Second', ...fees, locationIds: [] } });
     expect(second.data.createMerchantAccount).toMatchObject({ id: expect.stringMatching(/^acct_sandbox_[0-9a-f]{16}$/), isDefault: false });
     const third = await kit.run(t, CREATE, { i: { name: 'Third', processorAccountId: acct('3'), isDefault: true, ...fees } });
@@ -66,13 +66,13 @@ describe('billing subgraph: merchant accounts (real PostgreSQL)', () => {
   it("validates fees and locations; another tenant's location reads as unknown", async () => {
     const [t, other] = [await kit.tenant(), await kit.tenant()];
     const theirs = await kit.location(other);
-    const result = await kit.run(t, CREATE, { i: { name: ' ', cardProcessingFee: 101, perTransactionFee: -1, inPersonCardProcessingFee: 1.23456, inPersonPerTransactionFee: 100001, locationIds: [theirs, 'x'] } });
+    const result = await kit.run(t, CREATE, { i: { name: ' ', cardProcessingFee: 101, perTransactionFeeCents: -1, inPersonCardProcessingFee: 1.23456, inPersonPerTransactionFeeCents: 100001, locationIds: [theirs, 'x'] } });
     expect(issuesOf(result).map((i) => [i.type, i.loc.join('.')])).toEqual([
       ['value_error', 'input.name'],
       ['value_error', 'input.cardProcessingFee'],
-      ['greater_than_equal', 'input.perTransactionFee'],
+      ['greater_than_equal', 'input.perTransactionFeeCents'],
       ['value_error', 'input.inPersonCardProcessingFee'],
-      ['less_than_equal', 'input.inPersonPerTransactionFee'],
+      ['less_than_equal', 'input.inPersonPerTransactionFeeCents'],
       ['value_error', 'input.locationIds.0'],
       ['value_error', 'input.locationIds.1'],
     ]);
@@ -102,7 +102,7 @@ describe('billing subgraph: merchant accounts (real PostgreSQL)', () => {
       expect(processor.opened).toEqual(new Set([account.id]));
 
       // Its answer lost too: the same request again answers the registered account, as it was created.
-      const again = await kit.run(t, CREATE, { i: { name: 'Renamed', idempotencyKey: 'open-front-desk', ...fees, perTransactionFee: 99 } });
+      const again = await kit.run(t, CREATE, { i: { name: 'Renamed', idempotencyKey: 'open-front-desk', ...fees, perTransactionFeeCents: 99 } });
       expect(again.data.createMerchantAccount).toEqual(account);
       expect((await kit.run(t, LIST)).data.merchantAccounts.map((m: any) => m.id)).toEqual([account.id]);
 

@@ -8,7 +8,7 @@ const ACCOUNT = 'mutation($i: CreateMerchantAccountInput!) { createMerchantAccou
 const PM = 'mutation($p: ID!, $i: CreatePaymentMethodInput!) { createPatientPaymentMethod(patientId: $p, input: $i) { id } }';
 const MEMBER = 'mutation($i: CreateMemberInput!) { createMember(input: $i) { id } }';
 const PAY = 'mutation($i: MemberManualPaymentInput!) { makeMemberManualPayment(input: $i) { paymentId status } }';
-const fees = { cardProcessingFee: 2.9, perTransactionFee: 30, inPersonCardProcessingFee: 2.6, inPersonPerTransactionFee: 10 };
+const fees = { cardProcessingFee: 2.9, perTransactionFeeCents: 30, inPersonCardProcessingFee: 2.6, inPersonPerTransactionFeeCents: 10 };
 const card = (paymentMethodId: string) => ({ paymentMethodId, methodType: 'CARD', card: { brand: 'visa', last4: '4242', expMonth: 12, expYear: 2035 } });
 
 /** Issue 18, finding 13: a processor's id is one tenant's, also when tenants race for it, and rows from before are handled. */

@@ -42,10 +42,10 @@ describe('billing under the tenant guard (real PostgreSQL)', () => {
     };
     rowsOfB.patient = await kit.patient(b);
     rowsOfB.location = await kit.location(b);
-    rowsOfB.card = ok(await kit.run(b, CARD, { i: { initialValue: 5000, suppressRecipientNotification: true } }), 'issueGiftCard');
+    rowsOfB.card = ok(await kit.run(b, CARD, { i: { initialValueCents: 5000, suppressRecipientNotification: true } }), 'issueGiftCard');
     rowsOfB.method = ok(await kit.run(b, PM, { p: rowsOfB.patient, i: { paymentMethodId: `pm_guard_${Date.now()}`, methodType: 'CARD', card: { brand: 'visa', last4: '4242', expMonth: 1, expYear: 2032 } } }), 'createPatientPaymentMethod');
     rowsOfB.member = ok(await kit.run(b, MEMBER, { i: { patientId: rowsOfB.patient, planName: 'Guarded', priceCents: 100, interval: 'MONTH', status: 'ACTIVE', balanceDueCents: 0 } }), 'createMember');
-    const fees = { cardProcessingFee: 2.9, perTransactionFee: 30, inPersonCardProcessingFee: 2.6, inPersonPerTransactionFee: 10 };
+    const fees = { cardProcessingFee: 2.9, perTransactionFeeCents: 30, inPersonCardProcessingFee: 2.6, inPersonPerTransactionFeeCents: 10 };
     rowsOfB.account = ok(await kit.run(b, ACCOUNT, { i: { name: 'Guarded', processorAccountId: `acct_guard_${Date.now()}`, locationIds: [rowsOfB.location], ...fees } }), 'createMerchantAccount');
   });
   afterAll(() => kit?.close());
@@ -83,7 +83,7 @@ describe('billing under the tenant guard (real PostgreSQL)', () => {
     await expect(new MemberService(em, scope, NO_AUDIT).get(rowsOfB.member)).rejects.toThrow(NotFoundError);
     // The activation's locking read is guarded too: the card is not found, so it cannot be activated.
     await expect(new GiftCardService(em, scope, NO_AUDIT).activate(rowsOfB.card, false)).rejects.toThrow(NotFoundError);
-    expect(await new GiftCardRepository(guardedFor(b), scope).findById(rowsOfB.card)).toMatchObject({ status: 'PENDING', currentBalance: 0 });
+    expect(await new GiftCardRepository(guardedFor(b), scope).findById(rowsOfB.card)).toMatchObject({ status: 'PENDING', currentBalanceCents: 0 });
   });
 
   it('refuses to query at all without a guard: the filter throws instead of reading every tenant', async () => {

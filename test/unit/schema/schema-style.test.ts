@@ -5,8 +5,7 @@ import { schemaDir } from '../../../schema/paths';
 
 /**
  * The graph's style rules that hold today (docs/api.md, "Schema style"), checked over the composed
- * schema so a new field that breaks one fails here, named. The rules still to come (money in
- * `*Cents`) join this file as they are applied.
+ * schema so a new field that breaks one fails here, named.
  */
 const schema = buildSchema(readFileSync(join(schemaDir(), 'supergraph.graphql'), 'utf8'), { assumeValidSDL: true });
 // Federation's own types and the schema's introspection types are not ours to name.
@@ -56,5 +55,18 @@ describe('schema style (docs/api.md)', () => {
     const days = coordinates().filter(([, member]) => /Date$/.test(member.name));
     expect(days.map(([coordinate]) => coordinate)).toEqual(expect.arrayContaining(['RevenueBreakdownItem.localDate', 'Query.revenueBreakdown(createdDate)']));
     expect(days.filter(([, member]) => getNamedType(member.type).name !== 'String').map(([coordinate, member]) => `${coordinate}: ${String(member.type)}`)).toEqual([]);
+  });
+
+  it('types all money SafeInt: a field, input field or argument named …Cents', () => {
+    const money = coordinates().filter(([, member]) => /Cents$/.test(member.name));
+    expect(money.map(([coordinate]) => coordinate)).toEqual(
+      expect.arrayContaining(['RevenueSummary.netCents', 'RevenueBreakdownItem.grossCents', 'Query.revenueBreakdown(minNetCents)', 'IssueGiftCardInput.initialValueCents', 'Campaign.budgetCents']),
+    );
+    expect(money.filter(([, member]) => getNamedType(member.type).name !== 'SafeInt').map(([coordinate, member]) => `${coordinate}: ${String(member.type)}`)).toEqual([]);
+  });
+
+  it('names money …Cents: no field, input field or argument named like an amount, a balance, a price, a budget or an initial value', () => {
+    const moneyLike = /(?:amount|balance|price|budget)$|^initialValue$/i;
+    expect(coordinates().filter(([, member]) => moneyLike.test(member.name)).map(([coordinate]) => coordinate)).toEqual([]);
   });
 });

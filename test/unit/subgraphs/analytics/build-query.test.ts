@@ -55,12 +55,12 @@ describe('SQL generation: identifiers from the model, values bound, always the t
 
   it('the revenue statements bind every filter too, and add the time zone only where used', () => {
     const issues = new QueryIssues();
-    const filter = parseRevenueFilter({ timezone: 'utc', locationNames: [HOSTILE], comment: HOSTILE, startDate: '2026-01-01T00:00:00Z', minNetAmount: 10.5 }, issues);
+    const filter = parseRevenueFilter({ timezone: 'utc', locationNames: [HOSTILE], comment: HOSTILE, startDate: '2026-01-01T00:00:00Z', minNetCents: 10 }, issues);
     expect(issues.list).toEqual([]);
     const summary = summaryStatement(TENANT, filter);
     expect(summary.sql).not.toContain('drop');
     expect(summary.sql).toContain('where tenant_id = $1 and created_at >= $2::timestamptz and lower(location_name) = any($3::text[]) and net_cents >= $4::numeric and comment ilike $5');
-    expect(summary.params).toEqual([TENANT, '2026-01-01T00:00:00Z', [HOSTILE.toLowerCase()], 10.5, HOSTILE_PATTERN]);
+    expect(summary.params).toEqual([TENANT, '2026-01-01T00:00:00Z', [HOSTILE.toLowerCase()], 10, HOSTILE_PATTERN]);
     const groups = groupsStatement(TENANT, { ...filter, start: undefined }, RevenueGroupBy.CREATED_DATE);
     expect(groups.sql).toContain("select to_char((created_at at time zone $5)::date, 'YYYY-MM-DD') as group_key");
     expect(groups.sql).toContain('group by (created_at at time zone $5)::date order by last_at desc');
