@@ -115,3 +115,24 @@ echo "== $image from ./Dockerfile on $base"
   --secret "id=npmrc,src=$npmrc" --secret "id=npm_ca,src=$ca" \
   --tag "$image" --file Dockerfile .
 echo "== $image: built in $((SECONDS - started)) s, $("${podman[@]}" image inspect --format '{{.Size}}' "$image" | numfmt --to=iec) "
+
+# SMOKE_DATABASE_URL set: the image migrates that database and serves /readyz from it, on the
+# host's network at SMOKE_PORT (4000), as the Compose file's migrate service and gateway would.
+if [ -n "${SMOKE_DATABASE_URL:-}" ]; then
+  port=${SMOKE_PORT:-4000}
+  run=("${podman[@]}" run --network host "${ulimits[@]}" -e "DATABASE_URL=$SMOKE_DATABASE_URL")
+  echo "== smoke: migrate, then the gateway on 127.0.0.1:$port"
+  "${run[@]}" --rm "$image" node dist/gateway/migrate.js >/dev/null
+  container=$("${run[@]}" -d -e "PORT=$port" -e HOST=127.0.0.1 "$image")
+  trap '"${podman[@]}" rm -f "$container" >/dev/null; rm -rf "$work"' EXIT
+  started=$SECONDS
+  until answer=$(curl -sf "http://127.0.0.1:$port/readyz"); do
+    if [ $((SECONDS - started)) -ge 60 ] || [ "$("${podman[@]}" inspect --format '{{.State.Running}}' "$container")" != true ]; then
+      "${podman[@]}" logs "$container" >&2
+      echo "== smoke: no answer from /readyz" >&2
+      exit 1
+    fi
+    sleep 0.5
+  done
+  echo "== smoke: /readyz answered $answer after $((SECONDS - started)) s"
+fi
