@@ -7,9 +7,10 @@
 #
 #   deploy/image/build-offline.sh [image]     as root; default image localhost/healthcare-practice-platform:latest
 #
-# Needs podman and mmdebstrap (`apt-get install podman mmdebstrap`) and npm on the host.
-# Environment: NODE_VERSION, NPM_VERSION, SUITE (bookworm), MIRROR (http://deb.debian.org),
-# REBUILD_BASE=1 to make the base again although an image of that name exists.
+# Needs podman, mmdebstrap and, with cgroups v1, runc (`apt-get install podman mmdebstrap runc`),
+# and npm on the host. Environment: NODE_VERSION, NPM_VERSION, SUITE (bookworm), MIRROR
+# (http://deb.debian.org), REBUILD_BASE=1 to make the base again although an image of that name
+# exists, SMOKE_DATABASE_URL and SMOKE_PORT to run what was built (at the end).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 
@@ -24,7 +25,7 @@ mirror=${MIRROR:-http://deb.debian.org}
 base=localhost/hpp-node-base:$node_version-$suite
 
 for tool in podman mmdebstrap npm; do
-  command -v "$tool" >/dev/null || { echo "build-offline: $tool is missing (apt-get install podman mmdebstrap)" >&2; exit 1; }
+  command -v "$tool" >/dev/null || { echo "build-offline: $tool is missing (apt-get install podman mmdebstrap runc)" >&2; exit 1; }
 done
 [ "$(id -u)" = 0 ] || { echo "build-offline: run as root (mmdebstrap and podman's storage)" >&2; exit 1; }
 case "$(uname -m)" in
@@ -114,7 +115,7 @@ echo "== $image from ./Dockerfile on $base"
 "${podman[@]}" build --network host "${ulimits[@]}" --build-arg "BASE_IMAGE=$base" \
   --secret "id=npmrc,src=$npmrc" --secret "id=npm_ca,src=$ca" \
   --tag "$image" --file Dockerfile .
-echo "== $image: built in $((SECONDS - started)) s, $("${podman[@]}" image inspect --format '{{.Size}}' "$image" | numfmt --to=iec) "
+echo "== $image: built in $((SECONDS - started)) s, $("${podman[@]}" image inspect --format '{{.Size}}' "$image" | numfmt --to=si) "
 
 # SMOKE_DATABASE_URL set: the image migrates that database and serves /readyz from it, on the
 # host's network at SMOKE_PORT (4000), as the Compose file's migrate service and gateway would.
