@@ -110,8 +110,8 @@ fi
 
 started=$SECONDS
 echo "== $image from ./Dockerfile on $base"
-# Host networking: the build's `npm ci` reaches the registry as this host does, with no bridge or
-# NAT to set up (the default would need netavark's firewall rules).
+# Host networking: the build's `npm ci` reaches the registry by this host's own resolver and
+# routes, whatever proxying they do, with no bridge between.
 "${podman[@]}" build --network host "${ulimits[@]}" --build-arg "BASE_IMAGE=$base" \
   --secret "id=npmrc,src=$npmrc" --secret "id=npm_ca,src=$ca" \
   --tag "$image" --file Dockerfile .
