@@ -99,7 +99,7 @@ export const ANALYTICS_ROUTES: DocumentedRoute[] = [
     operationId: 'listDashboards',
     summary: 'List dashboards: sort_by name, createdDate (default) or updatedDate; name filters case-insensitively',
     tag: 'Analytics',
-    document: `query Dashboards(${LIST_VARIABLES}, $sortBy: DashboardSortField = CREATED_DATE, $name: String) {
+    document: `query Dashboards(${LIST_VARIABLES}, $sortBy: DashboardSortField = CREATED_AT, $name: String) {
       dashboards(first: $perPage, after: $after, sortBy: $sortBy, sortDirection: $sortDirection, locationId: $locationId, name: $name) {
         nodes { ${DASHBOARD} } totalCount
       }
@@ -156,7 +156,7 @@ export const ANALYTICS_ROUTES: DocumentedRoute[] = [
     operationId: 'listWidgets',
     summary: 'List widgets as a plain array (paginated by page/per_page): sort_by name, chartType, createdDate (default) or updatedDate',
     tag: 'Analytics',
-    document: `query Widgets(${LIST_VARIABLES}, $sortBy: WidgetSortField = CREATED_DATE, $dashboardId: ID, $chartType: ChartType, $isArchived: Boolean) {
+    document: `query Widgets(${LIST_VARIABLES}, $sortBy: WidgetSortField = CREATED_AT, $dashboardId: ID, $chartType: ChartType, $isArchived: Boolean) {
       widgets(first: $perPage, after: $after, sortBy: $sortBy, sortDirection: $sortDirection, locationId: $locationId,
               dashboardId: $dashboardId, chartType: $chartType, isArchived: $isArchived) {
         nodes { ${WIDGET} } totalCount

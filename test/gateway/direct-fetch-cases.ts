@@ -65,7 +65,7 @@ export const SAMPLES: Record<string, (f: Fixtures) => Sample[]> = {
     { name: 'a page past the end', variables: { after: offsetCursor(980) }, expect: 'data' },
     { name: 'an unknown location', variables: { locationId: randomUUID() }, expect: 'data' },
     { name: 'per_page over the limit', variables: { perPage: 100_000 }, expect: 'BAD_USER_INPUT' },
-    { name: 'another tenant', variables: { sortBy: 'UPDATED_DATE' }, as: 'other', expect: 'rows' },
+    { name: 'another tenant', variables: { sortBy: 'UPDATED_AT' }, as: 'other', expect: 'rows' },
     { name: "another tenant's location", variables: { locationId: f.otherLocationId }, expect: 'data' },
   ],
   listWidgets: (f) => [

@@ -65,11 +65,11 @@ const COLUMNS = `c.id, c.name, c.location_id as "locationId", c.description, c.p
 /** Column and record field behind each `sortBy` value: whitelisted, never text from the request. */
 const SORT_COLUMNS: Record<CampaignSortField, { column: string; field: keyof CampaignRecord; kind: SortKeyKind; nullable: boolean }> = {
   [CampaignSortField.NAME]: { column: 'name', field: 'name', kind: 'text', nullable: false },
-  [CampaignSortField.START_DATE]: { column: 'start_date', field: 'startDate', kind: 'date', nullable: true },
-  [CampaignSortField.END_DATE]: { column: 'end_date', field: 'endDate', kind: 'date', nullable: true },
+  [CampaignSortField.STARTS_AT]: { column: 'start_date', field: 'startDate', kind: 'date', nullable: true },
+  [CampaignSortField.ENDS_AT]: { column: 'end_date', field: 'endDate', kind: 'date', nullable: true },
   [CampaignSortField.BUDGET_CENTS]: { column: 'budget_cents', field: 'budgetCents', kind: 'number', nullable: true },
-  [CampaignSortField.CREATED_DATE]: { column: 'created_at', field: 'createdAt', kind: 'date', nullable: false },
-  [CampaignSortField.UPDATED_DATE]: { column: 'updated_at', field: 'updatedAt', kind: 'date', nullable: false },
+  [CampaignSortField.CREATED_AT]: { column: 'created_at', field: 'createdAt', kind: 'date', nullable: false },
+  [CampaignSortField.UPDATED_AT]: { column: 'updated_at', field: 'updatedAt', kind: 'date', nullable: false },
 };
 
 /**

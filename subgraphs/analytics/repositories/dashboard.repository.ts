@@ -14,8 +14,8 @@ import type { ReadConnection } from '../../../platform/replica/stale-read';
 /** Entity property behind each `sort_by` value. */
 const SORT_COLUMNS: Record<DashboardSortField, 'name' | 'createdAt' | 'updatedAt'> = {
   [DashboardSortField.NAME]: 'name',
-  [DashboardSortField.CREATED_DATE]: 'createdAt',
-  [DashboardSortField.UPDATED_DATE]: 'updatedAt',
+  [DashboardSortField.CREATED_AT]: 'createdAt',
+  [DashboardSortField.UPDATED_AT]: 'updatedAt',
 };
 
 /** What a dashboard list asks for. */

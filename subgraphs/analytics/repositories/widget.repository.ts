@@ -15,8 +15,8 @@ import type { ReadConnection } from '../../../platform/replica/stale-read';
 const SORT_COLUMNS: Record<WidgetSortField, 'name' | 'chartType' | 'createdAt' | 'updatedAt'> = {
   [WidgetSortField.NAME]: 'name',
   [WidgetSortField.CHART_TYPE]: 'chartType',
-  [WidgetSortField.CREATED_DATE]: 'createdAt',
-  [WidgetSortField.UPDATED_DATE]: 'updatedAt',
+  [WidgetSortField.CREATED_AT]: 'createdAt',
+  [WidgetSortField.UPDATED_AT]: 'updatedAt',
 };
 
 /** What a widget list asks for; `dashboardIds` narrows to a set already resolved (a location's dashboards). */

@@ -6,8 +6,8 @@ import { CampaignSortField } from './enums';
 /** Arguments of `campaigns`. */
 @ArgsType()
 export class CampaignListArgs extends ConnectionArgs {
-  @Field(() => CampaignSortField, { defaultValue: CampaignSortField.CREATED_DATE, description: 'Field to order by' })
-  sortBy: CampaignSortField = CampaignSortField.CREATED_DATE;
+  @Field(() => CampaignSortField, { defaultValue: CampaignSortField.CREATED_AT, description: 'Field to order by' })
+  sortBy: CampaignSortField = CampaignSortField.CREATED_AT;
 
   @Field(() => SortDirection, { defaultValue: SortDirection.DESC })
   sortDirection: SortDirection = SortDirection.DESC;

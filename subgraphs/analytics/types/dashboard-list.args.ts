@@ -6,8 +6,8 @@ import { DashboardSortField } from './enums';
 /** Arguments of `dashboards` (REST `GET /analytics/dashboards`). */
 @ArgsType()
 export class DashboardListArgs extends ConnectionArgs {
-  @Field(() => DashboardSortField, { defaultValue: DashboardSortField.CREATED_DATE, description: 'Field to order by' })
-  sortBy: DashboardSortField = DashboardSortField.CREATED_DATE;
+  @Field(() => DashboardSortField, { defaultValue: DashboardSortField.CREATED_AT, description: 'Field to order by' })
+  sortBy: DashboardSortField = DashboardSortField.CREATED_AT;
 
   @Field(() => SortDirection, { defaultValue: SortDirection.DESC })
   sortDirection: SortDirection = SortDirection.DESC;

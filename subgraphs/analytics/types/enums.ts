@@ -17,8 +17,8 @@ registerEnumType(ChartType, { name: 'ChartType', description: 'How a widget draw
  */
 export enum DashboardSortField {
   NAME = 'name',
-  CREATED_DATE = 'createdDate',
-  UPDATED_DATE = 'updatedDate',
+  CREATED_AT = 'createdDate',
+  UPDATED_AT = 'updatedDate',
 }
 registerEnumType(DashboardSortField, { name: 'DashboardSortField', description: 'Fields a dashboard list can be ordered by' });
 
@@ -26,18 +26,18 @@ registerEnumType(DashboardSortField, { name: 'DashboardSortField', description: 
 export enum WidgetSortField {
   NAME = 'name',
   CHART_TYPE = 'chartType',
-  CREATED_DATE = 'createdDate',
-  UPDATED_DATE = 'updatedDate',
+  CREATED_AT = 'createdDate',
+  UPDATED_AT = 'updatedDate',
 }
 registerEnumType(WidgetSortField, { name: 'WidgetSortField', description: 'Fields a widget list can be ordered by' });
 
 /** Order of the campaign list. */
 export enum CampaignSortField {
   NAME = 'name',
-  START_DATE = 'startDate',
-  END_DATE = 'endDate',
+  STARTS_AT = 'startDate',
+  ENDS_AT = 'endDate',
   BUDGET_CENTS = 'budgetCents',
-  CREATED_DATE = 'createdDate',
-  UPDATED_DATE = 'updatedDate',
+  CREATED_AT = 'createdDate',
+  UPDATED_AT = 'updatedDate',
 }
 registerEnumType(CampaignSortField, { name: 'CampaignSortField', description: 'Fields a campaign list can be ordered by' });

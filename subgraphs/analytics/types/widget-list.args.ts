@@ -6,8 +6,8 @@ import { ChartType, WidgetSortField } from './enums';
 /** Arguments of `widgets` (REST `GET /analytics/widgets`). */
 @ArgsType()
 export class WidgetListArgs extends ConnectionArgs {
-  @Field(() => WidgetSortField, { defaultValue: WidgetSortField.CREATED_DATE, description: 'Field to order by' })
-  sortBy: WidgetSortField = WidgetSortField.CREATED_DATE;
+  @Field(() => WidgetSortField, { defaultValue: WidgetSortField.CREATED_AT, description: 'Field to order by' })
+  sortBy: WidgetSortField = WidgetSortField.CREATED_AT;
 
   @Field(() => SortDirection, { defaultValue: SortDirection.DESC })
   sortDirection: SortDirection = SortDirection.DESC;
