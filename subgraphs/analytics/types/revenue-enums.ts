@@ -1,5 +1,7 @@
 import { registerEnumType } from 'type-graphql';
 
+export { PaymentMedium, RevenueItemType } from '../../common/revenue-line-enums';
+
 /** `group_by` of the product sales revenue breakdown (contract part 4.3); snake_case values, as REST sends them. */
 export enum RevenueGroupBy {
   LOCATION = 'location',
@@ -37,29 +39,6 @@ export enum RevenueGroupSortField {
   AVERAGE_NET_AMOUNT = 'average_net_amount',
 }
 registerEnumType(RevenueGroupSortField, { name: 'RevenueGroupSortField', description: "Fields group summaries can be ordered by; created_date means the group's most recent line" });
-
-// The billing subgraph declares the same three enums: a federated enum must have the same values wherever it is declared.
-
-/** How a sale was paid; stored lower case in revenue_line.payment_medium. */
-export enum PaymentMedium {
-  CARD = 'card',
-  CASH = 'cash',
-  ACH = 'ach',
-  GIFT_CARD = 'gift_card',
-  WALLET_PAY = 'wallet_pay',
-  CHECK = 'check',
-  INSURANCE = 'insurance',
-  OTHER = 'other',
-}
-registerEnumType(PaymentMedium, { name: 'PaymentMedium', description: 'How a sale was paid; revenue_line.payment_medium holds the lower-case value' });
-
-/** What a revenue line sold; stored lower case in revenue_line.item_type. */
-export enum RevenueItemType {
-  PRODUCT = 'product',
-  SERVICE = 'service',
-  PACKAGE = 'package',
-}
-registerEnumType(RevenueItemType, { name: 'RevenueItemType', description: 'What a revenue line sold: a product, a service or a package of sessions' });
 
 /** Which table a revenue line comes from. */
 export enum RevenueLineSource {

@@ -1,5 +1,7 @@
 import { registerEnumType } from 'type-graphql';
 
+export { PaymentMedium, RevenueItemType } from '../../common/revenue-line-enums';
+
 /** Kind of payment method (contract part 2: `type`). */
 export enum PaymentMethodType {
   CARD = 'CARD',
@@ -50,18 +52,6 @@ registerEnumType(PaymentStatus, {
   valuesConfig: { PENDING: { description: "Sent to the processor, its answer not recorded yet (lost in transit); the member's next payment settles it" } },
 });
 
-/** How a sale was paid; stored and reported (revenue_line.payment_medium) lower case. */
-export enum PaymentMedium {
-  CARD = 'card',
-  CASH = 'cash',
-  ACH = 'ach',
-  GIFT_CARD = 'gift_card',
-  WALLET_PAY = 'wallet_pay',
-  CHECK = 'check',
-  INSURANCE = 'insurance',
-  OTHER = 'other',
-}
-registerEnumType(PaymentMedium, { name: 'PaymentMedium', description: 'How a sale was paid; revenue_line.payment_medium holds the lower-case value' });
 
 /** What a charge item sold; stored lower case in revenue_line.item_type (packages are `package`). */
 export enum ChargeItemType {
@@ -70,13 +60,6 @@ export enum ChargeItemType {
 }
 registerEnumType(ChargeItemType, { name: 'ChargeItemType', description: 'A product or a service; revenue_line.item_type holds the lower-case value' });
 
-/** What a revenue line sold: a charge item's product or service, or a package; stored lower case (revenue_line.item_type). */
-export enum RevenueItemType {
-  PRODUCT = 'product',
-  SERVICE = 'service',
-  PACKAGE = 'package',
-}
-registerEnumType(RevenueItemType, { name: 'RevenueItemType', description: 'What a revenue line sold: a product, a service or a package of sessions' });
 
 /** Who holds an ACH account; stored lower case. */
 export enum AccountHolderType {
