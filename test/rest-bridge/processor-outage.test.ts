@@ -56,7 +56,7 @@ describe('POST /inventory/members/manual-payment while the payment processor is 
 
   async function memberWithCard() {
     const { createPatient } = await gql('mutation($i: CreatePatientInput!) { createPatient(input: $i) { id } }', { i: { firstName: 'Ines', lastName: 'Moreau' } });
-    const card = { paymentMethodId: `pm_${Math.random().toString(36).slice(2)}`, methodType: 'card', card: { brand: 'visa', last4: '4242', expMonth: 12, expYear: 2040 } };
+    const card = { paymentMethodId: `pm_${Math.random().toString(36).slice(2)}`, methodType: 'CARD', card: { brand: 'visa', last4: '4242', expMonth: 12, expYear: 2040 } };
     const { createPatientPaymentMethod } = await gql('mutation($p: ID!, $i: CreatePaymentMethodInput!) { createPatientPaymentMethod(patientId: $p, input: $i) { id } }', { p: createPatient.id, i: card });
     const member = { patientId: createPatient.id, planName: 'Wellness monthly', priceCents: 4900, interval: 'MONTH', status: 'PAST_DUE', balanceDueCents: 4900 };
     const { createMember } = await gql('mutation($i: CreateMemberInput!) { createMember(input: $i) { id } }', { i: member });
