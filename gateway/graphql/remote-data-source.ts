@@ -1,7 +1,7 @@
 import './apollo-telemetry';
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { RemoteGraphQLDataSource, type GraphQLDataSourceProcessOptions } from '@apollo/gateway';
-import type { GraphQLError } from 'graphql';
+import { GraphQLError } from 'graphql';
 import type { GatewayGraphQLResponse } from '@apollo/server-gateway-interface';
 import type { Fetcher, FetcherResponse } from '@apollo/utils.fetcher';
 import { identityHeaders } from './identity-headers';
@@ -93,10 +93,20 @@ export class IdentityForwardingDataSource extends RemoteGraphQLDataSource<Reques
     for (const [name, value] of Object.entries(identityHeaders(options.context as Partial<RequestContext>, this.secret))) http.headers.set(name, value);
   }
 
-  /** A replica that is not serving (502-504, from a proxy or a server shutting down) is unreachable; any other status is Apollo's error. */
+  /**
+   * A replica that is not serving (502-504, from a proxy or a server shutting down) is unreachable.
+   * A 400 is the subgraph refusing the client's input before running anything (a variable its
+   * scalar refuses, which the gateway's SDL-built scalars let through): its own first error, with
+   * its code, says what was wrong, where Apollo's would say only "400: Bad Request". Any other
+   * status is Apollo's error.
+   */
   async errorFromResponse(response: FetcherResponse): Promise<GraphQLError> {
     if (response.status === 502 || response.status === 503 || response.status === 504) return new ReplicaRefusedError(response.status);
-    return super.errorFromResponse(response);
+    const error = await super.errorFromResponse(response);
+    const body = (error.extensions.response as { body?: unknown } | undefined)?.body as { errors?: { message?: unknown; extensions?: { code?: unknown } }[] } | undefined;
+    const first = response.status === 400 ? body?.errors?.[0] : undefined;
+    if (typeof first?.message !== 'string') return error;
+    return new GraphQLError(first.message, { extensions: { ...error.extensions, code: typeof first.extensions?.code === 'string' ? first.extensions.code : 'BAD_USER_INPUT' } });
   }
 }
 
