@@ -3,10 +3,11 @@ import { join } from 'node:path';
 import { parse } from 'yaml';
 import type { Manifest } from './deploy-manifests';
 
-/** A process of the platform as one deployment file describes it: its name and its command line. */
+/** A process of the platform as one deployment file describes it: its name, its command line and the variables it is given. */
 interface Process {
   name: string;
   command: string[];
+  env: string[];
 }
 
 const matches = (selector: Record<string, string> = {}, labels: Record<string, string> = {}) =>
@@ -20,27 +21,39 @@ export function composeProcesses(root: string): { processes: Process[]; subgraph
   const compose = parse(readFileSync(join(root, 'docker-compose.yml'), 'utf8'), { merge: true });
   const processes = Object.entries<any>(compose.services)
     .filter(([, service]) => Array.isArray(service.command) && service.command[0] === 'node')
-    .map(([name, service]) => ({ name, command: service.command as string[] }));
+    .map(([name, service]) => ({ name, command: service.command as string[], env: Object.keys(service.environment ?? {}) }));
   const subgraphUrls = Object.keys(compose.services.gateway?.environment ?? {}).filter((key) => /^SUBGRAPH_\w+_URL$/.test(key));
   return { processes, subgraphUrls };
+}
+
+/** The variables a container is given: its own, and every key of the ConfigMaps and Secrets it takes whole. */
+function containerEnv(manifests: Manifest[], container: any): string[] {
+  const keysOf = (kind: string, name: string) => manifests.filter((m) => m.kind === kind && m.metadata.name === name).flatMap((m) => Object.keys({ ...m.data, ...m.stringData }));
+  const whole = (container?.envFrom ?? []).flatMap((source: any) =>
+    source.configMapRef ? keysOf('ConfigMap', source.configMapRef.name) : source.secretRef ? keysOf('Secret', source.secretRef.name) : [],
+  );
+  return [...(container?.env ?? []).map((variable: any) => variable.name), ...whole];
 }
 
 /** Deployments and Jobs: the platform's processes as the manifests run them. */
 function manifestProcesses(manifests: Manifest[]): Process[] {
   return manifests
     .filter((m) => m.kind === 'Deployment' || m.kind === 'Job')
-    .map((m) => ({ name: m.metadata.name, command: containersOf(m)[0]?.command ?? [] }));
+    .map((m) => ({ name: m.metadata.name, command: containersOf(m)[0]?.command ?? [], env: containerEnv(manifests, containersOf(m)[0]) }));
 }
 
 /** The Kubernetes manifests and the Compose file describe the same processes, started the same way. */
 export function sameTopology(manifests: Manifest[], compose: ReturnType<typeof composeProcesses>): string[] {
   const problems: string[] = [];
-  const ours = new Map(manifestProcesses(manifests).map((p) => [p.name, p.command]));
-  for (const { name, command } of compose.processes) {
+  const ours = new Map(manifestProcesses(manifests).map((p) => [p.name, p]));
+  for (const { name, command, env } of compose.processes) {
     const kube = ours.get(name);
     if (!kube) problems.push(`docker-compose.yml runs "${name}"; no Deployment or Job of that name`);
     // Compose may add node flags; the script each runs must be the same.
-    else if (kube.at(-1) !== command.at(-1)) problems.push(`"${name}" runs ${kube.at(-1)} in Kubernetes but ${command.at(-1)} in Compose`);
+    else if (kube.command.at(-1) !== command.at(-1)) problems.push(`"${name}" runs ${kube.command.at(-1)} in Kubernetes but ${command.at(-1)} in Compose`);
+    // What Compose configures (a replica URL, a metrics port) Kubernetes configures too, if only as an optional Secret key.
+    const missing = kube ? env.filter((key) => !kube.env.includes(key)) : [];
+    if (missing.length) problems.push(`"${name}" is given ${missing.join(', ')} in Compose but not in Kubernetes`);
     ours.delete(name);
   }
   for (const name of ours.keys()) problems.push(`Deployment or Job "${name}" has no service in docker-compose.yml`);
@@ -101,7 +114,9 @@ function subgraphIsolation(manifests: Manifest[], deployments: Manifest[]): stri
     if (!covered) problems.push(`Deployment/${subgraph.metadata.name}: no NetworkPolicy limits who reaches it`);
   }
   for (const policy of guarding) {
-    const sources = (policy.spec?.ingress ?? []).flatMap((rule: any) => rule.from ?? [{}]);
+    // Prometheus may reach the metrics port; a rule that opens any other port is for the gateway alone.
+    const metricsOnly = (rule: any) => rule.ports?.length > 0 && rule.ports.every((port: any) => port.port === 'metrics');
+    const sources = (policy.spec?.ingress ?? []).filter((rule: any) => !metricsOnly(rule)).flatMap((rule: any) => rule.from ?? [{}]);
     const onlyGateway = sources.length > 0 && sources.every((source: any) => gateway && matches(source.podSelector?.matchLabels, podLabels(gateway)) && !source.namespaceSelector && !source.ipBlock);
     if (!onlyGateway) problems.push(`${policy.file}: NetworkPolicy/${policy.metadata.name} lets more than the gateway reach subgraphs`);
   }

@@ -37,6 +37,16 @@ describe('deploy/kubernetes', () => {
     expect(problems).toContain('network-policy.yaml: NetworkPolicy/subgraphs-from-gateway-only lets more than the gateway reach subgraphs');
   });
 
+  it('lets Prometheus reach the subgraphs\' metrics port, and nothing but the gateway their GraphQL port', async () => {
+    const problems = await problemsAfter('network-policy.yaml', (text) => text.replace('        - { protocol: TCP, port: metrics }', '        - { protocol: TCP, port: metrics }\n        - { protocol: TCP, port: http }'));
+    expect(problems).toContain('network-policy.yaml: NetworkPolicy/subgraphs-from-gateway-only lets more than the gateway reach subgraphs');
+  });
+
+  it('refuses an analytics Deployment without the replica URL Compose gives it', async () => {
+    const problems = await problemsAfter('subgraph-analytics.yaml', (text) => text.replace(/ {12}- name: DATABASE_REPLICA_URL\n.*\n.*\n/, ''));
+    expect(problems).toEqual(['"analytics" is given DATABASE_REPLICA_URL in Compose but not in Kubernetes']);
+  });
+
   it('refuses a process Compose runs and the manifests do not', async () => {
     const problems = await problemsAfter('kustomization.yaml', (text) => text.replace('  - worker.yaml\n', ''));
     expect(problems).toEqual(expect.arrayContaining(['worker.yaml: not listed in kustomization.yaml, so never applied', 'docker-compose.yml runs "worker"; no Deployment or Job of that name']));
