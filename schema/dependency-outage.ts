@@ -19,7 +19,11 @@ const START = String.raw`(?:^|\s-\s)`;
 /** Messages of the pg driver, the knex pool and ioredis for a dependency that did not answer (they carry no code). */
 const UNAVAILABLE_MESSAGES = [
   new RegExp(`${START}Connection terminated`), // pg: the server closed the connection (a restart), or connecting timed out
-  new RegExp(`${START}Timeout acquiring a connection`), // knex: the pool had no connection to give within its timeout
+  // knex: the pool had no connection to give within its timeout (MikroORM's DriverException keeps the message, not the name)
+  new RegExp(`${START}(?:Knex: )?Timeout acquiring a connection`),
+  // knex: a transaction whose BEGIN or SAVEPOINT failed on a connection the restart broke; knex
+  // swallows that statement's error and refuses the transaction's next query with this one
+  new RegExp(`${START}Transaction query already complete`),
   new RegExp(`${START}timeout exceeded when trying to connect`), // pg-pool (the hot reads' pool): the same
   new RegExp(`${START}Client (has encountered a connection error|was closed) and is not queryable`), // pg: a query on a connection the restart broke
   /^Command timed out/, // ioredis: commandTimeout

@@ -11,6 +11,8 @@ import { buildFaultReport } from './fault-report';
  * `npm run bench:cluster`: starts the cluster of network namespaces, then runs every fault of the
  * catalogue under steady load `BENCH_CLUSTER_RUNS` times (3) for `BENCH_CLUSTER_SECONDS` (20 s)
  * each, and writes what the client saw and what the database holds into bench/RESULTS.md.
+ * `BENCH_CLUSTER_ONLY=<start of a fault's name>` runs that fault alone and writes nothing;
+ * `--keep` leaves the processes' logs in the work folder to read afterwards.
  */
 async function main(): Promise<void> {
   const reason = clusterUnavailable();
@@ -20,17 +22,25 @@ async function main(): Promise<void> {
   }
   const runs = Number(process.env.BENCH_CLUSTER_RUNS ?? 3);
   const seconds = Number(process.env.BENCH_CLUSTER_SECONDS ?? 20);
-  const cluster = await startCluster({ env: FAULT_RUN_ENV, say: (line) => console.log(`== ${line}`) });
+  const only = process.env.BENCH_CLUSTER_ONLY;
+  const cluster = await startCluster({ env: FAULT_RUN_ENV, say: (line) => console.log(`== ${line}`), keepWork: process.argv.includes('--keep') });
   try {
     const tenant = prepareLoadTenant(cluster, 'Fault run clinic');
     const results: FaultResult[][] = [];
-    for (const fault of faultCatalogue(cluster)) {
+    for (const fault of faultCatalogue(cluster).filter((f) => !only || f.name.startsWith(only))) {
       const rounds: FaultResult[] = [];
       for (let run = 0; run < runs; run++) {
         console.log(`== ${fault.name}: run ${run + 1} of ${runs}`);
         rounds.push(await runFault(cluster, tenant, fault, { seconds, concurrency: 8, pauseMs: 50 }));
       }
       results.push(rounds);
+    }
+    if (only) {
+      for (const { report, writes } of results.flat()) {
+        console.log(JSON.stringify({ read: report.read.failed, dashboard: report.dashboard.failed, payment: report.payment.failed, writes }));
+      }
+      console.log(`== logs: ${cluster.workDir}`);
+      return;
     }
     const markdown = buildFaultReport(results, { machine: formatMachine(describeMachine()), seconds, concurrency: 8, date: new Date().toISOString() });
     writeSection(join(repoRoot(), 'bench', 'RESULTS.md'), 'cluster-faults', markdown, '# Benchmark results');

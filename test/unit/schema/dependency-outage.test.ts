@@ -17,6 +17,8 @@ describe('dependencyOutage: which failures are an outage (503), not a bug (500)'
     ['a dropped connection under a failed query, as knex words it', new Error('select "d".* from "analytics"."dashboards" as "d" where "d"."tenant_id" = $1 - Connection terminated unexpectedly')],
     ['a query on a broken connection', new Error('Client has encountered a connection error and is not queryable')],
     ["knex's pool timeout", withProps('Timeout acquiring a connection. The pool is probably full.', { name: 'KnexTimeoutError' })],
+    ["knex's pool timeout as MikroORM wraps it (its name lost)", withProps('Knex: Timeout acquiring a connection. The pool is probably full.', { name: 'DriverException' })],
+    ['the next query of a transaction whose BEGIN failed on a broken connection', withProps('Transaction query already complete, run with DEBUG=knex:tx for more info', { name: 'DriverException' })],
     ["MikroORM's connection exception", withProps('whatever', { name: 'ConnectionException' })],
     ["ioredis's command timeout", new Error('Command timed out')],
   ])('%s is a 503 with Retry-After', (_what, error) => {
