@@ -2,7 +2,7 @@ import type { NextFunction, Request, Response } from 'express';
 import { parse, type DocumentNode, type GraphQLSchema, type OperationDefinitionNode } from 'graphql';
 import { RateLimitedError } from '../../schema/errors';
 import type { RequestContext } from '../../schema/request-context';
-import type { GraphQLLimits } from '../config';
+import type { GraphQLLimits } from '../config-readers';
 import { setRateLimitHeaders, type RateDecision, type RateLimits } from '../http/rate-limit';
 import { contextOf } from '../http/request-context';
 import { operationCost, selectOperation } from './graphql-cost';

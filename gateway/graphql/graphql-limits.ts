@@ -1,7 +1,7 @@
 import { ApolloArmor } from '@escape.tech/graphql-armor';
 import type { ApolloServerPlugin } from '@apollo/server';
 import type { FormattedExecutionResult, ValidationRule } from 'graphql';
-import type { GraphQLLimits } from '../config';
+import type { GraphQLLimits } from '../config-readers';
 import { maxListDepthRule } from './list-depth-rule';
 
 /** The code of an answer refused for its size. */

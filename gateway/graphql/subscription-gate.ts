@@ -5,7 +5,7 @@ import type { Grants } from '../../schema/scopes';
 import { cancellableEvents } from '../../platform/cancellable-events';
 import type { PhiMask } from '../access/phi-mask';
 import type { ScopeCheck } from '../access/scope-check';
-import type { GraphQLLimits } from '../config';
+import type { GraphQLLimits } from '../config-readers';
 import { subscriptionRequests, subscriptionsOpen } from '../metrics/instruments';
 import { selectOperation } from './graphql-cost';
 import { armorProtection, parseTokenLimit, withoutSuggestions } from './graphql-limits';

@@ -2,7 +2,7 @@ import { createServer, type RequestListener, type Server } from 'node:http';
 import type { Socket } from 'node:net';
 import type { NextFunction, Request, Response } from 'express';
 import { withServerSpans } from '../../platform/tracing/server-span';
-import type { EdgeSettings } from '../config';
+import type { EdgeSettings } from '../config-readers';
 import { contextOf } from './request-context';
 
 /**
