@@ -6,6 +6,7 @@ import { openJobQueue } from '../platform/jobs/job-queue';
 import { startWebhookWorkers } from '../subgraphs/tenant';
 import { loadWorkerConfig } from './worker-config';
 import { Lifecycle } from './lifecycle';
+import { jobQueueErrorReporter } from '../platform/error-reporters';
 
 /**
  * `npm run worker`: the tenant subgraph's webhook workers as their own process (distributed mode),
@@ -16,7 +17,7 @@ async function main(): Promise<void> {
   const log = createLogger(config.logLevel).child({ component: 'webhook-worker' });
   const life = new Lifecycle(log);
   const jobs = await life.step(
-    () => openJobQueue(config.databaseUrl, { supervise: true, settings: config.jobs, onError: (error) => log.error({ err: error }, 'job queue error') }),
+    () => openJobQueue(config.databaseUrl, { supervise: true, settings: config.jobs, onError: jobQueueErrorReporter(log) }),
     (started) => started.stop(),
   );
   await life.step(

@@ -46,13 +46,25 @@ const text = (value: unknown): string | undefined => (typeof value === 'string' 
 const kindOf = (error: Error): string => (error.name === 'error' && error.constructor?.name ? error.constructor.name : error.name);
 
 /**
+ * An Error, or an error-like object rebuilt as one so the same redaction applies: pg-boss emits
+ * its workers' errors as plain copies (`{ ...error, message, stack, queue }`), a pg error's
+ * SQLSTATE and severity among them.
+ */
+function asError(value: unknown): Error | undefined {
+  if (value instanceof Error) return value;
+  if (value === null || typeof value !== 'object' || typeof (value as { message?: unknown }).message !== 'string') return undefined;
+  return Object.assign(new Error((value as { message: string }).message), value);
+}
+
+/**
  * What of an error may reach a log line. A chain (cause, originalError, AggregateError) holding a
  * database error is logged as kinds, SQLSTATE and table or constraint only: no message and no
  * stack of any error in it, since the stack starts with the message and wrappers quote their
  * cause's message. Any other error keeps message, stack frames and its cause, serialised alike.
  */
-export function loggableError(error: unknown): Record<string, unknown> {
-  if (!(error instanceof Error)) return { type: typeof error };
+export function loggableError(thrown: unknown): Record<string, unknown> {
+  const error = asError(thrown);
+  if (!error) return { type: typeof thrown };
   const chain = chainOf(error);
   if (chain.some(fromDatabase)) {
     const fields = chain as PgFields[];

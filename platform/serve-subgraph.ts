@@ -20,6 +20,7 @@ import { setHttpRoute } from './tracing/http-route';
 import { withServerSpans } from './tracing/server-span';
 import { inSubgraphSpan } from './tracing/subgraph-span';
 import { tagTenant } from './tracing/tenant-attribute';
+import { requestErrorReporter } from './error-reporters';
 
 const VALID_IDEMPOTENCY_KEY = /^[\x21-\x7e]{1,255}$/;
 const digest = (text: string) => createHash('sha256').update(text).digest();
@@ -95,7 +96,7 @@ export async function serveSubgraph(subgraph: RunningSubgraph, options: ServeOpt
     includeStacktraceInErrorResponses: false,
     formatError: formatSubgraphError,
     plugins: [
-      reportCauses((error, requestId) => log.error({ err: error, requestId }, 'resolver failed')),
+      reportCauses(requestErrorReporter(log, 'resolver failed')),
       ApolloServerPluginLandingPageDisabled(),
       // The gateway reports no usage to Apollo, so federated traces (ftv1) would be computed for nobody.
       ApolloServerPluginInlineTraceDisabled(),

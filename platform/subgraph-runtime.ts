@@ -14,6 +14,7 @@ import { drainLegacyOutbox } from './jobs/drain-legacy-outbox';
 import { TenantScope } from './tenant-scope';
 import { AuditReadLog } from './audit/read-log';
 import type { SubgraphDefinition, SubgraphName } from './subgraph-definition';
+import { jobQueueErrorReporter } from './error-reporters';
 
 /** A subgraph with its schema built and its database open, ready to serve in-process or over HTTP. */
 export interface RunningSubgraph {
@@ -76,7 +77,7 @@ export async function startSubgraph(
     if (options.migrate) await runMigrations(orm, databaseUrl, definition.schema);
     if (!options.jobs) {
       const settings = options.jobSettings ?? { superviseSeconds: DEFAULT_SUPERVISE_SECONDS };
-      ownQueue = await openJobQueue(databaseUrl, { supervise: runsBackground && !!definition.startBackground, settings, poolMax: 2, onError: (error) => log.error({ err: error }, 'job queue error') });
+      ownQueue = await openJobQueue(databaseUrl, { supervise: runsBackground && !!definition.startBackground, settings, poolMax: 2, onError: jobQueueErrorReporter(log) });
     }
     const jobs = options.jobs ?? ownQueue!;
     attachJobQueue(orm, jobs);

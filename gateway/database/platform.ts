@@ -11,6 +11,7 @@ import { TenantAccess, tenantSubgraph } from '../../subgraphs/tenant';
 import type { Config } from '../config';
 import { GATEWAY_SCHEMA } from './gateway-schema';
 import { readRecordedServer, startEmbeddedPostgres } from './embedded-postgres';
+import { jobQueueErrorReporter } from '../../platform/error-reporters';
 
 /** Fills one tenant with demo data in one subgraph. */
 export type DemoSeeder = (tenantId: string) => Promise<void>;
@@ -72,7 +73,7 @@ export async function bootPlatform(config: Config, log: Logger, options: BootOpt
     const jobs = await openJobQueue(databaseUrl, {
       supervise: options.background !== false,
       settings: config.jobs,
-      onError: (error) => log.error({ err: error }, 'job queue error'),
+      onError: jobQueueErrorReporter(log),
     });
     stops.push(() => jobs.stop(config.shutdownGraceMs));
     const subgraphs: RunningSubgraph[] = [];

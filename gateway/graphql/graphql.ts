@@ -25,6 +25,7 @@ import { scopePlugin } from '../access/scope-plugin';
 import { PhiMask } from '../access/phi-mask';
 import { phiMaskPlugin } from '../access/phi-mask-plugin';
 import { unavailableStatusPlugin } from '../http/graphql-errors';
+import { requestErrorReporter, throttledOutageLog } from '../../platform/error-reporters';
 
 /** The federated graph: Apollo Gateway over the checked-in supergraph, behind Apollo Server. */
 export interface GraphQLLayer {
@@ -49,7 +50,7 @@ export interface GraphQLLayer {
  * SPEED_PLUMBING's `rest-direct`, those the gateway answers with one subgraph fetch are planned once here and sent as that fetch.
  */
 export async function startGraphQL(config: Config, local: RunningSubgraph[] | null, log: Logger, runnerDocuments: readonly string[] = []): Promise<GraphQLLayer> {
-  const report = (error: unknown, requestId: string | undefined) => log.error({ err: error, requestId }, 'subgraph resolver failed');
+  const report = requestErrorReporter(log, 'subgraph resolver failed');
   const localSources = new Map<string, CachedLocalDataSource>();
   const sources = new Map<string, GraphQLDataSource<RequestContext>>();
   const supergraphSdl = readSupergraph();
@@ -77,6 +78,7 @@ export async function startGraphQL(config: Config, local: RunningSubgraph[] | nu
     apiSchema = schema;
   });
   // The REST routes and /graphql share one error vocabulary and one classifier (schema/client-error.ts); anything internal is hidden.
+  const outage = throttledOutageLog(log, 'dependency unavailable');
   const formatError = (formatted: GraphQLFormattedError, error: unknown): GraphQLFormattedError => {
     const surrogate = surrogateLiteralError(formatted, error);
     if (surrogate) return surrogate;
@@ -85,7 +87,7 @@ export async function startGraphQL(config: Config, local: RunningSubgraph[] | nu
     // A typed error a data source threw (an unreachable subgraph's 503) reaches Apollo uncoded: its own class says what it is.
     const client = clientError(formatted) ?? clientError(error);
     // An outage's cause (an unreachable subgraph, the database) goes to the log; the client is told to retry.
-    if (client?.code === 'SERVICE_UNAVAILABLE') log.warn({ err: error, path: formatted.path }, 'dependency unavailable');
+    if (client?.code === 'SERVICE_UNAVAILABLE') outage(error, { path: formatted.path });
     if (client) return { message: client.message, path: formatted.path, locations: formatted.locations, extensions: stripServiceName(client.extensions) };
     log.error({ err: error, path: formatted.path }, 'graphql operation failed');
     return { message: 'Internal server error', path: formatted.path, extensions: { code: 'INTERNAL_SERVER_ERROR' } };
