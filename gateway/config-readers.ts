@@ -13,6 +13,8 @@ export interface EdgeSettings {
   requestTimeoutMs: number;
   /** Open connections one client address may hold; 0: no cap (MAX_CONNECTIONS_PER_ADDRESS). */
   maxConnectionsPerAddress: number;
+  /** How long an idle connection is kept for its next request (HTTP_KEEP_ALIVE_SECONDS). */
+  keepAliveTimeoutMs: number;
 }
 
 /** What one GraphQL operation may ask for; beyond any of these it is refused before it runs. */
@@ -94,6 +96,9 @@ export function readEdgeSettings(int: IntReader): EdgeSettings {
     // Node requires the headers' timeout to be the shorter one.
     requestTimeoutMs: Math.max(headersSeconds, int('HTTP_REQUEST_TIMEOUT_SECONDS', 60, 1, 3_600)) * 1000,
     maxConnectionsPerAddress: int('MAX_CONNECTIONS_PER_ADDRESS', 512, 0, 1_000_000),
+    // Longer than a load balancer's idle timeout (HAProxy's, AWS's 60 s), so the balancer closes an
+    // idle connection first and never sends a request down one the gateway is closing (node's 5 s would).
+    keepAliveTimeoutMs: int('HTTP_KEEP_ALIVE_SECONDS', 65, 1, 3_600) * 1000,
   };
 }
 

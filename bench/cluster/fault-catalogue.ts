@@ -1,6 +1,7 @@
 import type { Cluster } from './cluster';
 import type { Fault } from './faults';
-import { kernelHasNetem, setImpairment, setPartitioned } from './network';
+import { delayMethod, describeDelay, impair, unimpair } from './delayer';
+import { setPartitioned } from './network';
 
 /** Settings the fault runs are started with (docs/operations.md, "A cluster on one machine"). */
 export const FAULT_RUN_ENV: NodeJS.ProcessEnv = {
@@ -12,11 +13,14 @@ export const FAULT_RUN_ENV: NodeJS.ProcessEnv = {
   SUBGRAPH_TIMEOUT_MS: '5000',
 };
 
+/** The start of the latency-and-loss fault's name (its end says how the delay was made here). */
+export const LATENCY_FAULT = 'latency and loss on every host';
+
 /** The faults of issue 36 under load, each injected a few seconds in and healed a few seconds later. */
 export function faultCatalogue(cluster: Cluster): Fault[] {
   const processOf = (name: string) => cluster.processes.get(name) ?? raise(`no process ${name}`);
   const impaired = cluster.hosts.filter((h) => h.role !== 'client');
-  const netem = kernelHasNetem();
+  const delay = delayMethod(cluster.workDir);
   return [
     { name: 'none (baseline)', atSeconds: 0, inject: () => undefined },
     {
@@ -49,10 +53,10 @@ export function faultCatalogue(cluster: Cluster): Fault[] {
       heal: () => setPartitioned(cluster.host('redis'), false),
     },
     {
-      name: netem ? '20 ms latency and 1% loss on every host' : '1% loss on every host (no netem in this kernel: no added latency)',
+      name: `${LATENCY_FAULT}: 1% loss, ${describeDelay(delay, 20)}`,
       atSeconds: 0,
-      inject: () => impaired.forEach((h) => setImpairment(h, { delayMs: 20, lossPercent: 1 }, netem)),
-      heal: () => impaired.forEach((h) => setImpairment(h, null, netem)),
+      inject: () => impair(cluster, impaired, delay, 20, 1),
+      heal: () => unimpair(cluster, impaired, delay),
     },
   ];
 }

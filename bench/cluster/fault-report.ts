@@ -1,4 +1,5 @@
 import { markdownTable } from '../lib/table';
+import { LATENCY_FAULT } from './fault-catalogue';
 import { percentile, type FaultResult } from './faults';
 import type { KindTally } from './load-client';
 
@@ -10,6 +11,14 @@ const causes = (tallies: KindTally[]) => {
 };
 /** `min-max` over the runs, or one figure when they agree. */
 const spread = (values: number[]) => (Math.min(...values) === Math.max(...values) ? String(values[0]) : `${Math.min(...values)}-${Math.max(...values)}`);
+
+/** The latency fault's read p50 less the steady run's, per run (the latency each request gained), or null without both. */
+function addedLatency(results: FaultResult[][]): string | null {
+  const p50s = (prefix: string) => results.find((rounds) => rounds[0].fault.startsWith(prefix))?.map((r) => percentile(r.report.read.latenciesMs, 50));
+  const [steady, impaired] = [p50s('none'), p50s(LATENCY_FAULT)];
+  if (!steady || !impaired) return null;
+  return impaired.map((p50, run) => (p50 - steady[Math.min(run, steady.length - 1)]).toFixed(1)).join(', ');
+}
 
 /** The cluster-faults section of bench/RESULTS.md: per fault, the first run's figures and the spread over all runs. */
 export function buildFaultReport(results: FaultResult[][], run: { machine: string; seconds: number; concurrency: number; date: string }): string {
@@ -28,6 +37,7 @@ export function buildFaultReport(results: FaultResult[][], run: { machine: strin
       `${percentile(first.report.read.latenciesMs, 50).toFixed(0)} / ${percentile(first.report.read.latenciesMs, 99).toFixed(0)}`,
     ];
   });
+  const added = addedLatency(results);
   return [
     '## Cluster faults under load (issue 36)',
     '',
@@ -39,5 +49,6 @@ export function buildFaultReport(results: FaultResult[][], run: { machine: strin
     ),
     '',
     'Found: rows on the primary after the run for the writes the client saw acknowledged (a dashboard 201, a payment 200 SUCCEEDED); written twice: members charged more than once plus dashboards of the run stored twice.',
+    ...(added ? ['', `Latency added per request by the ${LATENCY_FAULT} fault (its read p50 less the steady run's, run by run): ${added} ms.`] : []),
   ].join('\n');
 }

@@ -5,7 +5,7 @@ import { GATEWAY_PORT, LB_PORT, type Host } from './topology';
 
 /**
  * HAProxy's configuration for the load-balancer host: round robin over the gateways, each checked
- * on `/readyz` every 500 ms and taken out after two failures. A connection that fails before the
+ * on `/readyz` every 500 ms (2 s to answer) and taken out after three failures. A connection that fails before the
  * request reached a gateway is retried on the other (`retry-on conn-failure`, HAProxy's default
  * scope), which is safe for any method: the gateway saw nothing. Nothing that reached a gateway is
  * retried by the load balancer; that is the client's decision (Idempotency-Key).
@@ -15,12 +15,18 @@ export function haproxyConfig(lb: Host, gateways: Host[], statsSocket: string): 
     'global',
     '  maxconn 4096',
     `  stats socket ${statsSocket} mode 600 level admin`,
+    // Notices only: a gateway marked down or up, not a line per request.
+    '  log stderr format raw local0 notice',
     'defaults',
+    '  log global',
     '  mode http',
     '  timeout connect 2s',
     '  timeout client 65s',
     '  timeout server 65s',
     '  timeout http-request 10s',
+    // A check's own limit: left unset it is `inter` (500 ms), which a loaded host behind 20 ms of
+    // latency per hop overruns, and two slow answers took both gateways out at once.
+    '  timeout check 2s',
     '  option redispatch',
     '  retries 2',
     '  retry-on conn-failure',
@@ -31,7 +37,7 @@ export function haproxyConfig(lb: Host, gateways: Host[], statsSocket: string): 
     '  balance roundrobin',
     '  option httpchk GET /readyz',
     '  http-check expect status 200',
-    '  default-server inter 500ms fall 2 rise 2 on-marked-down shutdown-sessions',
+    '  default-server inter 500ms fall 3 rise 2 on-marked-down shutdown-sessions',
     ...gateways.map((gateway) => `  server ${gateway.name} ${gateway.address}:${GATEWAY_PORT} check`),
     '',
   ].join('\n');

@@ -102,19 +102,22 @@ export function kernelHasNetem(): boolean {
 /**
  * Adds delay and loss to everything a host sends, or removes both with `null`. With netem (tc) both
  * are the kernel's; without it, loss is iptables' `statistic` match dropping that share of the
- * host's outgoing packets and there is no delay: the answer says which was applied.
+ * host's outgoing packets, and the delay comes from the NFQUEUE delayer reading queue `nfqueue`
+ * (bench/cluster/delayer.ts starts it), or is not added when `nfqueue` is null. `--queue-bypass`:
+ * with no delayer reading, packets pass undelayed instead of being dropped.
  */
-export function setImpairment(host: Host, impairment: { delayMs: number; lossPercent: number } | null, netem: boolean): { delayed: boolean } {
+export function setImpairment(host: Host, impairment: { delayMs: number; lossPercent: number; nfqueue: number | null } | null, netem: boolean): void {
   const namespace = namespaceOf(host);
   if (netem) {
     if (impairment) run('ip', ['netns', 'exec', namespace, 'tc', 'qdisc', 'replace', 'dev', HOST_LINK, 'root', 'netem', 'delay', `${impairment.delayMs}ms`, 'loss', `${impairment.lossPercent}%`]);
     else run('ip', ['netns', 'exec', namespace, 'tc', 'qdisc', 'del', 'dev', HOST_LINK, 'root']);
-    return { delayed: impairment !== null };
+    return;
   }
-  const rule = ['OUTPUT', '-o', HOST_LINK, '-m', 'statistic', '--mode', 'random', '--probability', String((impairment?.lossPercent ?? 0) / 100), '-j', 'DROP'];
-  if (impairment) run('ip', ['netns', 'exec', namespace, 'iptables-legacy', '-A', ...rule]);
-  else run('ip', ['netns', 'exec', namespace, 'iptables-legacy', '-F', 'OUTPUT']);
-  return { delayed: false };
+  const iptables = (...args: string[]) => run('ip', ['netns', 'exec', namespace, 'iptables-legacy', ...args]);
+  if (!impairment) return void iptables('-F', 'OUTPUT');
+  // Dropped first: a packet to be lost does not wait in the delayer.
+  iptables('-A', 'OUTPUT', '-o', HOST_LINK, '-m', 'statistic', '--mode', 'random', '--probability', String(impairment.lossPercent / 100), '-j', 'DROP');
+  if (impairment.nfqueue !== null) iptables('-A', 'OUTPUT', '-o', HOST_LINK, '-j', 'NFQUEUE', '--queue-num', String(impairment.nfqueue), '--queue-bypass');
 }
 
 /** Blocks (or unblocks) every packet between a host and the others, with the host's own firewall: a partition. */

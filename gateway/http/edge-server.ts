@@ -15,12 +15,13 @@ const TIMEOUT_CHECK_MS = 1_000;
 /**
  * The HTTP server of the edge: a client has seconds, not minutes, to send a request's headers
  * (`headersTimeout`) and its whole body (`requestTimeout`), and one client address holds at most
- * `maxConnectionsPerAddress` connections. Both timeouts end when the request has arrived, so an
+ * `maxConnectionsPerAddress` connections, an idle one kept `keepAliveTimeoutMs`. Both timeouts end when the request has arrived, so an
  * answer that lasts (a REST or GraphQL event stream) is not cut by them. A request cut by a
  * timeout is answered 408 in JSON by the server's `clientError` handler.
  */
 export function createEdgeServer(handler: RequestListener, settings: EdgeSettings): Server {
   const server = createServer({ headersTimeout: settings.headersTimeoutMs, requestTimeout: settings.requestTimeoutMs, connectionsCheckingInterval: TIMEOUT_CHECK_MS }, withServerSpans(handler));
+  server.keepAliveTimeout = settings.keepAliveTimeoutMs;
   if (settings.maxConnectionsPerAddress > 0) capConnectionsPerAddress(server, settings.maxConnectionsPerAddress);
   return server;
 }

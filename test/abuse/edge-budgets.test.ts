@@ -231,6 +231,11 @@ describe('slow and many connections (finding 13)', () => {
     expect(slow.received()).toMatch(/^HTTP\/1\.1 408 Request Timeout\r\n[\s\S]*\r\n\r\n\{"detail":"Request timeout"\}$/);
   });
 
+  it('keeps an idle connection 65 s (HTTP_KEEP_ALIVE_SECONDS), longer than a load balancer keeps its own, and says so', async () => {
+    const res = await rawGet(`${app.url}/healthz`, {});
+    expect([res.status, res.headers.connection, res.headers['keep-alive']]).toEqual([200, 'keep-alive', 'timeout=65']);
+  });
+
   it('a fourth connection from one address is closed unread while three are open; once one closes, a new one is served', async () => {
     const held = await Promise.all([1, 2, 3].map(() => openSocket(app.url)));
     const fourth = await openSocket(app.url);
