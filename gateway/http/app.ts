@@ -116,7 +116,7 @@ export async function startApp(config: Config, platform: Platform, log: Logger, 
   app.use(refuseLongUrl);
 
   const tenantScoped = authenticate(keys, limits, { tenants: platform.tenants, lifetimes: config.sessions, ownOrigin: new URL(config.publicUrl).origin });
-  const idempotency = new PostgresIdempotencyStore(platform.gatewayOrm, config.idempotencyLockSeconds);
+  const idempotency = new PostgresIdempotencyStore(platform.gatewayOrm, config.idempotencyLockSeconds, log);
   const pruneTimer = setInterval(() => void idempotency.prune().catch((error) => log.warn({ err: error }, 'idempotency prune failed')), 3_600_000).unref();
   const streams = { subscribe: subscriptions.subscribe.bind(subscriptions), heartbeatMs: options.streamHeartbeatMs };
   const anonymous = limitAnonymous(limits);
@@ -198,6 +198,7 @@ export async function startApp(config: Config, platform: Platform, log: Logger, 
       // A request whose client has gone is no longer in flight for HTTP, yet its resolvers may still run.
       if (!(await waitUntilIdle(graph.busy, config.shutdownGraceMs - (Date.now() - started)))) log.warn('shutdown grace period over; cutting the resolvers still running');
       clearInterval(pruneTimer);
+      idempotency.stop();
       unwatchQueues();
       revocations?.stop();
       await revokedElsewhere.close();

@@ -10,6 +10,7 @@ import { closeOrm, openOrm } from '../../platform/orm';
 import { request } from '../utils/e2e';
 import { listen, type ListeningApp } from '../utils/listen';
 import { eventually } from '../utils/eventually';
+import { startTcpProxy } from '../utils/tcp-proxy';
 
 const ROUTE = { method: 'POST', path: '/payments', operationId: 'pay' } as RouteDefinition;
 
@@ -143,6 +144,34 @@ describe('Idempotency-Key on retryable POSTs (PostgreSQL store)', () => {
     await store.abandon(tenantId, key, (first as { owner: string }).owner);
     await store.complete(tenantId, key, (second as { owner: string }).owner, { status: 201, body: '"winner"' });
     expect(await store.begin(tenantId, key, 'same-request')).toEqual({ status: 201, body: '"winner"' });
+  });
+
+  it('releases a failed request\'s key once the database is back, when it was down for the release', async () => {
+    // The store reaches PostgreSQL through a proxy the test cuts: the database "restarts".
+    const target = new URL(process.env.DATABASE_URL!);
+    const proxy = await startTcpProxy(target.hostname, Number(target.port || 5432));
+    const viaProxy = new URL(target);
+    viaProxy.host = `127.0.0.1:${proxy.port}`;
+    const proxied = await openOrm(GATEWAY_SCHEMA, viaProxy.toString());
+    const store = new PostgresIdempotencyStore(proxied, 60);
+    try {
+      const key = randomUUID();
+      const claim = (await store.begin(tenantId, key, 'outage-request')) as { owner: string };
+      await proxy.cut();
+      // The request failed (its 503 was this outage); the release cannot reach the database either, and does not throw.
+      await store.abandon(tenantId, key, claim.owner);
+      expect(store.pendingReleases).toBe(1);
+      // Meanwhile a retry through a gateway that reaches the database finds the key taken: 409.
+      expect(await new PostgresIdempotencyStore(orm).begin(tenantId, key, 'outage-request')).toHaveProperty('inProgressSeconds');
+      await proxy.restore();
+      // Released within seconds of the database's return, not after the 60 s lock.
+      await eventually(() => store.pendingReleases === 0 || undefined, { what: 'the key released' });
+      expect(await new PostgresIdempotencyStore(orm).begin(tenantId, key, 'outage-request')).toHaveProperty('owner');
+    } finally {
+      store.stop();
+      await closeOrm(proxied);
+      await proxy.close();
+    }
   });
 
   it('runs every request without the header, and rejects a malformed key', async () => {
