@@ -97,7 +97,8 @@ fi
 step "up: $("${compose[@]}" version --short) on podman $(podman version --format '{{.Server.Version}}')"
 "${compose[@]}" up --detach --no-build
 step "up returned; waiting for the gateway's /readyz on :4000"
-for _ in $(seq 180); do
+# 30 s on an idle two-core machine, 140 s at load 20.
+for _ in $(seq 300); do
   code=$(curl -s -o /dev/null -w '%{http_code}' http://127.0.0.1:4000/readyz || true)
   [ "$code" = 200 ] && break
   sleep 1
