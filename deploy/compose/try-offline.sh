@@ -35,6 +35,9 @@ started=$SECONDS
 step() { echo "== [$((SECONDS - started)) s] $*"; }
 fail() { echo "try-offline: FAILED: $*" >&2; exit 1; }
 
+# The Compose file publishes the gateway on the host's :4000.
+if (exec 3<>/dev/tcp/127.0.0.1/4000) 2>/dev/null; then fail "something already listens on :4000"; fi
+
 step "images: $APP_IMAGE, $POSTGRES_IMAGE, $REDIS_IMAGE (built if missing)"
 "${podman[@]}" image exists "$APP_IMAGE" || deploy/image/build-offline.sh "$APP_IMAGE"
 deploy/image/build-offline-services.sh
