@@ -8,7 +8,7 @@
 # from inside the network. It tears everything down (containers, network, volumes) however it
 # ends, and exits non-zero at the first failed check. Too slow for the CI; run it by hand.
 #
-#   deploy/compose/try-offline.sh        as root; apt-get install podman mmdebstrap runc docker-compose
+#   deploy/compose/try-offline.sh        as root; apt-get install podman mmdebstrap runc iptables docker-compose
 #
 # Environment: APP_IMAGE, POSTGRES_IMAGE, REDIS_IMAGE (the build scripts' default names),
 # COMPOSE_PROJECT_NAME (hpp-try), KEEP=1 to leave it running (then tear it down with the
@@ -26,7 +26,7 @@ export INTERNAL_SECRET=try-$(head -c 18 /dev/urandom | od -An -tx1 | tr -d ' \n'
 export REPLICATION_PASSWORD=try-$(head -c 12 /dev/urandom | od -An -tx1 | tr -d ' \n')
 
 for tool in podman docker-compose curl python3; do
-  command -v "$tool" >/dev/null || { echo "try-offline: $tool is missing (apt-get install podman mmdebstrap runc docker-compose curl)" >&2; exit 1; }
+  command -v "$tool" >/dev/null || { echo "try-offline: $tool is missing (apt-get install podman mmdebstrap runc iptables docker-compose curl)" >&2; exit 1; }
 done
 [ "$(id -u)" = 0 ] || { echo "try-offline: run as root (podman's rootful network publishes :4000)" >&2; exit 1; }
 # shellcheck source=deploy/image/podman-flags.sh
