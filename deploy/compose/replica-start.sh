@@ -6,6 +6,11 @@ set -euo pipefail
 mkdir -p "$PGDATA"
 chown postgres:postgres "$PGDATA"
 chmod 0700 "$PGDATA"
+# The socket's folder, as the image's entrypoint makes it: an image's /run may not hold it (a
+# tmpfs there, or the offline stand-in, whose /run mmdebstrap empties), and postgres will not start without it.
+mkdir -p /var/run/postgresql
+chown postgres:postgres /var/run/postgresql
+chmod 03775 /var/run/postgresql
 if [ ! -s "$PGDATA/PG_VERSION" ]; then
   # The primary may still be running its init scripts: retry until the replication role exists.
   until gosu postgres pg_basebackup --host=postgres --username=replicator --pgdata="$PGDATA" \

@@ -34,21 +34,9 @@ case "$(uname -m)" in
   *) echo "build-offline: no node-linux package for $(uname -m)" >&2; exit 1 ;;
 esac
 
-# crun, Debian's default runtime, refuses a host whose cgroups are v1 or hybrid ("cgroups in
-# hybrid mode not supported"); runc runs there.
-podman=(podman)
-if [ "$(stat -fc %T /sys/fs/cgroup)" != cgroup2fs ]; then
-  command -v runc >/dev/null || { echo "build-offline: cgroups v1 here: apt-get install runc" >&2; exit 1; }
-  podman=(podman --runtime runc)
-fi
-# Containers get limits no higher than this process may set: podman asks for 1048576 open files
-# and 4194304 processes by default, which a root without CAP_SYS_RESOURCE (a sandbox, a VM with
-# a low hard limit) cannot grant, and podman itself holds its own process limit at 32768.
-nproc=$(ulimit -Hu)
-case "$nproc" in unlimited) nproc=32768 ;; *) [ "$nproc" -le 32768 ] || nproc=32768 ;; esac
-nofile=$(ulimit -Hn)
-case "$nofile" in unlimited) nofile=1048576 ;; esac
-ulimits=(--ulimit "nofile=$nofile:$nofile" --ulimit "nproc=$nproc:$nproc")
+# The podman command (runc where cgroups are v1) and the run flags (ulimits) this host needs.
+# shellcheck source=deploy/image/podman-flags.sh
+. deploy/image/podman-flags.sh
 
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
