@@ -95,6 +95,9 @@ export async function serveSubgraph(subgraph: RunningSubgraph, options: ServeOpt
     schema: subgraph.schema,
     includeStacktraceInErrorResponses: false,
     formatError: formatSubgraphError,
+    // The service's own shutdown drains and stops Apollo (close below); Apollo's handler would stop it
+    // first, leave that stop waiting, then kill the process with the signal again (ignored by a container's PID 1).
+    stopOnTerminationSignals: false,
     plugins: [
       reportCauses(requestErrorReporter(log, 'resolver failed')),
       ApolloServerPluginLandingPageDisabled(),

@@ -102,6 +102,8 @@ export async function startGraphQL(config: Config, local: RunningSubgraph[] | nu
   const server = new ApolloServer<RequestContext>({
     gateway,
     includeStacktraceInErrorResponses: false,
+    // The process's lifecycle (gateway/lifecycle.ts) drains and stops on SIGTERM; Apollo's own handler would race it.
+    stopOnTerminationSignals: false,
     formatError,
     introspection: config.graphql.introspection,
     parseOptions: parseTokenLimit(config.graphql),
