@@ -30,8 +30,22 @@ export async function newWatchedPage(browser: Browser, problems: string[], optio
   return { page, sent };
 }
 
+/**
+ * How long the sign-in form may take to appear: the page shows it once its `GET /auth/session` is
+ * answered, which on a two-core machine loaded by the other suites' servers has taken over 30 s.
+ */
+const FORM_LIMIT_MS = 75_000;
+
 /** Types tenant id, e-mail, password (and the two-factor code, when given) into the page's sign-in form (the console's or GraphiQL's) and submits it. */
 export async function signIn(page: Page, person: Credentials): Promise<void> {
+  await page
+    .getByLabel('Tenant id')
+    .waitFor({ timeout: FORM_LIMIT_MS })
+    .catch(async (error: Error) => {
+      // What the page shows instead says where it waits (a view still loading, an error box).
+      const shown = await page.locator('body').innerText({ timeout: 1_000 }).catch(() => '(unreadable)');
+      throw new Error(`${error.message}\nno sign-in form at ${page.url()}; the page shows:\n${shown.slice(0, 500)}`);
+    });
   await page.getByLabel('Tenant id').fill(person.tenantId);
   await page.getByLabel('E-mail').fill(person.email);
   await page.getByLabel('Password', { exact: true }).fill(person.password);

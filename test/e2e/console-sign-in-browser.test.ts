@@ -24,7 +24,7 @@ describeInBrowser(`signing in to the console in Chromium (${process.env.E2E_MODE
   let sent: Awaited<ReturnType<typeof newWatchedPage>>['sent'];
   let demo: TestTenant;
   const problems: string[] = [];
-  jest.setTimeout(90_000);
+  jest.setTimeout(150_000);
 
   beforeAll(async () => {
     [browser, demo] = await Promise.all([chromium.launch({ executablePath: executablePath!, headless: true, args: ['--no-sandbox'] }), createDemoTenant('Console Sign-in Clinic')]);

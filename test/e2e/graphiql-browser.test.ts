@@ -33,7 +33,7 @@ describeInBrowser(`GraphiQL in Chromium (${process.env.E2E_MODE} mode)`, () => {
   let page: Page;
   let sent: Awaited<ReturnType<typeof newWatchedPage>>['sent'];
   const problems: string[] = [];
-  jest.setTimeout(60_000);
+  jest.setTimeout(150_000);
 
   beforeAll(async () => {
     browser = await chromium.launch({ executablePath: executablePath!, headless: true, args: ['--no-sandbox'] });
