@@ -169,6 +169,26 @@ describeCluster('a cluster of test hosts (network namespaces, HAProxy, replicas)
     console.log(`key revocation: refused by both gateways ${Date.now() - started} ms after the DELETE answered`);
   });
 
+  it('refuses a session ended through one gateway on every gateway', async () => {
+    const operator = { authorization: `Bearer ${cluster.operatorToken}` };
+    const tenant = JSON.parse(clientRequest(cluster, '/admin/tenants', { method: 'POST', headers: operator, body: { name: 'Session clinic' } }).body).tenant;
+    const key = JSON.parse(clientRequest(cluster, `/admin/tenants/${tenant.id}/api-keys`, { method: 'POST', headers: operator, body: { name: 'inviter' } }).body);
+    const invite = { query: 'mutation($input: InviteUserInput!) { inviteUser(input: $input) { invitationToken } }', variables: { input: { email: 'analyst@example.com', role: 'ANALYST' } } };
+    const invited = JSON.parse(clientRequest(cluster, '/graphql', { method: 'POST', headers: { TENANT: tenant.id, 'API-KEY': key.apiKey }, body: invite }).body);
+    const password = 'correct horse battery staple';
+    expect(clientRequest(cluster, '/auth/invitations/accept', { method: 'POST', body: { token: invited.data.inviteUser.invitationToken, password } }).status).toBe(200);
+    const gateways = cluster.hosts.filter((h) => h.role === 'gateway').map((h) => `http://${h.address}:4000`);
+    const signedIn = clientRequest(cluster, '/auth/sign-in', { method: 'POST', base: gateways[1], body: { tenantId: tenant.id, email: 'analyst@example.com', password, bearer: true } });
+    expect(signedIn.status).toBe(200);
+    const bearer = { authorization: `Bearer ${JSON.parse(signedIn.body).token}` };
+    const ask = (base: string) => clientRequest(cluster, '/auth/session', { base, headers: bearer }).status;
+    expect(gateways.map(ask)).toEqual([200, 200]);
+    expect(clientRequest(cluster, '/auth/sign-out', { method: 'POST', base: gateways[0], headers: bearer }).status).toBe(204);
+    const started = Date.now();
+    await eventually(() => gateways.map(ask).every((status) => status === 401), { what: 'both gateways refusing the ended session' });
+    console.log(`session end: refused by both gateways ${Date.now() - started} ms after the sign-out answered`);
+  });
+
   it('leaves no namespace and no process behind', async () => {
     const pids = [...cluster.processes.values()].map((p) => p.spec.name);
     await cluster.teardown();
