@@ -25,9 +25,12 @@ export function throttledOutageLog(log: Logger, message: string): (error: unknow
   };
 }
 
-/** Logs a request's hidden cause: a dependency's outage (the client was told 503, retry) as a throttled warning, anything else as an error under `message`. */
-export function requestErrorReporter(log: Logger, message: string): ErrorReporter {
-  const outage = throttledOutageLog(log, 'dependency unavailable');
+/**
+ * Logs a request's hidden cause: a dependency's outage (the client was told 503, retry) as a
+ * throttled warning (`outage`, shared with the caller's other outage lines so one outage is one
+ * line per interval), anything else as an error under `message`.
+ */
+export function requestErrorReporter(log: Logger, message: string, outage = throttledOutageLog(log, 'dependency unavailable')): ErrorReporter {
   return (error, requestId) => (dependencyOutage(error) ? outage(error, { requestId }) : log.error({ err: error, requestId }, message));
 }
 

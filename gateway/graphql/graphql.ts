@@ -50,7 +50,9 @@ export interface GraphQLLayer {
  * SPEED_PLUMBING's `rest-direct`, those the gateway answers with one subgraph fetch are planned once here and sent as that fetch.
  */
 export async function startGraphQL(config: Config, local: RunningSubgraph[] | null, log: Logger, runnerDocuments: readonly string[] = []): Promise<GraphQLLayer> {
-  const report = requestErrorReporter(log, 'subgraph resolver failed');
+  // One outage is one warning per interval, whether a subgraph's resolver or the gateway's answer reports it.
+  const outage = throttledOutageLog(log, 'dependency unavailable');
+  const report = requestErrorReporter(log, 'subgraph resolver failed', outage);
   const localSources = new Map<string, CachedLocalDataSource>();
   const sources = new Map<string, GraphQLDataSource<RequestContext>>();
   const supergraphSdl = readSupergraph();
@@ -78,7 +80,6 @@ export async function startGraphQL(config: Config, local: RunningSubgraph[] | nu
     apiSchema = schema;
   });
   // The REST routes and /graphql share one error vocabulary and one classifier (schema/client-error.ts); anything internal is hidden.
-  const outage = throttledOutageLog(log, 'dependency unavailable');
   const formatError = (formatted: GraphQLFormattedError, error: unknown): GraphQLFormattedError => {
     const surrogate = surrogateLiteralError(formatted, error);
     if (surrogate) return surrogate;
